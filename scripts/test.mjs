@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Runs every test file under test/ with node:test through tsx.
+// Usage: node scripts/test.mjs [path-substring ...]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function collect(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...collect(p));
+    else if (/\.test\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = collect('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const concurrency = process.env.JOE_TEST_CONCURRENCY ?? '2';
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(r.status ?? 1);

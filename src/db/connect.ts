@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import type { DbConfig, DbDriver } from '../config.js';
+import type { Database } from './schema.js';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  driver: DbDriver;
+  /** The raw better-sqlite3 handle (backups), null on the server databases. */
+  sqlite: SqliteDatabase.Database | null;
+  close(): Promise<void>;
+}
+
+/** Fail fast instead of hanging when a server database is unreachable (core.md §1.5). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** BIGINT and NUMERIC arrive as strings from pg; every value we store fits a double exactly. */
+const PG_NUMERIC_TYPES = new Set([20, 1700]);
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (PG_NUMERIC_TYPES.has(oid)) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+/**
+ * Accepts `mysql://user:pass@host:3306/db` and the Go driver form
+ * `user:pass@tcp(host:3306)/db?params`, so configs carried over keep working.
+ */
+export function mysqlUri(dsn: string): string {
+  if (/^mysql:\/\//i.test(dsn)) return dsn;
+  const m = /^(?:([^:@]*)(?::([^@]*))?@)?(?:tcp\(([^)]*)\))?\/([^?]*)(?:\?(.*))?$/.exec(dsn);
+  if (!m) throw new Error('JOE_DB_DSN for mysql must look like mysql://user:pass@host:3306/dbname');
+  const [, user = '', pass, host = '127.0.0.1:3306', db = ''] = m;
+  const auth = user ? `${encodeURIComponent(user)}${pass !== undefined ? `:${encodeURIComponent(pass)}` : ''}@` : '';
+  return `mysql://${auth}${host}/${db}`;
+}
+
+export function openSqlite(path: string): SqliteDatabase.Database {
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const db = new SqliteDatabase(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
+export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
+  const poolSize = opts.poolSize ?? 10;
+  switch (cfg.driver) {
+    case 'sqlite3': {
+      const sqlite = openSqlite(cfg.dsn);
+      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+      return { kysely, driver: 'sqlite3', sqlite, close: () => kysely.destroy() };
+    }
+    case 'postgres': {
+      const pool = new pg.Pool({
+        connectionString: cfg.dsn,
+        max: poolSize,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        types: pgTypes,
+      });
+      // An idle client losing its server must not crash the process; the next query reports it.
+      pool.on('error', () => {});
+      const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      return { kysely, driver: 'postgres', sqlite: null, close: () => kysely.destroy() };
+    }
+    case 'mysql': {
+      const pool = createPool({
+        uri: mysqlUri(cfg.dsn),
+        connectionLimit: poolSize,
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        charset: 'utf8mb4_bin',
+        decimalNumbers: true,
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        timezone: 'Z',
+      });
+      const kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+      return { kysely, driver: 'mysql', sqlite: null, close: () => kysely.destroy() };
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { sql, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
+import type { DbDriver } from '../../config.js';
+
+/**
+ * The few places the three databases need different DDL, kept in one spot
+ * (core.md §1.3): byte-order collation on text (utf8mb4_bin on MySQL,
+ * COLLATE "C" on PostgreSQL), blob types, and MySQL's table options.
+ */
+export class Ddl {
+  constructor(
+    readonly db: Kysely<any>,
+    readonly driver: DbDriver,
+  ) {}
+
+  /** Bounded, indexable text: ids 36, slugs 128, others 255 (core.md §2). */
+  str(n: number): RawBuilder<unknown> {
+    return this.driver === 'postgres' ? sql.raw(`varchar(${n}) collate "C"`) : sql.raw(`varchar(${n})`);
+  }
+
+  /** Unbounded text (URLs have no length limit; MySQL's plain TEXT stops at 64 KiB). */
+  text(): RawBuilder<unknown> {
+    if (this.driver === 'postgres') return sql.raw('text collate "C"');
+    return sql.raw(this.driver === 'mysql' ? 'mediumtext' : 'text');
+  }
+
+  blob(): RawBuilder<unknown> {
+    return sql.raw(this.driver === 'postgres' ? 'bytea' : this.driver === 'mysql' ? 'mediumblob' : 'blob');
+  }
+
+  createTable(name: string): CreateTableBuilder<string, never> {
+    const t = this.db.schema.createTable(name);
+    return this.driver === 'mysql' ? t.modifyEnd(sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`) : t;
+  }
+}

@@ -1,0 +1,24 @@
+import type { Kysely, Migration } from 'kysely';
+import type { DbDriver } from '../../config.js';
+import { Ddl } from './ddl.js';
+import { coreMigrations } from './core.js';
+
+export type MigrationStep = { name: string; up(d: Ddl): Promise<void>; down(d: Ddl): Promise<void> };
+
+/** Every migration, in order of application. Names are stable forever once released. */
+const ALL: MigrationStep[] = [...coreMigrations];
+
+export function migrationNames(): string[] {
+  return ALL.map((m) => m.name);
+}
+
+export function migrationsFor(driver: DbDriver): Record<string, Migration> {
+  const out: Record<string, Migration> = {};
+  for (const step of ALL) {
+    out[step.name] = {
+      up: (db: Kysely<any>) => step.up(new Ddl(db, driver)),
+      down: (db: Kysely<any>) => step.down(new Ddl(db, driver)),
+    };
+  }
+  return out;
+}

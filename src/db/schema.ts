@@ -1,0 +1,142 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes as the application sees them. Every timestamp is integer epoch
+ * milliseconds in a BIGINT column on all three databases (architecture.md §3):
+ * exact, sortable, free of timezone and precision drift. Booleans are 0/1.
+ */
+export interface UsersTable {
+  id: string;
+  provider: string;
+  subject: string;
+  email: string;
+  display_name: string;
+  display_name_slug: string;
+  role: string;
+  role_source: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  token: string;
+  data: Buffer;
+  expiry: number;
+}
+
+export interface LinksTable {
+  id: string;
+  slug: string;
+  url: string;
+  title: string | null;
+  description: string | null;
+  visibility: string;
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  archived_at: number | null;
+  health_checks_disabled: Generated<number>;
+}
+
+export interface LinkOwnersTable {
+  link_id: string;
+  user_id: string;
+  is_primary: number;
+  created_at: number | null;
+}
+
+export interface TagsTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: number;
+}
+
+export interface LinkTagsTable {
+  link_id: string;
+  tag_id: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  last_used_at: number | null;
+  expires_at: number | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface KeywordsTable {
+  id: string;
+  keyword: string;
+  url_template: string;
+  description: string;
+  created_at: number;
+}
+
+export interface LinkSharesTable {
+  link_id: string;
+  user_id: string;
+  shared_by: string;
+  created_at: number;
+}
+
+export interface LinkClicksTable {
+  id: string;
+  link_id: string;
+  user_id: string | null;
+  ip_hash: string;
+  user_agent: string | null;
+  referrer: string | null;
+  clicked_at: number;
+}
+
+export interface LinkHealthTable {
+  link_id: string;
+  last_checked_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  consecutive_failures: number;
+  next_check_at: number | null;
+  skipped: number;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface LoginTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: number;
+  created_at: number;
+  used_at: number | null;
+}
+
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+  last_run_at: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  links: LinksTable;
+  link_owners: LinkOwnersTable;
+  tags: TagsTable;
+  link_tags: LinkTagsTable;
+  api_tokens: ApiTokensTable;
+  keywords: KeywordsTable;
+  link_shares: LinkSharesTable;
+  link_clicks: LinkClicksTable;
+  link_health: LinkHealthTable;
+  settings: SettingsTable;
+  login_tokens: LoginTokensTable;
+  job_leases: JobLeasesTable;
+}

@@ -1,0 +1,54 @@
+/**
+ * LinkCaps: the single source of per-link authorization for web, REST and MCP
+ * (core.md §6, api.md §1). Pure: the store loads the three facts, this decides.
+ */
+export interface LinkFacts {
+  isOwner: boolean;
+  hasShare: boolean;
+  isAdmin: boolean;
+}
+
+export interface LinkCaps {
+  canView: boolean;
+  canStats: boolean;
+  canEdit: boolean;
+  canDelete: boolean;
+  canManageShares: boolean;
+}
+
+export const CAPABILITIES = ['canView', 'canStats', 'canEdit', 'canDelete', 'canManageShares'] as const;
+
+export const NO_CAPS: LinkCaps = Object.freeze({
+  canView: false,
+  canStats: false,
+  canEdit: false,
+  canDelete: false,
+  canManageShares: false,
+});
+
+export function linkCaps(facts: LinkFacts): LinkCaps {
+  const manage = facts.isOwner || facts.isAdmin;
+  const view = manage || facts.hasShare;
+  return { canView: view, canStats: view, canEdit: manage, canDelete: manage, canManageShares: manage };
+}
+
+export type Visibility = 'public' | 'private' | 'secure';
+export const VISIBILITIES: readonly Visibility[] = ['public', 'private', 'secure'];
+
+/** Unknown stored values are treated as public (core.md §7). */
+export function asVisibility(v: string | null | undefined): Visibility {
+  return v === 'private' || v === 'secure' ? v : 'public';
+}
+
+export type ResolveAccess = 'allow' | 'login' | 'forbidden';
+
+/**
+ * Who may follow a link (core.md §7). Public and private resolve for anyone;
+ * secure only for owners, share recipients and admins; anonymous visitors are
+ * sent to sign in first. `facts` is null for anonymous viewers.
+ */
+export function resolveAccess(visibility: Visibility, facts: LinkFacts | null): ResolveAccess {
+  if (visibility !== 'secure') return 'allow';
+  if (!facts) return 'login';
+  return facts.isOwner || facts.hasShare || facts.isAdmin ? 'allow' : 'forbidden';
+}

@@ -1,0 +1,94 @@
+import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps.js';
+import type { Database } from '../db/schema.js';
+import type { Clock, Viewer } from './types.js';
+
+type LinksEb = ExpressionBuilder<Database, 'links'>;
+
+/**
+ * Who may discover a link (core.md §7): anonymous → public only; a signed-in
+ * user → public, or owned/co-owned, or shared with them; admins → all.
+ * Every discovery surface (tags, autocomplete, suggest, did-you-mean) uses
+ * this one predicate.
+ */
+export function discoverableBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) => {
+    if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
+    if (!viewer) return eb('links.visibility', '=', 'public');
+    return eb.or([
+      eb('links.visibility', '=', 'public'),
+      eb.exists(
+        eb
+          .selectFrom('link_owners')
+          .select(sql`1`.as('one'))
+          .whereRef('link_owners.link_id', '=', 'links.id')
+          .where('link_owners.user_id', '=', viewer.id),
+      ),
+      eb.exists(
+        eb
+          .selectFrom('link_shares')
+          .select(sql`1`.as('one'))
+          .whereRef('link_shares.link_id', '=', 'links.id')
+          .where('link_shares.user_id', '=', viewer.id),
+      ),
+    ]);
+  };
+}
+
+/** Not archived and not past its expiry: the only links discovery surfaces ever show. */
+export function activeAt(now: number): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) =>
+    eb.and([eb('links.archived_at', 'is', null), eb.or([eb('links.expires_at', 'is', null), eb('links.expires_at', '>', now)])]);
+}
+
+/** Loads the three facts LinkCaps needs; the decision itself stays in `domain/caps.ts`. */
+export class AccessStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly now: Clock,
+  ) {}
+
+  async facts(linkId: string, viewer: Viewer): Promise<LinkFacts | null> {
+    if (!viewer) return null;
+    const [owner, share] = await Promise.all([
+      this.db
+        .selectFrom('link_owners')
+        .select('link_id')
+        .where('link_id', '=', linkId)
+        .where('user_id', '=', viewer.id)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('link_shares')
+        .select('link_id')
+        .where('link_id', '=', linkId)
+        .where('user_id', '=', viewer.id)
+        .executeTakeFirst(),
+    ]);
+    return { isOwner: owner !== undefined, hasShare: share !== undefined, isAdmin: viewer.isAdmin };
+  }
+
+  async caps(linkId: string, viewer: Viewer): Promise<LinkCaps> {
+    const facts = await this.facts(linkId, viewer);
+    return facts ? linkCaps(facts) : NO_CAPS;
+  }
+
+  /** Capabilities for a whole list in two queries, identical to evaluating each link alone. */
+  async capsMany(linkIds: readonly string[], viewer: Viewer): Promise<Map<string, LinkCaps>> {
+    const out = new Map<string, LinkCaps>();
+    if (!viewer || linkIds.length === 0) {
+      for (const id of linkIds) out.set(id, NO_CAPS);
+      return out;
+    }
+    const ids = [...new Set(linkIds)];
+    const [owned, shared] = await Promise.all([
+      this.db.selectFrom('link_owners').select('link_id').where('user_id', '=', viewer.id).where('link_id', 'in', ids).execute(),
+      this.db.selectFrom('link_shares').select('link_id').where('user_id', '=', viewer.id).where('link_id', 'in', ids).execute(),
+    ]);
+    const ownedSet = new Set(owned.map((r) => r.link_id));
+    const sharedSet = new Set(shared.map((r) => r.link_id));
+    for (const id of ids) {
+      out.set(id, linkCaps({ isOwner: ownedSet.has(id), hasShare: sharedSet.has(id), isAdmin: viewer.isAdmin }));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { levenshtein } from '../domain/levenshtein.js';
+import { codePointLength, truncateCodePoints } from '../domain/text.js';
+import { activeAt, discoverableBy } from './access.js';
+import { contains, ilike, like, startsWith } from './sql.js';
+import type { Clock, Viewer } from './types.js';
+
+export interface Suggestion {
+  slug: string;
+  title: string;
+}
+
+const TYPO_DISTANCE = 2;
+const SUGGEST_CANDIDATES = 50;
+
+const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Discovery surfaces (core.md §11): did-you-mean on the resolver 404 and the
+ * suggest endpoint. Both only ever consider links the viewer may discover and
+ * that are active, so neither is an existence oracle.
+ */
+export class DiscoveryStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+  ) {}
+
+  /** Slugs within edit distance 2 of `q`, nearest first, then byte order. */
+  private async typoMatches(q: string, viewer: Viewer, exclude: ReadonlySet<string>): Promise<Array<Suggestion & { distance: number }>> {
+    const len = codePointLength(q);
+    const rows = await this.db
+      .selectFrom('links')
+      .select(['links.slug', 'links.title'])
+      .where(discoverableBy(viewer))
+      .where(activeAt(this.now()))
+      .where((eb) => eb(eb.fn('length', ['links.slug']), '>=', len - TYPO_DISTANCE))
+      .where((eb) => eb(eb.fn('length', ['links.slug']), '<=', len + TYPO_DISTANCE))
+      .execute();
+    const out: Array<Suggestion & { distance: number }> = [];
+    for (const r of rows) {
+      if (r.slug === q || exclude.has(r.slug)) continue;
+      const distance = levenshtein(q, r.slug, TYPO_DISTANCE);
+      if (distance <= TYPO_DISTANCE) out.push({ slug: r.slug, title: r.title ?? '', distance });
+    }
+    return out.sort((a, b) => a.distance - b.distance || byteOrder(a.slug, b.slug));
+  }
+
+  /** Up to three near-miss slugs for a 404 (core.md §11.4); query errors yield none. */
+  async didYouMean(firstSegment: string, viewer: Viewer): Promise<string[]> {
+    const q = firstSegment.toLowerCase();
+    if (codePointLength(q) <= 1) return [];
+    try {
+      return (await this.typoMatches(q, viewer, new Set())).slice(0, 3).map((s) => s.slug);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Prefix, substring, then title/description matches, then typos (core.md §11.3). */
+  async suggest(rawQ: string, viewer: Viewer, limit: number): Promise<Suggestion[]> {
+    const q = truncateCodePoints(rawQ.toLowerCase(), 64);
+    if (q === '') return [];
+    const rows = await this.db
+      .selectFrom('links')
+      .select((eb) => [
+        'links.slug',
+        'links.title',
+        eb
+          .case()
+          .when(like('links.slug', startsWith(q)))
+          .then(0)
+          .when(like('links.slug', contains(q)))
+          .then(1)
+          .else(2)
+          .end()
+          .as('band'),
+      ])
+      .where(discoverableBy(viewer))
+      .where(activeAt(this.now()))
+      .where((eb) =>
+        eb.or([like('links.slug', contains(q)), ilike('links.title', contains(q)), ilike('links.description', contains(q))]),
+      )
+      .orderBy('band')
+      .orderBy('links.slug')
+      .limit(SUGGEST_CANDIDATES)
+      .execute();
+    const ranked = rows
+      .map((r) => ({ slug: r.slug, title: r.title ?? '', band: Number(r.band) }))
+      .sort((a, b) => a.band - b.band || byteOrder(a.slug, b.slug))
+      .slice(0, limit)
+      .map(({ slug, title }) => ({ slug, title }));
+    if (ranked.length < limit && codePointLength(q) >= 2) {
+      const seen = new Set(rows.map((r) => r.slug));
+      for (const t of await this.typoMatches(q, viewer, seen)) {
+        if (ranked.length >= limit) break;
+        ranked.push({ slug: t.slug, title: t.title });
+      }
+    }
+    return ranked;
+  }
+}

@@ -1,0 +1,53 @@
+import type { Db } from '../db/connect.js';
+import { AccessStore } from './access.js';
+import { ClickStore } from './clicks.js';
+import { DiscoveryStore } from './discovery.js';
+import { KeywordStore } from './keywords.js';
+import { LinkStore } from './links.js';
+import { OwnerStore } from './owners.js';
+import { SessionStore } from './sessions.js';
+import { SettingsStore } from './settings.js';
+import { ShareStore } from './shares.js';
+import { TagStore } from './tags.js';
+import type { Clock } from './types.js';
+import { UserStore } from './users.js';
+
+/** Every store over one database. Routes and workers talk to these; no SQL lives elsewhere. */
+export interface Store {
+  db: Db;
+  now: Clock;
+  users: UserStore;
+  sessions: SessionStore;
+  links: LinkStore;
+  owners: OwnerStore;
+  shares: ShareStore;
+  tags: TagStore;
+  keywords: KeywordStore;
+  access: AccessStore;
+  discovery: DiscoveryStore;
+  clicks: ClickStore;
+  settings: SettingsStore;
+}
+
+export function createStore(db: Db, now: Clock = Date.now): Store {
+  const k = db.kysely;
+  const tags = new TagStore(k, db.driver, now);
+  const owners = new OwnerStore(k, now);
+  return {
+    db,
+    now,
+    users: new UserStore(k, now),
+    sessions: new SessionStore(k, now),
+    links: new LinkStore(k, now, tags, owners),
+    owners,
+    shares: new ShareStore(k, now),
+    tags,
+    keywords: new KeywordStore(k, now),
+    access: new AccessStore(k, now),
+    discovery: new DiscoveryStore(k, now),
+    clicks: new ClickStore(k),
+    settings: new SettingsStore(k),
+  };
+}
+
+export type { Clock, Link, LinkView, User, Viewer } from './types.js';

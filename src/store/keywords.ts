@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { CompiledQuery, Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../domain/errors.js';
+import { isUniqueViolation } from './dbErrors.js';
+import type { Clock, Keyword } from './types.js';
+
+export const KEYWORD_PATTERN = /^[a-z][a-z0-9-]*$/;
+
+/** Root-forward keywords (core.md §10): admin-managed, effective immediately. */
+export class KeywordStore {
+  private readonly templateQuery: CompiledQuery;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+  ) {
+    this.templateQuery = db.selectFrom('keywords').select('url_template').where('keyword', '=', '').compile();
+  }
+
+  /** The template for an exact, case-sensitive keyword; read on every resolver request that could match. */
+  async templateFor(keyword: string): Promise<string | null> {
+    const res = await this.db.executeQuery<{ url_template: string }>({ ...this.templateQuery, parameters: [keyword] });
+    return res.rows[0]?.url_template ?? null;
+  }
+
+  async list(): Promise<Keyword[]> {
+    const rows = await this.db.selectFrom('keywords').selectAll().orderBy('keyword').execute();
+    return rows.map((r) => ({
+      id: r.id,
+      keyword: r.keyword,
+      urlTemplate: r.url_template,
+      description: r.description,
+      createdAt: Number(r.created_at),
+    }));
+  }
+
+  async create(input: { keyword: string; urlTemplate: string; description?: string }): Promise<Keyword> {
+    const keyword = input.keyword.trim();
+    const urlTemplate = input.urlTemplate.trim();
+    if (!KEYWORD_PATTERN.test(keyword)) {
+      throw new AppError('BAD_REQUEST', 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).', 'keyword');
+    }
+    if (!urlTemplate.includes('{slug}')) {
+      throw new AppError('BAD_REQUEST', 'URL template must contain {slug} placeholder.', 'url_template');
+    }
+    const row = { id: randomUUID(), keyword, url_template: urlTemplate, description: input.description?.trim() ?? '', created_at: this.now() };
+    try {
+      await this.db.insertInto('keywords').values(row).execute();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError('BAD_REQUEST', `Keyword "${keyword}" already exists.`, 'keyword');
+      throw e;
+    }
+    return { id: row.id, keyword, urlTemplate, description: row.description, createdAt: row.created_at };
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('keywords').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+}

@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import type { CompiledQuery, Kysely, Updateable } from 'kysely';
+import { asVisibility, type Visibility } from '../domain/caps.js';
+import type { Database, LinksTable } from '../db/schema.js';
+import { AppError } from '../domain/errors.js';
+import {
+  validateDescription,
+  validateExpiry,
+  validateNewLink,
+  validateTitle,
+  validateVisibility,
+  type NewLinkInput,
+} from '../domain/linkInput.js';
+import { normalizeTags } from '../domain/tags.js';
+import { validateDestination } from '../domain/url.js';
+import { activeAt, discoverableBy } from './access.js';
+import { isUniqueViolation, translateDbError } from './dbErrors.js';
+import type { OwnerStore } from './owners.js';
+import { LINK_COLUMNS, toLink } from './rows.js';
+import { contains, ilike } from './sql.js';
+import type { TagStore } from './tags.js';
+import type { Clock, Link, LinkView, Viewer } from './types.js';
+
+/** What the resolver needs about a slug, and nothing more (the hot path). */
+export interface ResolveTarget {
+  id: string;
+  url: string;
+  visibility: Visibility;
+  expiresAt: number | null;
+  archivedAt: number | null;
+}
+
+export interface LinkPatch {
+  url?: string;
+  title?: string | null;
+  description?: string | null;
+  visibility?: string;
+  tags?: readonly string[];
+  /** `null` clears the expiry. */
+  expiresAt?: number | null;
+  archived?: boolean;
+  healthChecksDisabled?: boolean;
+}
+
+/**
+ * Which links a list shows. `owned`: the viewer owns or co-owns them;
+ * `shared`: shared with the viewer; `public`: public and active (browsing);
+ * `discoverable`: the discovery predicate; `all`: every link (admin surfaces).
+ */
+export type LinkScope = 'owned' | 'shared' | 'public' | 'discoverable' | 'all';
+export type SearchField = 'slug' | 'url' | 'title' | 'description' | 'owner';
+
+export interface LinkListQuery {
+  scope: LinkScope;
+  viewer: Viewer;
+  q?: string;
+  searchIn?: readonly SearchField[];
+  tagSlug?: string;
+  visibility?: Visibility;
+  /** Only links whose URL equals this (API `?url=`). */
+  url?: string;
+  activeOnly?: boolean;
+  /** Keyset position: rows strictly after this slug. */
+  afterSlug?: string;
+  limit?: number;
+}
+
+export class LinkStore {
+  private readonly resolveQuery: CompiledQuery;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+    private readonly tags: TagStore,
+    private readonly owners: OwnerStore,
+  ) {
+    // Compiled once: the resolver pays only for execution, never for query building.
+    this.resolveQuery = db
+      .selectFrom('links')
+      .select(['id', 'url', 'visibility', 'expires_at', 'archived_at'])
+      .where('slug', '=', '')
+      .compile();
+  }
+
+  async lookupForResolve(slug: string): Promise<ResolveTarget | null> {
+    const res = await this.db.executeQuery<{
+      id: string;
+      url: string;
+      visibility: string;
+      expires_at: number | null;
+      archived_at: number | null;
+    }>({ ...this.resolveQuery, parameters: [slug] });
+    const r = res.rows[0];
+    if (!r) return null;
+    return {
+      id: r.id,
+      url: r.url,
+      visibility: asVisibility(r.visibility),
+      expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+      archivedAt: r.archived_at === null ? null : Number(r.archived_at),
+    };
+  }
+
+  async get(id: string): Promise<Link | null> {
+    const r = await this.db.selectFrom('links').select(LINK_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return r ? toLink(r) : null;
+  }
+
+  async getBySlug(slug: string): Promise<Link | null> {
+    const r = await this.db.selectFrom('links').select(LINK_COLUMNS).where('slug', '=', slug).executeTakeFirst();
+    return r ? toLink(r) : null;
+  }
+
+  async slugTaken(slug: string): Promise<boolean> {
+    return (await this.db.selectFrom('links').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  }
+
+  /** Attaches tags and owners to links in two queries, whatever the list length. */
+  async withDetails(links: readonly Link[]): Promise<LinkView[]> {
+    const ids = links.map((l) => l.id);
+    const [tags, owners] = await Promise.all([this.tags.forLinks(ids), this.owners.forLinks(ids)]);
+    return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [] }));
+  }
+
+  async view(id: string): Promise<LinkView | null> {
+    const link = await this.get(id);
+    return link ? (await this.withDetails([link]))[0]! : null;
+  }
+
+  /**
+   * Creates a link with its primary owner, tags and initial shares in one
+   * transaction; any failure leaves nothing behind (core.md §2.3).
+   */
+  async create(input: NewLinkInput, ownerId: string, opts: { shareWith?: readonly string[] } = {}): Promise<LinkView> {
+    const now = this.now();
+    const link = validateNewLink(input, now);
+    if (await this.slugTaken(link.slug)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
+    const id = randomUUID();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('links')
+          .values({
+            id,
+            slug: link.slug,
+            url: link.url,
+            title: link.title,
+            description: link.description,
+            visibility: link.visibility,
+            created_at: now,
+            updated_at: now,
+            expires_at: link.expiresAt,
+            archived_at: null,
+            health_checks_disabled: 0,
+          })
+          .execute();
+        await trx.insertInto('link_owners').values({ link_id: id, user_id: ownerId, is_primary: 1, created_at: now }).execute();
+        await this.tags.setForLink(id, link.tags, trx);
+        const recipients = [...new Set(opts.shareWith ?? [])].filter((u) => u !== ownerId);
+        if (recipients.length > 0) {
+          await trx
+            .insertInto('link_shares')
+            .values(recipients.map((u) => ({ link_id: id, user_id: u, shared_by: ownerId, created_at: now })))
+            .execute();
+        }
+      });
+    } catch (e) {
+      // Two creates raced past the friendly check: the unique index decides.
+      if (isUniqueViolation(e) && (await this.slugTaken(link.slug))) {
+        throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
+      }
+      translateDbError(e);
+    }
+    return (await this.view(id))!;
+  }
+
+  /**
+   * Applies a validated patch; the slug never changes. Tags are replaced in
+   * the same transaction as the row so a failure changes nothing.
+   */
+  async update(id: string, patch: LinkPatch): Promise<LinkView> {
+    const current = await this.get(id);
+    if (!current) throw new AppError('NOT_FOUND', 'link not found');
+    const now = this.now();
+    const set: Updateable<LinksTable> = { updated_at: now };
+    if (patch.url !== undefined) set.url = validateDestination(patch.url);
+    if (patch.title !== undefined) set.title = validateTitle(patch.title);
+    if (patch.description !== undefined) set.description = validateDescription(patch.description);
+    if (patch.visibility !== undefined) set.visibility = validateVisibility(patch.visibility);
+    if (patch.expiresAt !== undefined) set.expires_at = validateExpiry(patch.expiresAt, now, current.expiresAt);
+    if (patch.archived !== undefined) set.archived_at = patch.archived ? (current.archivedAt ?? now) : null;
+    if (patch.healthChecksDisabled !== undefined) set.health_checks_disabled = patch.healthChecksDisabled ? 1 : 0;
+    const tags = patch.tags !== undefined ? normalizeTags(patch.tags) : undefined;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.updateTable('links').set(set).where('id', '=', id).execute();
+        if (tags !== undefined) await this.tags.setForLink(id, tags, trx);
+      });
+    } catch (e) {
+      translateDbError(e);
+    }
+    return (await this.view(id))!;
+  }
+
+  /** Permanent; owners, tags, shares, clicks and health rows cascade away. */
+  async delete(id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('links').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Keyset-paginated list by slug; fetches one extra row to know whether more exist. */
+  async list(query: LinkListQuery): Promise<{ links: LinkView[]; hasMore: boolean }> {
+    const { viewer } = query;
+    let q = this.db.selectFrom('links').select(LINK_COLUMNS);
+    switch (query.scope) {
+      case 'owned':
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('link_owners')
+              .select('link_owners.link_id')
+              .whereRef('link_owners.link_id', '=', 'links.id')
+              .where('link_owners.user_id', '=', viewer?.id ?? ''),
+          ),
+        );
+        break;
+      case 'shared':
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('link_shares')
+              .select('link_shares.link_id')
+              .whereRef('link_shares.link_id', '=', 'links.id')
+              .where('link_shares.user_id', '=', viewer?.id ?? ''),
+          ),
+        );
+        break;
+      case 'public':
+        q = q.where('links.visibility', '=', 'public').where(activeAt(this.now()));
+        break;
+      case 'discoverable':
+        q = q.where(discoverableBy(viewer));
+        break;
+      case 'all':
+        break;
+    }
+    if (query.activeOnly) q = q.where(activeAt(this.now()));
+    if (query.visibility) q = q.where('links.visibility', '=', query.visibility);
+    if (query.url !== undefined) q = q.where('links.url', '=', query.url);
+    if (query.tagSlug !== undefined) {
+      const tagSlug = query.tagSlug;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('link_tags')
+            .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
+            .select('link_tags.link_id')
+            .whereRef('link_tags.link_id', '=', 'links.id')
+            .where('tags.slug', '=', tagSlug),
+        ),
+      );
+    }
+    if (query.q !== undefined && query.q !== '') {
+      const pattern = contains(query.q);
+      const fields = query.searchIn ?? ['slug', 'url', 'title', 'description'];
+      q = q.where((eb) =>
+        eb.or(
+          fields.map((f) =>
+            f === 'owner'
+              ? eb.exists(
+                  eb
+                    .selectFrom('link_owners')
+                    .innerJoin('users', 'users.id', 'link_owners.user_id')
+                    .select('link_owners.link_id')
+                    .whereRef('link_owners.link_id', '=', 'links.id')
+                    .where(ilike('users.display_name', pattern)),
+                )
+              : ilike(`links.${f}`, pattern),
+          ),
+        ),
+      );
+    }
+    if (query.afterSlug !== undefined) q = q.where('links.slug', '>', query.afterSlug);
+    const limit = query.limit ?? 50;
+    const rows = await q.orderBy('links.slug').limit(limit + 1).execute();
+    const hasMore = rows.length > limit;
+    return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore };
+  }
+}

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../domain/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from './dbErrors.js';
+import type { Clock, Executor, LinkOwner } from './types.js';
+
+/** Owners and co-owners of links (core.md §2.4). "Owner" means any link_owners row. */
+export class OwnerStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+  ) {}
+
+  /** Owners of many links, each list primary first, then by display name. */
+  async forLinks(linkIds: readonly string[], db: Executor = this.db): Promise<Map<string, LinkOwner[]>> {
+    const out = new Map<string, LinkOwner[]>();
+    if (linkIds.length === 0) return out;
+    const rows = await db
+      .selectFrom('link_owners')
+      .innerJoin('users', 'users.id', 'link_owners.user_id')
+      .select([
+        'link_owners.link_id',
+        'link_owners.user_id',
+        'link_owners.is_primary',
+        'users.email',
+        'users.display_name',
+        'users.display_name_slug',
+      ])
+      .where('link_owners.link_id', 'in', [...new Set(linkIds)])
+      .orderBy('link_owners.is_primary', 'desc')
+      .orderBy('users.display_name')
+      .orderBy('users.id')
+      .execute();
+    for (const r of rows) {
+      const list = out.get(r.link_id) ?? [];
+      list.push({
+        userId: r.user_id,
+        email: r.email,
+        displayName: r.display_name,
+        displayNameSlug: r.display_name_slug,
+        isPrimary: Number(r.is_primary) === 1,
+      });
+      out.set(r.link_id, list);
+    }
+    return out;
+  }
+
+  async list(linkId: string): Promise<LinkOwner[]> {
+    return (await this.forLinks([linkId])).get(linkId) ?? [];
+  }
+
+  async add(linkId: string, userId: string): Promise<void> {
+    try {
+      await this.db
+        .insertInto('link_owners')
+        .values({ link_id: linkId, user_id: userId, is_primary: 0, created_at: this.now() })
+        .execute();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError('DUPLICATE_OWNER', 'user is already an owner of this link');
+      if (isForeignKeyViolation(e)) throw new AppError('NOT_FOUND', 'user not found');
+      throw e;
+    }
+    await this.touch(linkId);
+  }
+
+  /** Removes a co-owner; the primary owner can never be removed. */
+  async remove(linkId: string, userId: string): Promise<void> {
+    const row = await this.db
+      .selectFrom('link_owners')
+      .select('is_primary')
+      .where('link_id', '=', linkId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', 'user is not an owner of this link');
+    if (Number(row.is_primary) === 1) throw new AppError('PRIMARY_OWNER_PROTECTED', 'primary owner cannot be removed');
+    await this.db
+      .deleteFrom('link_owners')
+      .where('link_id', '=', linkId)
+      .where('user_id', '=', userId)
+      .where('is_primary', '=', 0)
+      .execute();
+    await this.touch(linkId);
+  }
+
+  private async touch(linkId: string): Promise<void> {
+    await this.db.updateTable('links').set({ updated_at: this.now() }).where('id', '=', linkId).execute();
+  }
+}

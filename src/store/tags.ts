@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DbDriver } from '../config.js';
+import type { Database } from '../db/schema.js';
+import type { TagInput } from '../domain/tags.js';
+import { activeAt, discoverableBy } from './access.js';
+import { ilike, startsWith } from './sql.js';
+import type { Clock, Executor, Tag, Viewer } from './types.js';
+
+export interface TagCount extends Tag {
+  linkCount: number;
+}
+
+export class TagStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly driver: DbDriver,
+    private readonly now: Clock,
+  ) {}
+
+  /**
+   * Creates missing tags by slug and returns every tag's id. A concurrent
+   * insert of the same tag resolves to the existing row: the upsert ignores
+   * the conflict (INSERT IGNORE on MySQL, ON CONFLICT DO NOTHING elsewhere).
+   */
+  async ensure(tags: readonly TagInput[], db: Executor): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    if (tags.length === 0) return ids;
+    const slugs = tags.map((t) => t.slug);
+    const now = this.now();
+    const rows = tags.map((t) => ({ id: randomUUID(), name: t.name, slug: t.slug, created_at: now }));
+    const insert = db.insertInto('tags').values(rows);
+    await (this.driver === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.column('slug').doNothing())).execute();
+    const found = await db.selectFrom('tags').select(['id', 'slug']).where('slug', 'in', slugs).execute();
+    for (const r of found) ids.set(r.slug, r.id);
+    return ids;
+  }
+
+  /** Replaces a link's whole tag set (call inside the link's transaction). */
+  async setForLink(linkId: string, tags: readonly TagInput[], db: Executor): Promise<void> {
+    await db.deleteFrom('link_tags').where('link_id', '=', linkId).execute();
+    if (tags.length === 0) return;
+    const ids = await this.ensure(tags, db);
+    await db
+      .insertInto('link_tags')
+      .values(tags.map((t) => ({ link_id: linkId, tag_id: ids.get(t.slug)! })))
+      .execute();
+  }
+
+  /** Tags of many links at once, each list by name. */
+  async forLinks(linkIds: readonly string[], db: Executor = this.db): Promise<Map<string, Tag[]>> {
+    const out = new Map<string, Tag[]>();
+    if (linkIds.length === 0) return out;
+    const rows = await db
+      .selectFrom('link_tags')
+      .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
+      .select(['link_tags.link_id', 'tags.id', 'tags.name', 'tags.slug'])
+      .where('link_tags.link_id', 'in', [...new Set(linkIds)])
+      .orderBy('tags.name')
+      .orderBy('tags.slug')
+      .execute();
+    for (const r of rows) {
+      const list = out.get(r.link_id) ?? [];
+      list.push({ id: r.id, name: r.name, slug: r.slug });
+      out.set(r.link_id, list);
+    }
+    return out;
+  }
+
+  async findBySlug(slug: string): Promise<Tag | null> {
+    const r = await this.db.selectFrom('tags').select(['id', 'name', 'slug']).where('slug', '=', slug).executeTakeFirst();
+    return r ?? null;
+  }
+
+  /**
+   * Tags with the number of links the viewer may discover, omitting tags with
+   * none (core.md §2.5, §7). Admins see unfiltered counts.
+   */
+  async listWithCounts(viewer: Viewer, opts: { prefix?: string; limit?: number } = {}): Promise<TagCount[]> {
+    let q = this.db
+      .selectFrom('tags')
+      .innerJoin('link_tags', 'link_tags.tag_id', 'tags.id')
+      .innerJoin('links', 'links.id', 'link_tags.link_id')
+      .select((eb) => ['tags.id', 'tags.name', 'tags.slug', eb.fn.count<number>('links.id').as('link_count')])
+      .where(discoverableBy(viewer))
+      .where(activeAt(this.now()))
+      .groupBy(['tags.id', 'tags.name', 'tags.slug'])
+      .orderBy('tags.name')
+      .orderBy('tags.id');
+    if (opts.prefix !== undefined) q = q.where(ilike('tags.name', startsWith(opts.prefix)));
+    if (opts.limit !== undefined) q = q.limit(opts.limit);
+    const rows = await q.execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, linkCount: Number(r.link_count) }));
+  }
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { displayNameSlug, emailLocalPart } from '../domain/displayName.js';
+import { AppError } from '../domain/errors.js';
+import { escapeLike } from '../domain/text.js';
+import { isUniqueViolation } from './dbErrors.js';
+import { like } from './sql.js';
+import { toUser, USER_COLUMNS } from './rows.js';
+import type { Clock, Executor, Role, RoleSource, User } from './types.js';
+
+export interface NewUser {
+  email: string;
+  displayName?: string;
+  role?: Role;
+  roleSource?: RoleSource;
+  /** `local` for CLI, local-mode and forward-auth users; the OIDC issuer otherwise. */
+  provider?: string;
+  /** Defaults to the lower-cased email for local users. */
+  subject?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export function validateEmail(email: string): string {
+  const e = email.trim();
+  if (e.length > 254 || !EMAIL.test(e)) throw new AppError('BAD_REQUEST', `invalid email address: "${email}"`, 'email');
+  return e;
+}
+
+export class UserStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+  ) {}
+
+  async findById(id: string, db: Executor = this.db): Promise<User | null> {
+    const r = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return r ? toUser(r) : null;
+  }
+
+  /** Emails compare case-insensitively; the oldest account wins if an IdP ever produced two. */
+  async findByEmail(email: string): Promise<User | null> {
+    const r = await this.db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    return r ? toUser(r) : null;
+  }
+
+  async findByIdentity(provider: string, subject: string, db: Executor = this.db): Promise<User | null> {
+    const r = await db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('provider', '=', provider)
+      .where('subject', '=', subject)
+      .executeTakeFirst();
+    return r ? toUser(r) : null;
+  }
+
+  async findByDisplayNameSlug(slug: string): Promise<User | null> {
+    const r = await this.db.selectFrom('users').select(USER_COLUMNS).where('display_name_slug', '=', slug).executeTakeFirst();
+    return r ? toUser(r) : null;
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async countAdmins(): Promise<number> {
+    const r = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '=', 'admin')
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async oldestAdmin(): Promise<User | null> {
+    const r = await this.db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('role', '=', 'admin')
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    return r ? toUser(r) : null;
+  }
+
+  /** Every user ordered by display name then id (admin screens, CLI). */
+  async listAll(): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').select(USER_COLUMNS).orderBy('display_name').orderBy('id').execute();
+    return rows.map(toUser);
+  }
+
+  /**
+   * A free profile slug: the derived base, or `base-2`, `base-3`… when taken
+   * by someone else. The unique index stays the final judge of a race.
+   */
+  async freeDisplayNameSlug(displayName: string, userId: string, db: Executor = this.db): Promise<string> {
+    const base = displayNameSlug(displayName, userId);
+    const rows = await db
+      .selectFrom('users')
+      .select(['display_name_slug', 'id'])
+      .where((eb) => eb.or([eb('display_name_slug', '=', base), like('display_name_slug', `${escapeLike(base)}-%`)]))
+      .execute();
+    const taken = new Set(rows.filter((r) => r.id !== userId).map((r) => r.display_name_slug));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) {
+      const candidate = `${base}-${n}`;
+      if (!taken.has(candidate)) return candidate;
+    }
+  }
+
+  /** Creates a user; a duplicate email or identity is refused with a clear message. */
+  async create(input: NewUser): Promise<User> {
+    const email = validateEmail(input.email);
+    const provider = input.provider ?? 'local';
+    const subject = input.subject ?? email.toLowerCase();
+    if (provider === 'local' && (await this.findByEmail(email))) {
+      throw new AppError('BAD_REQUEST', `a user with email ${email} already exists`, 'email');
+    }
+    const displayName = (input.displayName ?? '').trim() || emailLocalPart(email);
+    for (let attempt = 0; ; attempt++) {
+      const id = randomUUID();
+      const now = this.now();
+      const slug = await this.freeDisplayNameSlug(displayName, id);
+      try {
+        await this.db
+          .insertInto('users')
+          .values({
+            id,
+            provider,
+            subject,
+            email,
+            display_name: displayName,
+            display_name_slug: slug,
+            role: input.role ?? 'user',
+            role_source: input.roleSource ?? 'manual',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        return (await this.findById(id))!;
+      } catch (e) {
+        if (!isUniqueViolation(e)) throw e;
+        if (await this.findByIdentity(provider, subject)) {
+          throw new AppError('BAD_REQUEST', `a user with email ${email} already exists`, 'email');
+        }
+        // Lost a race for the profile slug; derive again.
+        if (attempt >= 5) throw e;
+      }
+    }
+  }
+
+  async setRole(id: string, role: Role, source: RoleSource): Promise<boolean> {
+    const r = await this.db
+      .updateTable('users')
+      .set({ role, role_source: source, updated_at: this.now() })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+}

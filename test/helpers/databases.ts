@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import { createPool } from 'mysql2/promise';
+import pg from 'pg';
+import type { DbConfig, DbDriver } from '../../src/config.js';
+import { connect, type Db } from '../../src/db/connect.js';
+import { migrateUp } from '../../src/db/migrate.js';
+import { createStore, type Store } from '../../src/store/index.js';
+
+/**
+ * Runs a suite against every database: SQLite always, PostgreSQL and MariaDB
+ * when JOE_TEST_PG_DSN / JOE_TEST_MYSQL_DSN point at a server (`.ci/run` sets
+ * both). Each suite gets a fresh, empty database of its own.
+ */
+
+export interface TestDatabase {
+  driver: DbDriver;
+  config: DbConfig;
+  drop(): Promise<void>;
+}
+
+const notified = new Set<string>();
+
+function skipReason(driver: DbDriver): string | false {
+  const env = driver === 'postgres' ? 'JOE_TEST_PG_DSN' : driver === 'mysql' ? 'JOE_TEST_MYSQL_DSN' : null;
+  if (!env || process.env[env]) return false;
+  if (!notified.has(env)) {
+    notified.add(env);
+    process.stderr.write(`NOTICE: ${env} is not set; ${driver} tests are skipped (run .ci/databases.sh start to enable)\n`);
+  }
+  return `${env} not set`;
+}
+
+function withDatabase(dsn: string, name: string): string {
+  const u = new URL(dsn);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function createTestDatabase(driver: DbDriver): Promise<TestDatabase> {
+  const name = `jl_test_${randomBytes(6).toString('hex')}`;
+  if (driver === 'sqlite3') {
+    const dir = mkdtempSync(join(tmpdir(), 'joe-links-test-'));
+    return {
+      driver,
+      config: { driver, dsn: join(dir, 'test.db') },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  if (driver === 'postgres') {
+    const admin = process.env.JOE_TEST_PG_DSN!;
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(`create database ${name}`);
+    await client.end();
+    return {
+      driver,
+      config: { driver, dsn: withDatabase(admin, name) },
+      drop: async () => {
+        const c = new pg.Client({ connectionString: admin });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const admin = process.env.JOE_TEST_MYSQL_DSN!;
+  const pool = createPool({ uri: admin, connectionLimit: 1 });
+  await pool.query(`create database ${name} character set utf8mb4 collate utf8mb4_bin`);
+  await pool.end();
+  return {
+    driver,
+    config: { driver, dsn: withDatabase(admin, name) },
+    drop: async () => {
+      const p = createPool({ uri: admin, connectionLimit: 1 });
+      await p.query(`drop database if exists ${name}`);
+      await p.end();
+    },
+  };
+}
+
+export const ALL_DRIVERS: readonly DbDriver[] = ['sqlite3', 'postgres', 'mysql'];
+
+export interface DbContext {
+  driver: DbDriver;
+  config: DbConfig;
+  db: Db;
+  store: Store;
+  /** The clock the store reads; tests move it to exercise time rules. */
+  clock: { now: number };
+}
+
+/**
+ * `describe` once per database. The callback receives a getter because the
+ * database is only created in `before`.
+ */
+export function describeEachDatabase(title: string, body: (ctx: () => DbContext) => void, opts: { migrate?: boolean } = {}): void {
+  for (const driver of ALL_DRIVERS) {
+    const skip = skipReason(driver);
+    describe(`${title} [${driver}]`, { skip }, () => {
+      let ctx: DbContext | undefined;
+      let test: TestDatabase | undefined;
+      before(async () => {
+        test = await createTestDatabase(driver);
+        const db = connect(test.config, { poolSize: 5 });
+        if (opts.migrate !== false) await migrateUp(db);
+        const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
+        ctx = { driver, config: test.config, db, store: createStore(db, () => clock.now), clock };
+      });
+      after(async () => {
+        await ctx?.db.close();
+        await test?.drop();
+      });
+      body(() => {
+        if (!ctx) throw new Error('database not ready');
+        return ctx;
+      });
+    });
+  }
+}

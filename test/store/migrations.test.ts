@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { connect } from '../../src/db/connect.js';
+import { migrateDownOne, migrateUp, migrationStatus } from '../../src/db/migrate.js';
+import { migrationNames } from '../../src/db/migrations/index.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+
+describeEachDatabase(
+  'migrations',
+  (ctx) => {
+    test('a fresh database migrates fully and a second run is a no-op', async () => {
+      const { db } = ctx();
+      const first = await migrateUp(db);
+      assert.deepEqual(first, migrationNames());
+      const second = await migrateUp(db);
+      assert.deepEqual(second, []);
+      const status = await migrationStatus(db);
+      assert.deepEqual(status.pending, []);
+      assert.deepEqual(status.unknown, []);
+    });
+
+    test('down reverts exactly one migration and up re-applies it', async () => {
+      const { db } = ctx();
+      const names = migrationNames();
+      const reverted = await migrateDownOne(db);
+      assert.deepEqual(reverted, [names[names.length - 1]]);
+      assert.deepEqual((await migrationStatus(db)).pending, [names[names.length - 1]]);
+      assert.deepEqual(await migrateUp(db), [names[names.length - 1]]);
+    });
+
+    test('a schema newer than the code is refused, naming the migration', async () => {
+      const { db } = ctx();
+      await db.kysely
+        .insertInto('kysely_migration' as never)
+        .values({ name: '99999_from_the_future', timestamp: new Date().toISOString() } as never)
+        .execute();
+      await assert.rejects(migrateUp(db), /newer than this build.*99999_from_the_future/);
+      await db.kysely.deleteFrom('kysely_migration' as never).where(sql.ref('name'), '=', '99999_from_the_future').execute();
+    });
+
+    test('every core table exists after migration', async () => {
+      const { db } = ctx();
+      const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
+      for (const t of [
+        'users', 'sessions', 'links', 'link_owners', 'tags', 'link_tags', 'keywords', 'link_shares',
+        'link_clicks', 'api_tokens', 'link_health', 'settings', 'login_tokens', 'job_leases',
+      ]) {
+        assert.ok(tables.includes(t), `missing table ${t}`);
+      }
+      const links = (await db.kysely.introspection.getTables()).find((t) => t.name === 'links')!;
+      assert.ok(!links.columns.some((c) => c.name === 'owner_id'), 'links must not have owner_id');
+    });
+
+    test('connect applies the SQLite pragmas', async () => {
+      const { db, config } = ctx();
+      if (db.driver !== 'sqlite3') return;
+      const other = connect(config);
+      assert.equal(other.sqlite!.pragma('foreign_keys', { simple: true }), 1);
+      assert.equal(other.sqlite!.pragma('busy_timeout', { simple: true }), 5000);
+      assert.equal(other.sqlite!.pragma('journal_mode', { simple: true }), 'wal');
+      await other.close();
+    });
+  },
+  { migrate: false },
+);
