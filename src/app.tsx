@@ -1,0 +1,118 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { join } from 'node:path';
+import { currentUser } from './auth/currentUser.js';
+import type { Config } from './config.js';
+import { isAppError } from './domain/errors.js';
+import { registerResolver } from './http/resolve.js';
+import { registerSystemRoutes } from './http/system.js';
+import { pageContext, sendHtml } from './http/web/render.js';
+import type { Metrics } from './metrics.js';
+import { STATIC_DIR } from './paths.js';
+import { isBusy, isUnavailable } from './store/dbErrors.js';
+import type { Store } from './store/index.js';
+import { PlainNotFound, ServerError, Unavailable } from './views/pages/errors.js';
+import { Landing } from './views/pages/landing.js';
+import type { ClickEvent } from './workers/clickWriter.js';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  metrics: Metrics;
+  recordClick(event: ClickEvent): void;
+  /** Logger settings; tests pass `false`. */
+  logger?: boolean | object;
+}
+
+/** Request bodies above this are refused with 413 (api.md §4.2). */
+export const BODY_LIMIT = 1024 * 1024;
+
+function isApiRequest(req: FastifyRequest): boolean {
+  return req.url.startsWith('/api/') || req.url === '/mcp' || req.url.startsWith('/mcp?');
+}
+
+function sendApiError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send({ error: message, code });
+}
+
+/**
+ * Builds the Fastify instance: plugins, named routes, then the catch-all
+ * resolver last so named routes always win (web-ui.md §2).
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    // Per-request lines are written by the access-log hook below, once, compactly.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 2048 },
+  });
+
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(fastifyStatic, {
+    root: join(STATIC_DIR),
+    prefix: '/static/',
+    index: false,
+    wildcard: true,
+    cacheControl: false,
+    setHeaders(res, path) {
+      // Hashed build outputs never change; everything else revalidates.
+      res.setHeader('cache-control', path.includes(`${join('static', 'build')}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+    },
+  });
+
+  app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (isAppError(error)) {
+      if (isApiRequest(req)) return sendApiError(reply, error.status, error.code, error.message);
+      return sendHtml(req, reply, await pageContext(deps, req).catch(() => fallbackCtx(req)), 'Error', <PlainNotFound message={error.message} />, error.status);
+    }
+    if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return isApiRequest(req)
+        ? sendApiError(reply, 413, 'PAYLOAD_TOO_LARGE', 'request body too large (limit 1 MiB)')
+        : reply.code(413).type('text/plain').send('request body too large');
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return isApiRequest(req)
+        ? sendApiError(reply, 400, 'BAD_REQUEST', error.message || 'invalid request')
+        : reply.code(error.statusCode).type('text/plain').send(error.message);
+    }
+    if (isUnavailable(error) || isBusy(error)) {
+      req.log.warn({ err: error }, 'database unavailable');
+      if (isApiRequest(req)) return sendApiError(reply, 503, 'UNAVAILABLE', 'database unavailable, please retry later');
+      return sendHtml(req, reply, fallbackCtx(req), 'Unavailable', <Unavailable />, 503);
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    if (isApiRequest(req)) return sendApiError(reply, 500, 'INTERNAL_ERROR', 'internal error');
+    return sendHtml(req, reply, fallbackCtx(req), 'Error', <ServerError />, 500);
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    if (isApiRequest(req)) return sendApiError(reply, 404, 'NOT_FOUND', 'not found');
+    return sendHtml(req, reply, await pageContext(deps, req).catch(() => fallbackCtx(req)), 'Not found', <PlainNotFound />, 404);
+  });
+
+  const fallbackCtx = (req: FastifyRequest) => ({
+    user: null,
+    theme: null,
+    path: req.url.split('?')[0]!,
+    shortKeyword: config.shortKeyword || 'go',
+  });
+
+  registerSystemRoutes(app, deps);
+
+  app.get('/', async (req, reply) => {
+    const user = await currentUser(req, store);
+    if (user) return reply.redirect('/dashboard', 302);
+    const ctx = await pageContext(deps, req, null);
+    return sendHtml(req, reply, ctx, 'Welcome', <Landing shortKeyword={ctx.shortKeyword} />);
+  });
+
+  registerResolver(app, deps);
+  return app;
+}

@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import type { Store } from '../store/index.js';
+import type { User } from '../store/types.js';
+
+export const SESSION_COOKIE = 'session';
+
+/** A session token is 32 random bytes, base64url: anything else is not worth a query. */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const cache = new WeakMap<FastifyRequest, Promise<CurrentSession>>();
+
+export interface CurrentSession {
+  token: string | null;
+  /** Reloaded from the database on every request, so role changes apply at once. */
+  user: User | null;
+  /** The cookie named a session whose user no longer exists. */
+  orphaned: boolean;
+}
+
+const ANONYMOUS: CurrentSession = { token: null, user: null, orphaned: false };
+
+function readCookie(req: FastifyRequest, name: string): string | undefined {
+  return (req.cookies as Record<string, string | undefined> | undefined)?.[name];
+}
+
+async function load(req: FastifyRequest, store: Store): Promise<CurrentSession> {
+  const token = readCookie(req, SESSION_COOKIE);
+  if (!token || !SESSION_TOKEN.test(token)) return ANONYMOUS;
+  const data = await store.sessions.get(token);
+  if (!data) return ANONYMOUS;
+  const user = await store.users.findById(data.userId);
+  if (!user) return { token, user: null, orphaned: true };
+  return { token, user, orphaned: false };
+}
+
+/** The signed-in user of a browser request (session cookie), loaded once per request. */
+export function currentSession(req: FastifyRequest, store: Store): Promise<CurrentSession> {
+  let p = cache.get(req);
+  if (!p) {
+    p = load(req, store);
+    cache.set(req, p);
+  }
+  return p;
+}
+
+export async function currentUser(req: FastifyRequest, store: Store): Promise<User | null> {
+  return (await currentSession(req, store)).user;
+}
+
+/** Lets sign-in code replace what later handlers of the same request see. */
+export function setCurrentSession(req: FastifyRequest, session: CurrentSession): void {
+  cache.set(req, Promise.resolve(session));
+}

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig, loadDbConfig, loadYaml } from './config.js';
+import { connect, type Db } from './db/connect.js';
+import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db/migrate.js';
+import { isAppError } from './domain/errors.js';
+import { splitTagList } from './domain/tags.js';
+import { startServer } from './server.js';
+import { createStore, type Store } from './store/index.js';
+
+/** A failure worth one line on stderr and a non-zero exit, without a stack trace. */
+class CliError extends Error {}
+
+function out(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Maintenance commands need only the database settings (core.md §1.1). */
+async function withStore<T>(fn: (store: Store, db: Db) => Promise<T>, opts: { migrate?: boolean } = {}): Promise<T> {
+  const db = connect(loadDbConfig(process.env, loadYaml()));
+  try {
+    if (opts.migrate !== false) await migrateUp(db);
+    return await fn(createStore(db), db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function requireUser(store: Store, email: string) {
+  const user = await store.users.findByEmail(email);
+  if (!user) throw new CliError(`no user with email ${email} (create one with: joe-links users create --email ${email})`);
+  return user;
+}
+
+export function buildCli(): Command {
+  const program = new Command('joe-links')
+    .description('Self-hosted go links: short memorable slugs that redirect to long URLs.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('serve')
+    .description('apply pending migrations and start the HTTP server')
+    .action(async () => {
+      const config = loadConfig();
+      const server = await startServer(config);
+      const stop = (signal: string) => {
+        server.app.log.info(`${signal} received, shutting down`);
+        server.close().then(
+          () => process.exit(0),
+          (e) => {
+            server.app.log.error(`shutdown failed: ${(e as Error).message}`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending migrations (up), list them (status), or revert the latest (down)')
+    .argument('[action]', 'up | status | down', 'up')
+    .action(async (action: string) => {
+      await withStore(
+        async (_store, db) => {
+          if (action === 'up') {
+            const applied = await migrateUp(db);
+            for (const name of applied) out(`applied ${name}`);
+            out('migrations complete');
+          } else if (action === 'status') {
+            const s = await migrationStatus(db);
+            for (const name of s.applied) out(`applied  ${name}`);
+            for (const name of s.pending) out(`pending  ${name}`);
+            for (const name of s.unknown) out(`unknown  ${name} (recorded by a newer build)`);
+          } else if (action === 'down') {
+            const reverted = await migrateDownOne(db);
+            out(reverted.length ? `reverted ${reverted.join(', ')}` : 'no migration to revert');
+          } else {
+            throw new CliError(`unknown migrate action "${action}": use up, status or down`);
+          }
+        },
+        { migrate: false },
+      );
+    });
+
+  const users = program.command('users').description('manage users');
+  users
+    .command('create')
+    .description('create a local user')
+    .requiredOption('--email <email>', 'email address')
+    .option('--name <name>', 'display name (default: the part of the email before @)')
+    .option('--admin', 'grant the admin role', false)
+    .action(async (o: { email: string; name?: string; admin: boolean }) => {
+      await withStore(async (store) => {
+        const user = await store.users.create({ email: o.email, displayName: o.name, role: o.admin ? 'admin' : 'user' });
+        out(`created ${user.role} ${user.email} (${user.id})`);
+      });
+    });
+  users
+    .command('list')
+    .description('list users')
+    .action(async () => {
+      await withStore(async (store) => {
+        for (const u of await store.users.listAll()) out(`${u.email}\t${u.role}\t${u.displayName}\t${u.id}`);
+      });
+    });
+
+  const links = program.command('links').description('manage links');
+  links
+    .command('create')
+    .description('create a link')
+    .requiredOption('--slug <slug>', 'short name, e.g. jira')
+    .requiredOption('--url <url>', 'destination (http/https; may contain $variables)')
+    .requiredOption('--owner <email>', 'email of the owning user')
+    .option('--title <title>', 'title')
+    .option('--description <text>', 'description')
+    .option('--visibility <mode>', 'public | private | secure', 'public')
+    .option('--tags <list>', 'comma-separated tags')
+    .action(async (o: { slug: string; url: string; owner: string; title?: string; description?: string; visibility: string; tags?: string }) => {
+      await withStore(async (store) => {
+        const owner = await requireUser(store, o.owner);
+        const link = await store.links.create(
+          {
+            slug: o.slug,
+            url: o.url,
+            title: o.title,
+            description: o.description,
+            visibility: o.visibility,
+            tags: o.tags ? splitTagList(o.tags) : [],
+          },
+          owner.id,
+        );
+        out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id})`);
+      });
+    });
+  links
+    .command('list')
+    .description('list every link')
+    .action(async () => {
+      await withStore(async (store) => {
+        let after: string | undefined;
+        for (;;) {
+          const page = await store.links.list({ scope: 'all', viewer: null, afterSlug: after, limit: 500 });
+          for (const l of page.links) {
+            const owner = l.owners.find((o) => o.isPrimary)?.email ?? '';
+            out(`${l.slug}\t${l.visibility}\t${l.url}\t${owner}\t${l.tags.map((t) => t.name).join(',')}`);
+          }
+          if (!page.hasMore) break;
+          after = page.links[page.links.length - 1]!.slug;
+        }
+      });
+    });
+
+  return program;
+}
+
+/** Turns any failure into one clear line on stderr. */
+export function describeError(e: unknown): string {
+  if (e instanceof ConfigError || e instanceof CliError || e instanceof MigrationError) return e.message;
+  if (isAppError(e)) return e.message;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ECONNREFUSED') return `cannot connect to the database: ${err.message}`;
+  return err?.message ?? String(e);
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode);
+    process.stderr.write(`joe-links: ${describeError(e)}\n`);
+    process.exit(1);
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,60 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The Prometheus metrics of core.md §12.3, on a registry per app instance
+ * (tests run several). No metric ever carries a slug label.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly redirects = new Counter({
+    name: 'joelinks_redirects_total',
+    help: 'Resolver outcomes: found (link or keyword redirect) or not_found.',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly redirectDuration = new Histogram({
+    name: 'joelinks_redirect_duration_seconds',
+    help: 'Time spent per resolver invocation.',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5],
+    registers: [this.registry],
+  });
+
+  readonly clicksRecorded = new Counter({
+    name: 'joelinks_clicks_recorded_total',
+    help: 'Click rows written.',
+    registers: [this.registry],
+  });
+
+  readonly clickErrors = new Counter({
+    name: 'joelinks_clicks_record_errors_total',
+    help: 'Click batch insert failures (each batch is retried).',
+    registers: [this.registry],
+  });
+
+  readonly clicksDropped = new Counter({
+    name: 'joelinks_clicks_dropped_total',
+    help: 'Click events dropped because the in-process queue was full.',
+    registers: [this.registry],
+  });
+
+  readonly links = new Gauge({
+    name: 'joelinks_links_total',
+    help: 'Links in the database (refreshed every 60 s).',
+    registers: [this.registry],
+  });
+
+  readonly users = new Gauge({
+    name: 'joelinks_users_total',
+    help: 'Users in the database (refreshed every 60 s).',
+    registers: [this.registry],
+  });
+
+  constructor(opts: { processMetrics?: boolean } = {}) {
+    if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    // Pre-create both label values so dashboards see zeros, not gaps.
+    this.redirects.labels('found');
+    this.redirects.labels('not_found');
+  }
+}

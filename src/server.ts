@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { connect, type Db } from './db/connect.js';
+import { migrateUp } from './db/migrate.js';
+import { Metrics } from './metrics.js';
+import { createStore, type Store } from './store/index.js';
+import { ClickWriter } from './workers/clickWriter.js';
+import { startGaugeUpdater } from './workers/gauges.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  metrics: Metrics;
+  clickWriter: ClickWriter;
+  /** The bound address, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  /** Graceful shutdown (core.md §1.5); resolves once everything is flushed and closed. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: boolean | object;
+  /** Override the clock (tests). */
+  now?: () => number;
+  /** Extra work on startup, after migrations and before listening (bootstrap admin etc.). */
+  onReady?: (server: Omit<RunningServer, 'url' | 'close'>) => Promise<void>;
+}
+
+/** Opens the database, applies migrations, starts workers and listens. */
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const db: Db = connect(config.db);
+  try {
+    const applied = await migrateUp(db);
+    const store = createStore(db, opts.now);
+    const metrics = new Metrics();
+    const ipHashSecret = await store.settings.ipHashSecret();
+    let clickWriter: ClickWriter | null = null;
+    const app = await buildApp({
+      config,
+      store,
+      metrics,
+      logger: opts.logger,
+      recordClick: (e) => clickWriter!.enqueue(e),
+    });
+    if (applied.length > 0) app.log.info(`applied migrations: ${applied.join(', ')}`);
+    clickWriter = new ClickWriter({ clicks: store.clicks, metrics, log: app.log, ipHashSecret });
+    clickWriter.start();
+    const gauges = startGaugeUpdater(store, metrics, app.log);
+    await opts.onReady?.({ app, store, metrics, clickWriter });
+
+    await app.listen({ host: config.http.host, port: config.http.port });
+    const addr = app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : config.http.port;
+    const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+    const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    app.log.info(`listening on ${host}:${port}`);
+
+    let closing: Promise<void> | null = null;
+    const writer = clickWriter;
+    const close = () =>
+      (closing ??= (async () => {
+        // 1. stop accepting; let in-flight requests finish, bounded.
+        const drained = app.close();
+        const timer = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
+        timer.unref();
+        await drained;
+        clearTimeout(timer);
+        // 2. flush every queued click.
+        await writer.close(30_000);
+        // 3. stop periodic work, then the database.
+        gauges.stop();
+        await db.close();
+      })());
+    return { app, store, metrics, clickWriter, url, close };
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
+}

@@ -1,0 +1,17 @@
+import type { User } from '../store/types.js';
+
+export type Theme = 'joe-light' | 'joe-dark';
+
+/** What every page needs to know about the request, independent of its content. */
+export interface PageContext {
+  user: User | null;
+  /** From a valid `theme` cookie; null lets the system preference decide. */
+  theme: Theme | null;
+  path: string;
+  /** Display prefix for short links, e.g. `go` (core.md §1.2 JOE_SHORT_KEYWORD). */
+  shortKeyword: string;
+}
+
+export function parseTheme(v: string | undefined): Theme | null {
+  return v === 'joe-light' || v === 'joe-dark' ? v : null;
+}

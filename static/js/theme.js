@@ -1,0 +1,7 @@
+// Runs synchronously in <head> before any stylesheet so the page never flashes
+// the wrong theme: a valid `theme` cookie wins, else the system preference.
+(function () {
+  var m = document.cookie.match(/(?:^|;\s*)theme=(joe-light|joe-dark)(?:;|$)/);
+  var theme = m ? m[1] : window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'joe-dark' : 'joe-light';
+  document.documentElement.setAttribute('data-theme', theme);
+})();
