@@ -7,12 +7,15 @@ import { Metrics } from './metrics.js';
 import { createStore, type Store } from './store/index.js';
 import { ClickWriter } from './workers/clickWriter.js';
 import { startGaugeUpdater } from './workers/gauges.js';
+import { periodicJobs } from './workers/jobs.js';
+import { JobScheduler } from './workers/scheduler.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   store: Store;
   metrics: Metrics;
   clickWriter: ClickWriter;
+  scheduler: JobScheduler;
   /** The bound address, e.g. `http://127.0.0.1:8080`. */
   url: string;
   /** Graceful shutdown (core.md §1.5); resolves once everything is flushed and closed. */
@@ -25,6 +28,8 @@ export interface StartOptions {
   now?: () => number;
   /** Extra work on startup, after migrations and before listening (bootstrap admin etc.). */
   onReady?: (server: Omit<RunningServer, 'url' | 'close'>) => Promise<void>;
+  /** Scheduler timing (tests shorten it). */
+  scheduler?: { tickMs?: number; leaseTtlMs?: number };
 }
 
 /** Opens the database, applies migrations, starts workers and listens. */
@@ -47,9 +52,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     clickWriter = new ClickWriter({ clicks: store.clicks, metrics, log: app.log, ipHashSecret });
     clickWriter.start();
     const gauges = startGaugeUpdater(store, metrics, app.log);
-    await opts.onReady?.({ app, store, metrics, clickWriter });
+    const scheduler = new JobScheduler({ leases: store.leases, log: app.log, now: store.now, ...opts.scheduler });
+    for (const job of periodicJobs({ config, store, metrics, log: app.log })) scheduler.add(job);
+    await opts.onReady?.({ app, store, metrics, clickWriter, scheduler });
 
     await app.listen({ host: config.http.host, port: config.http.port });
+    scheduler.start();
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.http.port;
     const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
@@ -68,11 +76,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         clearTimeout(timer);
         // 2. flush every queued click.
         await writer.close(30_000);
-        // 3. stop periodic work, then the database.
+        // 3. let periodic jobs finish and hand their leases on, then close the database.
         gauges.stop();
+        await scheduler.stop(30_000);
         await db.close();
       })());
-    return { app, store, metrics, clickWriter, url, close };
+    return { app, store, metrics, clickWriter, scheduler, url, close };
   } catch (e) {
     await db.close().catch(() => {});
     throw e;

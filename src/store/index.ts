@@ -3,6 +3,7 @@ import { AccessStore } from './access.js';
 import { ClickStore } from './clicks.js';
 import { DiscoveryStore } from './discovery.js';
 import { KeywordStore } from './keywords.js';
+import { LeaseStore } from './leases.js';
 import { LinkStore } from './links.js';
 import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
@@ -27,6 +28,7 @@ export interface Store {
   discovery: DiscoveryStore;
   clicks: ClickStore;
   settings: SettingsStore;
+  leases: LeaseStore;
 }
 
 export function createStore(db: Db, now: Clock = Date.now): Store {
@@ -47,6 +49,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     discovery: new DiscoveryStore(k, now),
     clicks: new ClickStore(k),
     settings: new SettingsStore(k),
+    leases: new LeaseStore(k, now),
   };
 }
 

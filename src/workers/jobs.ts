@@ -1,0 +1,28 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Metrics } from '../metrics.js';
+import type { Store } from '../store/index.js';
+import type { PeriodicJob } from './scheduler.js';
+
+export interface JobDeps {
+  config: Config;
+  store: Store;
+  metrics: Metrics;
+  log: FastifyBaseLogger;
+}
+
+/** Every leased periodic job of this server (core.md §1.5). Each feature adds its own here. */
+export function periodicJobs(deps: JobDeps): PeriodicJob[] {
+  const { store, log } = deps;
+  return [
+    {
+      name: 'session-sweep',
+      intervalMs: 3_600_000,
+      runAtStart: true,
+      async run() {
+        const n = await store.sessions.deleteExpired();
+        if (n > 0) log.info(`session sweep removed ${n} expired sessions`);
+      },
+    },
+  ];
+}

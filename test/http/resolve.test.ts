@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { User } from '../../src/store/types.js';
+import { eventually, get, sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
+
+/** The resolution pipeline of core.md §8–§12 over real HTTP. */
+describe('resolver', () => {
+  let s: TestServer;
+  let alice: User;
+  let bob: User;
+  let admin: User;
+  let carol: User;
+  let aliceCookie: string;
+  let bobCookie: string;
+  let adminCookie: string;
+  let carolCookie: string;
+
+  const clicksFor = async (slug: string) => {
+    const link = await s.store.links.getBySlug(slug);
+    return s.store.clicks.countForLink(link!.id);
+  };
+
+  before(async () => {
+    s = await startTestServer();
+    const st = s.store;
+    alice = await st.users.create({ email: 'alice@example.com', displayName: 'Alice' });
+    bob = await st.users.create({ email: 'bob@example.com', displayName: 'Bob' });
+    carol = await st.users.create({ email: 'carol@example.com', displayName: 'Carol' });
+    admin = await st.users.create({ email: 'root@example.com', displayName: 'Root', role: 'admin' });
+    aliceCookie = await sessionCookie(st, alice);
+    bobCookie = await sessionCookie(st, bob);
+    adminCookie = await sessionCookie(st, admin);
+    carolCookie = await sessionCookie(st, carol);
+    await st.links.create({ slug: 'jira', url: 'https://jira.test' }, alice.id);
+    await st.links.create({ slug: 'github', url: 'https://github.com/$username' }, alice.id);
+    await st.links.create({ slug: 'my-link', url: 'https://e.test/?q=$query&page=$page' }, alice.id);
+    await st.links.create({ slug: 'search', url: 'https://e.test/search?q=$term' }, alice.id);
+    await st.links.create({ slug: 't', url: 'https://e.test/$env/$env_id' }, alice.id);
+    await st.links.create({ slug: 'browse', url: 'https://x.test/browse/$ticket' }, alice.id);
+    await st.links.create({ slug: 'standup-notes', url: 'https://notes.test' }, alice.id);
+    await st.links.create({ slug: 'secret', url: 'https://secret.test', visibility: 'private' }, alice.id);
+    await st.links.create({ slug: 'vault', url: 'https://vault.test', visibility: 'secure' }, alice.id, { shareWith: [bob.id] });
+    await st.links.create({ slug: 'tenant', url: 'https://$team.example.com/home' }, alice.id);
+    await st.links.create({ slug: 'fixed', url: 'https://fixed.test$suffix' }, alice.id);
+    await st.links.create({ slug: 'unicode', url: 'https://e.test/caf\u00e9' }, alice.id);
+    await st.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}' });
+    await st.keywords.create({ keyword: 'go', urlTemplate: 'https://go.test/{slug}' });
+    await st.links.create({ slug: 'gh', url: 'https://gh-link.test' }, alice.id);
+  });
+
+  after(async () => {
+    await s.stop();
+  });
+
+  test('a link redirects with 302 and a no-store Cache-Control, and records one click', async () => {
+    const before = await clicksFor('jira');
+    const r = await get(`${s.url}/jira`);
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), 'https://jira.test');
+    assert.equal(r.headers.get('cache-control'), 'private, no-store');
+    await eventually(async () => (await clicksFor('jira')) === before + 1);
+  });
+
+  test('HEAD answers like GET with no body and records no click', async () => {
+    const before = await clicksFor('jira');
+    const r = await get(`${s.url}/jira`, {}, 'HEAD');
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), 'https://jira.test');
+    assert.equal((await r.text()).length, 0);
+    await new Promise((res) => setTimeout(res, 150));
+    assert.equal(await clicksFor('jira'), before);
+  });
+
+  test('an HTMX request gets 204 with HX-Redirect', async () => {
+    const r = await get(`${s.url}/jira`, { 'HX-Request': 'true' });
+    assert.equal(r.status, 204);
+    assert.equal(r.headers.get('hx-redirect'), 'https://jira.test');
+  });
+
+  test('lookup is case-insensitive; variable values keep their case', async () => {
+    assert.equal((await get(`${s.url}/JIRA`)).headers.get('location'), 'https://jira.test');
+    const r = await get(`${s.url}/Browse/PROJ-123`);
+    assert.equal(r.headers.get('location'), 'https://x.test/browse/PROJ-123');
+  });
+
+  test('variable links substitute positionally and check arity', async () => {
+    assert.equal((await get(`${s.url}/github/joestump`)).headers.get('location'), 'https://github.com/joestump');
+    assert.equal((await get(`${s.url}/github`)).status, 404);
+    assert.equal((await get(`${s.url}/my-link/widgets/3`)).headers.get('location'), 'https://e.test/?q=widgets&page=3');
+    assert.equal((await get(`${s.url}/my-link/widgets`)).status, 404);
+    assert.equal((await get(`${s.url}/search/hello%20world`)).headers.get('location'), 'https://e.test/search?q=hello%20world');
+    assert.equal((await get(`${s.url}/t/a/b`)).headers.get('location'), 'https://e.test/a/b');
+  });
+
+  test('substituted values are encoded and cannot escape the template host', async () => {
+    assert.equal((await get(`${s.url}/github/a%2Fb%3Fc%23d`)).headers.get('location'), 'https://github.com/a%2Fb%3Fc%23d');
+    // `@` is literal in a path segment, but must not turn the template host into userinfo.
+    assert.equal((await get(`${s.url}/fixed/@evil.com`)).status, 404);
+    assert.equal((await get(`${s.url}/tenant/acme`)).headers.get('location'), 'https://acme.example.com/home');
+    assert.equal((await get(`${s.url}/tenant/evil.com%23`)).status, 404);
+  });
+
+  test('a variable link visited bare, or with the wrong arity, offers no create', async () => {
+    const body = await (await get(`${s.url}/github`)).text();
+    assert.doesNotMatch(body, /Create this link|Sign in to create/);
+  });
+
+  test('a plain link discards extra segments', async () => {
+    assert.equal((await get(`${s.url}/jira/extra/stuff`)).headers.get('location'), 'https://jira.test');
+  });
+
+  test('normalisation forgiveness applies to single segments only', async () => {
+    assert.equal((await get(`${s.url}/standup_notes`)).headers.get('location'), 'https://notes.test');
+    assert.equal((await get(`${s.url}/standup-notes.`)).headers.get('location'), 'https://notes.test');
+    assert.equal((await get(`${s.url}/standup_notes/x`)).status, 404);
+  });
+
+  test('keywords: path routing, host routing, and shadowing a same-named link', async () => {
+    const r = await get(`${s.url}/gh/joestump/joe-links`);
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), 'https://github.com/joestump/joe-links');
+    const host = await get(`${s.url}/slack`, { Host: 'go:8080' });
+    assert.equal(host.headers.get('location'), 'https://go.test/slack');
+    const both = await get(`${s.url}/go/slack`, { Host: 'go' });
+    assert.equal(both.headers.get('location'), 'https://go.test/go/slack');
+    // Keywords are case-sensitive: /GH/x skips keyword routing and resolves the link.
+    assert.equal((await get(`${s.url}/GH/x`)).headers.get('location'), 'https://gh-link.test');
+    // No remainder: not keyword-routed.
+    assert.equal((await get(`${s.url}/gh`)).headers.get('location'), 'https://gh-link.test');
+  });
+
+  test('keyword redirects record no click and ignore HTMX', async () => {
+    const before = await s.store.clicks.countAll();
+    const r = await get(`${s.url}/gh/x`, { 'HX-Request': 'true' });
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), 'https://github.com/x');
+    await new Promise((res) => setTimeout(res, 150));
+    assert.equal(await s.store.clicks.countAll(), before);
+  });
+
+  test('private links resolve for anyone who knows the slug', async () => {
+    assert.equal((await get(`${s.url}/secret`)).headers.get('location'), 'https://secret.test');
+  });
+
+  test('secure: anonymous → login with the full request URI, recipient → 302, stranger → 403, admin → 302', async () => {
+    const anon = await get(`${s.url}/vault?x=1`);
+    assert.equal(anon.status, 302);
+    assert.equal(anon.headers.get('location'), '/auth/login?return_url=%2Fvault%3Fx%3D1');
+    assert.equal(anon.headers.get('cache-control'), 'private, no-store');
+    assert.equal((await get(`${s.url}/vault`, { Cookie: bobCookie })).headers.get('location'), 'https://vault.test');
+    assert.equal((await get(`${s.url}/vault`, { Cookie: aliceCookie })).headers.get('location'), 'https://vault.test');
+    const stranger = await get(`${s.url}/vault`, { Cookie: carolCookie });
+    assert.equal(stranger.status, 403);
+    assert.match(await stranger.text(), /Access denied/);
+    assert.equal((await get(`${s.url}/vault`, { Cookie: adminCookie })).headers.get('location'), 'https://vault.test');
+  });
+
+  test('a miss renders the 404 page with a create offer for a valid slug', async () => {
+    const anon = await get(`${s.url}/new-thing`);
+    assert.equal(anon.status, 404);
+    assert.equal(anon.headers.get('cache-control'), 'private, no-store');
+    const body = await anon.text();
+    assert.match(body, /Link not found: new-thing/);
+    assert.match(body, /Sign in to create this link/);
+    assert.match(body, /return_url=%2Fdashboard%2Flinks%2Fnew%3Fslug%3Dnew-thing/);
+    const signedIn = await (await get(`${s.url}/new-thing`, { Cookie: aliceCookie })).text();
+    assert.match(signedIn, /href="\/dashboard\/links\/new\?slug=new-thing"/);
+    // Typed in upper case: no offer; reserved words: no offer.
+    assert.doesNotMatch(await (await get(`${s.url}/NEW-THING`)).text(), /create this link/i);
+    assert.doesNotMatch(await (await get(`${s.url}/links/x`)).text(), /create this link/i);
+  });
+
+  test('did-you-mean never reveals a private or secure slug to someone who may not discover it', async () => {
+    const anon = await (await get(`${s.url}/secrt`)).text();
+    assert.doesNotMatch(anon, /href="\/secret"/);
+    assert.doesNotMatch(anon, /Did you mean/);
+    const owner = await (await get(`${s.url}/secrt`, { Cookie: aliceCookie })).text();
+    assert.match(owner, /Did you mean/);
+    assert.match(owner, /href="\/secret"/);
+    const stranger = await (await get(`${s.url}/vaul`, { Cookie: carolCookie })).text();
+    assert.doesNotMatch(stranger, /href="\/vault"/);
+    const recipient = await (await get(`${s.url}/vaul`, { Cookie: bobCookie })).text();
+    assert.match(recipient, /href="\/vault"/);
+  });
+
+  test('did-you-mean suggests public slugs to everyone, escaped, with the short keyword', async () => {
+    const r = await (await get(`${s.url}/jria`, { Host: 'go.example.com' })).text();
+    assert.match(r, /Did you mean/);
+    assert.match(r, /go\/jira/);
+  });
+
+  test('HTMX 404 is a fragment', async () => {
+    const r = await get(`${s.url}/nope-nope`, { 'HX-Request': 'true' });
+    assert.equal(r.status, 404);
+    const body = await r.text();
+    assert.doesNotMatch(body, /<html/);
+    assert.match(body, /Link not found/);
+  });
+
+  test('named routes win over the resolver', async () => {
+    const r = await get(`${s.url}/healthz`);
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), 'ok\n');
+  });
+
+  test('non-ASCII destinations are sent as a valid Location header', async () => {
+    const r = await get(`${s.url}/unicode`);
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), 'https://e.test/caf%C3%A9');
+  });
+
+  test('a click carries the user, a 64-hex ip hash and a cleaned referrer', async () => {
+    const link = await s.store.links.getBySlug('standup-notes');
+    await get(`${s.url}/standup-notes`, { Cookie: aliceCookie, Referer: 'https://wiki.test/page?token=abc#x', 'User-Agent': 'TestAgent/1.0' });
+    await eventually(async () => (await s.store.clicks.countForLink(link!.id)) >= 1);
+    const rows = await s.store.db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link!.id).execute();
+    const row = rows.find((r) => r.user_id === alice.id)!;
+    assert.ok(row);
+    assert.match(row.ip_hash, /^[0-9a-f]{64}$/);
+    assert.equal(row.referrer, 'https://wiki.test/page');
+    assert.equal(row.user_agent, 'TestAgent/1.0');
+  });
+
+  test('metrics count found and not_found and expose every metric name', async () => {
+    const body = await (await get(`${s.url}/metrics`)).text();
+    for (const name of [
+      'joelinks_redirects_total',
+      'joelinks_redirect_duration_seconds',
+      'joelinks_clicks_recorded_total',
+      'joelinks_clicks_record_errors_total',
+      'joelinks_links_total',
+      'joelinks_users_total',
+      'joelinks_clicks_dropped_total',
+    ]) {
+      assert.match(body, new RegExp(`^# TYPE ${name} `, 'm'), name);
+    }
+    assert.match(body, /joelinks_redirects_total\{status="found"\} [1-9]/);
+    assert.match(body, /joelinks_redirects_total\{status="not_found"\} [1-9]/);
+    assert.doesNotMatch(body, /slug=/);
+  });
+});
