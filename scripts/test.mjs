@@ -15,6 +15,10 @@ function collect(dir) {
   return out;
 }
 
+// Pages link to hashed CSS/JS; build them first so browser tests see real styles.
+const assets = spawnSync(process.execPath, ['scripts/build-assets.mjs'], { stdio: 'inherit' });
+if (assets.status !== 0) process.exit(assets.status ?? 1);
+
 const filters = process.argv.slice(2);
 const files = collect('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 if (files.length === 0) {

@@ -17,6 +17,12 @@ import { PlainNotFound, ServerError, Unavailable } from './views/pages/errors.js
 import { Landing } from './views/pages/landing.js';
 import type { ClickEvent } from './workers/clickWriter.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: string[];
+  }
+}
+
 export interface AppDeps {
   config: Config;
   store: Store;
@@ -52,6 +58,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 2048 },
   });
+
+  // Every registered path, so a test can prove each top-level segment is a reserved slug.
+  const routes: string[] = [];
+  app.addHook('onRoute', (r) => {
+    routes.push(r.url);
+  });
+  app.decorate('registeredRoutes', routes);
 
   await app.register(cookie);
   await app.register(formbody);

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import pino from 'pino';
+import { sql } from 'kysely';
+import { Metrics } from '../../src/metrics.js';
+import { ClickWriter, type ClickEvent } from '../../src/workers/clickWriter.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+
+const silent = pino({ level: 'silent' });
+
+async function metricValue(m: Metrics, name: string): Promise<number> {
+  const metric = (await m.registry.getMetricsAsJSON()).find((x) => x.name === name);
+  return (metric?.values ?? []).reduce((s, v) => s + v.value, 0);
+}
+
+describeEachDatabase('click writer', (ctx) => {
+  const event = (linkId: string, i = 0): ClickEvent => ({
+    linkId,
+    userId: null,
+    ip: `10.0.0.${i % 250}`,
+    userAgent: 'UA',
+    referer: 'https://ref.test/a?b=c',
+    at: Date.UTC(2026, 0, 1) + i,
+  });
+
+  const newLink = async (slug: string) => {
+    const { store } = ctx();
+    const u = await store.users.create({ email: `${slug}@example.com` });
+    return store.links.create({ slug, url: 'https://x.test' }, u.id);
+  };
+
+  test('shutdown drains every queued click in batches', async () => {
+    const { store } = ctx();
+    const link = await newLink('drain');
+    const metrics = new Metrics({ processMetrics: false });
+    const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'k', batchSize: 500 });
+    for (let i = 0; i < 2_345; i++) assert.equal(w.enqueue(event(link.id, i)), true);
+    w.start();
+    assert.equal(await w.close(30_000), true);
+    assert.equal(await store.clicks.countForLink(link.id), 2_345);
+    assert.equal(await metricValue(metrics, 'joelinks_clicks_recorded_total'), 2_345);
+  });
+
+  test('a full queue drops and counts instead of blocking', async () => {
+    const { store } = ctx();
+    const link = await newLink('full');
+    const metrics = new Metrics({ processMetrics: false });
+    const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'k', capacity: 5 });
+    const results = Array.from({ length: 8 }, (_, i) => w.enqueue(event(link.id, i)));
+    assert.deepEqual(results, [true, true, true, true, true, false, false, false]);
+    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 3);
+    await w.close();
+    assert.equal(await store.clicks.countForLink(link.id), 5);
+  });
+
+  test('a failing database delays clicks and retries the batch instead of dropping it', async () => {
+    const { store, db } = ctx();
+    const link = await newLink('retry');
+    const metrics = new Metrics({ processMetrics: false });
+    const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'k' });
+    await sql`alter table link_clicks rename to link_clicks_away`.execute(db.kysely);
+    try {
+      w.start();
+      for (let i = 0; i < 10; i++) w.enqueue(event(link.id, i));
+      const deadline = Date.now() + 5_000;
+      while ((await metricValue(metrics, 'joelinks_clicks_record_errors_total')) < 2) {
+        if (Date.now() > deadline) throw new Error('writer never retried');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await sql`alter table link_clicks_away rename to link_clicks`.execute(db.kysely);
+    }
+    assert.equal(await w.close(), true);
+    assert.equal(await store.clicks.countForLink(link.id), 10);
+    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 0);
+  });
+
+  test('rows keep the redirect time, hash the IP per UTC day and strip the referrer query', async () => {
+    const { store, db } = ctx();
+    const link = await newLink('rows');
+    const metrics = new Metrics({ processMetrics: false });
+    const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'secret' });
+    const day1 = Date.UTC(2026, 2, 1, 23, 59, 59);
+    w.enqueue({ ...event(link.id), ip: '192.0.2.1', at: day1 });
+    w.enqueue({ ...event(link.id), ip: '192.0.2.1', at: day1 + 2_000 });
+    w.start();
+    await w.close();
+    const rows = await db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link.id).orderBy('clicked_at').execute();
+    assert.deepEqual(rows.map((r) => Number(r.clicked_at)), [day1, day1 + 2_000]);
+    assert.notEqual(rows[0]!.ip_hash, rows[1]!.ip_hash);
+    assert.equal(rows[0]!.referrer, 'https://ref.test/a');
+    assert.ok(!rows.some((r) => JSON.stringify(r).includes('192.0.2.1')), 'the raw IP is never stored');
+  });
+});
