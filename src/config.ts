@@ -265,8 +265,11 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const present = oidcSet.filter(([, v]) => v !== null);
   if (present.length > 0 && present.length < 3) {
     const missing = oidcSet.filter(([, v]) => v === null).map(([k]) => k);
+    // The issuer is what turns OIDC mode on, so when it is set it alone is named as the reason
+    // (`JOE_OIDC_CLIENT_SECRET is required when JOE_OIDC_ISSUER is set`, core.md §1.2).
+    const cause = issuer !== null ? [SETTINGS.oidcIssuer.env] : present.map(([k]) => k);
     throw new ConfigError(
-      `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required when ${present.map(([k]) => k).join(' and ')} ${present.length > 1 ? 'are' : 'is'} set`,
+      `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required when ${cause.join(' and ')} ${cause.length > 1 ? 'are' : 'is'} set`,
     );
   }
   if (issuer) absoluteUrl(SETTINGS.oidcIssuer, issuer);
@@ -320,7 +323,11 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const llmBase = r.opt(SETTINGS.llmBaseUrl);
 
   const intervalMs = Math.max(r.duration(SETTINGS.healthCheckInterval, 24 * 3_600_000), 3_600_000);
-  const timeoutRaw = r.duration(SETTINGS.healthCheckTimeout, 10_000);
+  // Durations are unsigned everywhere else, but the documented rule for this one is
+  // "≤0 → 10s", so a negative value falls back to the default instead of stopping startup.
+  const timeoutText = r.raw(SETTINGS.healthCheckTimeout);
+  const negativeTimeout = timeoutText?.startsWith('-') === true && parseDuration(timeoutText.slice(1)) !== null;
+  const timeoutRaw = negativeTimeout ? 0 : r.duration(SETTINGS.healthCheckTimeout, 10_000);
   const timeoutMs = timeoutRaw <= 0 ? 10_000 : Math.min(timeoutRaw, 30_000);
 
   const publicOriginRaw = r.opt(SETTINGS.publicOrigin);

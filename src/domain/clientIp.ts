@@ -19,7 +19,9 @@ export function parseCidrList(text: string): CidrList {
 }
 
 function normalize(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  if (!ipaddr.isValid(ip)) return null;
+  // ipaddr.isValid also takes inet_aton shorthands (`12345`, `127.1`, octal `010.0.0.1`);
+  // no proxy writes those, and reading them would record an address nobody sent.
+  if (!ipaddr.IPv4.isValidFourPartDecimal(ip) && !ipaddr.IPv6.isValid(ip)) return null;
   const addr = ipaddr.parse(ip);
   // A v4 peer on a dual-stack socket arrives as ::ffff:a.b.c.d.
   return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()

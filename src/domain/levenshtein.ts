@@ -16,5 +16,6 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
     if (rowMin > max) return max + 1;
     prev = cur;
   }
-  return prev[t.length]!;
+  // Every row can stay within the cap while the final cell still exceeds it.
+  return Math.min(prev[t.length]!, max + 1);
 }

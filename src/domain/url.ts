@@ -24,18 +24,17 @@ export function validateDestination(raw: string): string {
   if (scheme !== 'http' && scheme !== 'https') {
     throw new AppError('INVALID_URL', 'url must start with http:// or https://', 'url');
   }
-  // `http:opaque` and `https:` have a scheme but no authority.
+  // `http:opaque` and `https:` have a scheme but no authority; `https:///path` has an empty
+  // one that a WHATWG parser would skip, taking `path` for the host.
   const afterScheme = url.slice(scheme.length + 1);
-  if (!afterScheme.startsWith('//')) {
+  if (!/^\/\/[^/\\?#]/.test(afterScheme)) {
     throw new AppError('INVALID_URL', 'url must include a host (e.g. https://example.com)', 'url');
   }
-  let host = '';
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    // A template such as https://$host.example.com may not parse; judge the authority by hand.
-    host = /^\/\/(?:[^@/?#]*@)?([^/?#:]*)/.exec(afterScheme)?.[1] ?? '';
-  }
+  // A placeholder where only digits are allowed (`https://h.test:$port/`) stops a template
+  // from parsing as written, so it is judged again with each placeholder standing in for a
+  // plain value. Anything that still does not parse (a space or `<` in the host, an
+  // unclosed `[`, a port out of range) has no usable host.
+  const host = hostnameOf(url) ?? hostnameOf(url.replace(PLACEHOLDER, '0')) ?? '';
   if (host === '') {
     throw new AppError('INVALID_URL', 'url must include a host (e.g. https://example.com)', 'url');
   }
@@ -46,6 +45,14 @@ export function validateDestination(raw: string): string {
     if (n === 2) throw new AppError('INVALID_URL', `duplicate variable name in URL template: ${m[0]}`, 'url');
   }
   return url;
+}
+
+function hostnameOf(url: string): string | null {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
+  }
 }
 
 const SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+:=@]/;

@@ -62,6 +62,7 @@ describe('resolver', () => {
   });
 
   test('HEAD answers like GET with no body and records no click', async () => {
+    await eventually(() => s.clickWriter.pending === 0);
     const before = await clicksFor('jira');
     const r = await get(`${s.url}/jira`, {}, 'HEAD');
     assert.equal(r.status, 302);
@@ -130,6 +131,7 @@ describe('resolver', () => {
   });
 
   test('keyword redirects record no click and ignore HTMX', async () => {
+    await eventually(() => s.clickWriter.pending === 0);
     const before = await s.store.clicks.countAll();
     const r = await get(`${s.url}/gh/x`, { 'HX-Request': 'true' });
     assert.equal(r.status, 302);

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { cleanReferrer, cleanUserAgent, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
+import { codePointLength } from '../../src/domain/text.js';
+
+/** Click data of core.md §12.2. */
+
+const SECRET = 'a'.repeat(64);
+
+describe('ip hash', () => {
+  const day1 = Date.UTC(2026, 2, 10, 23, 59, 59, 999);
+  const day2 = Date.UTC(2026, 2, 11, 0, 0, 0, 0);
+
+  test('is 64 lowercase hex characters', () => {
+    assert.match(hashClientIp(SECRET, '198.51.100.7', day1), /^[0-9a-f]{64}$/);
+  });
+
+  test('is the HMAC-SHA-256 of "<ip>:<YYYYMMDD>" keyed with the install secret', () => {
+    const expected = createHmac('sha256', SECRET).update('198.51.100.7:20260310').digest('hex');
+    assert.equal(hashClientIp(SECRET, '198.51.100.7', day1), expected);
+  });
+
+  test('the same IP on the same UTC date hashes the same', () => {
+    assert.equal(hashClientIp(SECRET, '198.51.100.7', day1), hashClientIp(SECRET, '198.51.100.7', Date.UTC(2026, 2, 10, 0, 0, 1)));
+  });
+
+  test('the same IP on two UTC dates hashes differently (rotates at UTC midnight)', () => {
+    assert.notEqual(hashClientIp(SECRET, '198.51.100.7', day1), hashClientIp(SECRET, '198.51.100.7', day2));
+  });
+
+  test('different IPs on the same date hash differently', () => {
+    assert.notEqual(hashClientIp(SECRET, '198.51.100.7', day1), hashClientIp(SECRET, '198.51.100.8', day1));
+  });
+
+  test('two installs (different secrets) never produce the same hash for one IP', () => {
+    assert.notEqual(hashClientIp(SECRET, '198.51.100.7', day1), hashClientIp('b'.repeat(64), '198.51.100.7', day1));
+  });
+
+  test('the date key is the UTC calendar date, zero-padded', () => {
+    assert.equal(utcDateKey(Date.UTC(2026, 0, 5, 23, 30)), '20260105');
+    assert.equal(utcDateKey(Date.UTC(1999, 11, 31, 23, 59, 59, 999)), '19991231');
+    assert.equal(utcDateKey(Date.UTC(2000, 0, 1)), '20000101');
+  });
+});
+
+describe('referrer', () => {
+  test('query string and fragment are removed', () => {
+    assert.equal(cleanReferrer('https://wiki.test/page?token=abc#x'), 'https://wiki.test/page');
+    assert.equal(cleanReferrer('https://wiki.test/a/b?x=1'), 'https://wiki.test/a/b');
+    assert.equal(cleanReferrer('https://wiki.test/a#frag'), 'https://wiki.test/a');
+  });
+
+  test('a referrer without query or fragment keeps its path', () => {
+    assert.equal(cleanReferrer('https://wiki.test/docs/intro'), 'https://wiki.test/docs/intro');
+  });
+
+  test('an unparsable referrer is kept as sent', () => {
+    assert.equal(cleanReferrer('not a url?secret=1'), 'not a url?secret=1');
+    assert.equal(cleanReferrer('/relative/path?x=1'), '/relative/path?x=1');
+  });
+
+  test('an absent referrer is empty', () => {
+    assert.equal(cleanReferrer(undefined), '');
+    assert.equal(cleanReferrer(''), '');
+  });
+
+  test('is truncated to 2048 code points without splitting a character', () => {
+    const long = `https://wiki.test/${'😀'.repeat(3000)}`;
+    const out = cleanReferrer(long);
+    assert.ok(codePointLength(out) <= REFERRER_MAX);
+    assert.equal(REFERRER_MAX, 2048);
+    assert.doesNotMatch(out, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    const unparsable = `x ${'😀'.repeat(3000)}`;
+    const kept = cleanReferrer(unparsable);
+    assert.equal(codePointLength(kept), 2048);
+    assert.equal(kept, [...unparsable].slice(0, 2048).join(''));
+  });
+});
+
+describe('user agent', () => {
+  test('short values are kept unchanged; absent is empty', () => {
+    assert.equal(cleanUserAgent('Mozilla/5.0 (X11; Linux x86_64)'), 'Mozilla/5.0 (X11; Linux x86_64)');
+    assert.equal(cleanUserAgent(undefined), '');
+  });
+
+  test('is truncated to the first 512 code points', () => {
+    assert.equal(USER_AGENT_MAX, 512);
+    assert.equal(cleanUserAgent('u'.repeat(600)), 'u'.repeat(512));
+    assert.equal(cleanUserAgent('u'.repeat(512)), 'u'.repeat(512));
+  });
+
+  test('truncation never splits a surrogate pair', () => {
+    // 511 ASCII characters then emoji: code point 512 is the first emoji, whole.
+    const ua = `${'u'.repeat(511)}${'😀'.repeat(10)}`;
+    const out = cleanUserAgent(ua);
+    assert.equal(out, `${'u'.repeat(511)}😀`);
+    assert.equal(codePointLength(out), 512);
+  });
+
+  test('property: the result is a prefix of at most 512 code points and never ends in half a pair', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 700 }), (ua) => {
+        const out = cleanUserAgent(ua);
+        assert.ok(ua.startsWith(out));
+        assert.equal(codePointLength(out), Math.min(codePointLength(ua), 512));
+        assert.equal(out, [...ua].slice(0, 512).join(''));
+      }),
+    );
+  });
+});

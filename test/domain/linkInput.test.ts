@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  validateDescription,
+  validateExpiry,
+  validateNewLink,
+  validateTitle,
+  validateVisibility,
+} from '../../src/domain/linkInput.js';
+
+/** Input limits of core.md §5 for a link write. */
+
+const TITLE_ERROR = 'title must be at most 200 characters';
+const DESCRIPTION_ERROR = 'description must be at most 2000 characters';
+const VISIBILITY_ERROR = 'visibility must be one of: public, private, secure';
+const EXPIRY_ERROR = 'expiration must be in the future';
+
+const now = Date.UTC(2026, 5, 1, 9, 30, 0, 250);
+
+describe('title', () => {
+  test('200 emoji are accepted: the limit counts code points, not UTF-16 units or bytes', () => {
+    const title = '🚀'.repeat(200);
+    assert.equal(title.length, 400);
+    assert.equal(validateTitle(title), title);
+  });
+
+  test('200 multi-byte characters are accepted', () => {
+    const title = 'é'.repeat(200);
+    assert.equal(validateTitle(title), title);
+  });
+
+  test('201 characters are refused with the canonical message', () => {
+    assert.throws(() => validateTitle('a'.repeat(201)), { code: 'INVALID_FIELD_LENGTH', field: 'title', message: TITLE_ERROR });
+    assert.throws(() => validateTitle('🚀'.repeat(201)), { message: TITLE_ERROR });
+  });
+
+  test('an absent title is stored as the empty string, never null', () => {
+    assert.equal(validateTitle(undefined), '');
+    assert.equal(validateTitle(null), '');
+  });
+});
+
+describe('description', () => {
+  test('2000 code points are accepted, 2001 refused', () => {
+    assert.equal(validateDescription('d'.repeat(2000)).length, 2000);
+    assert.equal(validateDescription('日'.repeat(2000)), '日'.repeat(2000));
+    assert.throws(() => validateDescription('d'.repeat(2001)), {
+      code: 'INVALID_FIELD_LENGTH',
+      field: 'description',
+      message: DESCRIPTION_ERROR,
+    });
+  });
+
+  test('an absent description is stored as the empty string', () => {
+    assert.equal(validateDescription(null), '');
+  });
+});
+
+describe('visibility', () => {
+  test('empty or absent means public on create', () => {
+    assert.equal(validateVisibility(''), 'public');
+    assert.equal(validateVisibility(null), 'public');
+    assert.equal(validateVisibility(undefined), 'public');
+  });
+
+  for (const v of ['public', 'private', 'secure'] as const) {
+    test(`"${v}" is accepted`, () => assert.equal(validateVisibility(v), v));
+  }
+
+  for (const v of ['Public', 'PRIVATE', 'hidden', ' secure', 'internal']) {
+    test(`${JSON.stringify(v)} is refused`, () => {
+      assert.throws(() => validateVisibility(v), { code: 'INVALID_VISIBILITY', field: 'visibility', message: VISIBILITY_ERROR });
+    });
+  }
+});
+
+describe('expiry', () => {
+  test('no expiry stays null', () => {
+    assert.equal(validateExpiry(null, now), null);
+    assert.equal(validateExpiry(undefined, now), null);
+  });
+
+  test('a future value is stored at whole-second precision', () => {
+    const at = now + 3_600_000 + 789;
+    const stored = validateExpiry(at, now);
+    assert.ok(stored !== null);
+    assert.equal(stored % 1000, 0);
+    assert.ok(Math.abs(stored - at) < 1000);
+  });
+
+  test('a value in the past is refused', () => {
+    assert.throws(() => validateExpiry(now - 60_000, now), { code: 'INVALID_EXPIRES_AT', field: 'expires_at', message: EXPIRY_ERROR });
+  });
+
+  test('a value equal to now is refused: it must be later than now', () => {
+    const wholeNow = Math.floor(now / 1000) * 1000;
+    assert.throws(() => validateExpiry(wholeNow, wholeNow), { message: EXPIRY_ERROR });
+  });
+
+  test('re-submitting the stored value is accepted even once it has passed', () => {
+    const stored = now - 86_400_000 - ((now - 86_400_000) % 1000);
+    assert.equal(validateExpiry(stored, now, stored), stored);
+  });
+
+  test('a past value that differs from the stored one is still refused', () => {
+    const stored = Math.floor((now - 86_400_000) / 1000) * 1000;
+    assert.throws(() => validateExpiry(stored - 1000, now, stored), { message: EXPIRY_ERROR });
+  });
+
+  test('a value within the stored second matches it after rounding', () => {
+    const stored = Math.floor((now - 5_000) / 1000) * 1000;
+    assert.equal(validateExpiry(stored + 400, now, stored), stored);
+  });
+
+  test('a non-finite value is refused', () => {
+    assert.throws(() => validateExpiry(Number.NaN, now), { message: EXPIRY_ERROR });
+  });
+});
+
+describe('validateNewLink', () => {
+  test('a full valid input comes back normalised', () => {
+    const v = validateNewLink(
+      {
+        slug: 'jira',
+        url: '  https://jira.test/browse  ',
+        title: null,
+        visibility: '',
+        tags: ['Jira', 'jira', 'Eng Tools'],
+        expiresAt: now + 10_500,
+      },
+      now,
+    );
+    assert.deepEqual(v, {
+      slug: 'jira',
+      url: 'https://jira.test/browse',
+      title: '',
+      description: '',
+      visibility: 'public',
+      tags: [
+        { name: 'Jira', slug: 'jira' },
+        { name: 'Eng Tools', slug: 'eng-tools' },
+      ],
+      expiresAt: Math.floor((now + 10_500) / 1000) * 1000,
+    });
+  });
+
+  test('each rule of §5 is applied', () => {
+    const base = { slug: 'ok', url: 'https://x.test' };
+    assert.throws(() => validateNewLink({ ...base, slug: 'links' }, now), { code: 'INVALID_SLUG' });
+    assert.throws(() => validateNewLink({ ...base, slug: 'Bad' }, now), { code: 'INVALID_SLUG' });
+    assert.throws(() => validateNewLink({ ...base, url: 'javascript:alert(1)' }, now), { code: 'INVALID_URL' });
+    assert.throws(() => validateNewLink({ ...base, title: 'x'.repeat(201) }, now), { message: TITLE_ERROR });
+    assert.throws(() => validateNewLink({ ...base, description: 'x'.repeat(2001) }, now), { message: DESCRIPTION_ERROR });
+    assert.throws(() => validateNewLink({ ...base, visibility: 'hidden' }, now), { message: VISIBILITY_ERROR });
+    assert.throws(() => validateNewLink({ ...base, tags: ['<script>'] }, now), { code: 'INVALID_TAG_NAME' });
+    assert.throws(() => validateNewLink({ ...base, expiresAt: now - 1000 }, now), { message: EXPIRY_ERROR });
+  });
+
+  test('a new link never matches a stored expiry: a past value is always refused on create', () => {
+    const past = Math.floor(now / 1000) * 1000 - 1000;
+    assert.throws(() => validateNewLink({ slug: 'ok', url: 'https://x.test', expiresAt: past }, now), { message: EXPIRY_ERROR });
+  });
+});

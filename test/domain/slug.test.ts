@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { AppError } from '../../src/domain/errors.js';
+import {
+  assertValidSlug,
+  isReservedSlug,
+  isSlugShaped,
+  normalizationCandidates,
+  RESERVED_SLUGS,
+  slugError,
+} from '../../src/domain/slug.js';
+
+/** Slug rules of core.md §3 with the canonical messages of §5, and the forgiveness of §11.2. */
+
+const FORMAT_ERROR = 'slug must match [a-z0-9][a-z0-9-]*[a-z0-9]';
+const LENGTH_ERROR = 'slug must be at most 128 characters';
+// Written out from core.md §5 rather than built from RESERVED_SLUGS, so a change to the list
+// without a matching change to the documented message fails here.
+const reservedError = (slug: string) =>
+  `slug is reserved and cannot be used: "${slug}" (reserved: admin, api, auth, dashboard, healthz, links, mcp, metrics, readyz, s, static, u)`;
+
+describe('slug format', () => {
+  for (const slug of ['links-roundup', 'u-foo', 'api2', 'a', '7', 'go', 'a-b-c', '2fa', 'x--y', 'standup-notes']) {
+    test(`"${slug}" is accepted`, () => {
+      assert.equal(slugError(slug), null);
+      assert.doesNotThrow(() => assertValidSlug(slug));
+    });
+  }
+
+  for (const slug of ['Jira', '-foo', 'bar-', 'a b', '', '-', 'a_b', 'a/b', 'a.b', 'café', 'jira\n', '_admin']) {
+    test(`${JSON.stringify(slug)} is refused with the format error`, () => {
+      assert.equal(slugError(slug), FORMAT_ERROR);
+      assert.throws(() => assertValidSlug(slug), { name: 'AppError', code: 'INVALID_SLUG', field: 'slug', message: FORMAT_ERROR });
+    });
+  }
+
+  test('128 characters is the longest accepted slug; 129 is refused with the length error', () => {
+    assert.equal(slugError('a'.repeat(128)), null);
+    assert.equal(slugError('a'.repeat(129)), LENGTH_ERROR);
+    assert.equal(slugError(`a${'-b'.repeat(64)}`), LENGTH_ERROR); // 129 chars, otherwise well-formed
+  });
+
+  test('validation is strict: no case folding or trimming at write time', () => {
+    assert.equal(slugError('JIRA'), FORMAT_ERROR);
+    assert.equal(slugError(' jira'), FORMAT_ERROR);
+  });
+});
+
+describe('reserved slugs', () => {
+  test('the list is exactly the one core.md §3 documents', () => {
+    assert.deepEqual(
+      [...RESERVED_SLUGS],
+      ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u'],
+    );
+  });
+
+  for (const slug of ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u']) {
+    test(`"${slug}" is refused naming it and listing every reserved slug`, () => {
+      assert.equal(isReservedSlug(slug), true);
+      assert.equal(slugError(slug), reservedError(slug));
+      assert.throws(() => assertValidSlug(slug), (e: unknown) => e instanceof AppError && e.message === reservedError(slug) && e.status === 400);
+    });
+  }
+
+  test('reservation is by exact match only', () => {
+    for (const slug of ['links-roundup', 'u-foo', 'api2', 'admins', 'sa', 'static-site', 'my-admin']) {
+      assert.equal(isReservedSlug(slug), false, slug);
+      assert.equal(slugError(slug), null, slug);
+    }
+  });
+
+  test('the reserved list cannot be mutated at run time', () => {
+    assert.throws(() => (RESERVED_SLUGS as string[]).push('dashboard2'));
+    assert.equal(isReservedSlug('dashboard2'), false);
+  });
+});
+
+describe('isSlugShaped (resolver pre-check)', () => {
+  test('agrees with write-time format and length rules for non-reserved input', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'z', '0', '9', '-', 'A', '_', ' '), maxLength: 140 }), (s) => {
+        if (isReservedSlug(s)) return;
+        assert.equal(isSlugShaped(s), slugError(s) === null, JSON.stringify(s));
+      }),
+    );
+  });
+
+  test('reserved words are slug-shaped (the router, not the pattern, keeps them out)', () => {
+    assert.equal(isSlugShaped('links'), true);
+    assert.equal(isSlugShaped(''), false);
+  });
+});
+
+describe('normalization candidates (core.md §11.2)', () => {
+  test('`standup_notes.` tries `standup-notes.`, then `standup_notes`, then `standup-notes`', () => {
+    assert.deepEqual(normalizationCandidates('standup_notes.'), ['standup-notes.', 'standup_notes', 'standup-notes']);
+  });
+
+  test('`...` yields no candidates (empty ones are skipped)', () => {
+    assert.deepEqual(normalizationCandidates('...'), []);
+  });
+
+  test('a path that needs no forgiveness yields nothing (the original is never retried)', () => {
+    assert.deepEqual(normalizationCandidates('standup-notes'), []);
+  });
+
+  test('duplicates are skipped: only underscores gives one candidate', () => {
+    assert.deepEqual(normalizationCandidates('standup_notes'), ['standup-notes']);
+  });
+
+  test('only trailing punctuation gives one candidate, every char of the set is stripped', () => {
+    assert.deepEqual(normalizationCandidates('jira.,;:!?)'), ['jira']);
+    assert.deepEqual(normalizationCandidates('jira)'), ['jira']);
+  });
+
+  test('punctuation in the middle stays; only the trailing run is stripped', () => {
+    assert.deepEqual(normalizationCandidates('a.b!'), ['a.b']);
+  });
+
+  test('characters outside the set are not stripped', () => {
+    assert.deepEqual(normalizationCandidates('jira]'), []);
+    assert.deepEqual(normalizationCandidates('jira-'), []);
+  });
+
+  test('property: candidates never include the original, empties or duplicates, and are at most three', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '_', '-', '.', ',', ';', ':', '!', '?', ')'), maxLength: 12 }), (p) => {
+        const c = normalizationCandidates(p);
+        assert.ok(c.length <= 3);
+        assert.ok(!c.includes(p));
+        assert.ok(!c.includes(''));
+        assert.equal(new Set(c).size, c.length);
+        for (const x of c) assert.ok(!x.includes('_') || x === p.replace(/[.,;:!?)]+$/, ''), x);
+      }),
+    );
+  });
+});

@@ -1,0 +1,305 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import {
+  encodeSegment,
+  fillTemplate,
+  hasPlaceholders,
+  isSafeSubstitution,
+  placeholderNames,
+  validateDestination,
+} from '../../src/domain/url.js';
+
+/** Destinations (core.md §4, §5) and `$var` templates (core.md §9). */
+
+const SCHEME_ERROR = 'url must start with http:// or https://';
+const HOST_ERROR = 'url must include a host (e.g. https://example.com)';
+
+const refusedWith = (raw: string, message: string) =>
+  assert.throws(() => validateDestination(raw), { name: 'AppError', code: 'INVALID_URL', field: 'url', message }, raw);
+
+describe('validateDestination', () => {
+  for (const raw of [
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    '//host.test/path',
+    '/bare/path',
+    'bare.test/path',
+    'ftp://files.test/x',
+    'mailto:a@b.test',
+    'https//x.test',
+    '',
+    '   ',
+  ]) {
+    test(`${JSON.stringify(raw)} is refused: not http(s)`, () => refusedWith(raw, SCHEME_ERROR));
+  }
+
+  for (const raw of [
+    'http://',
+    'https://',
+    'https:',
+    'http:opaque',
+    'https:/x.test',
+    'http://user@',
+    'https://:443',
+    'https:///path',
+    'https://\\evil.test/',
+    'https://?q=1',
+    'https://exa mple.com/',
+    'https://exa<mple.com/',
+    'http://[::1/',
+    'https://e.test:99999/',
+    'https://%zz/',
+  ]) {
+    test(`${JSON.stringify(raw)} is refused: no usable host`, () => refusedWith(raw, HOST_ERROR));
+  }
+
+  test('the scheme is compared case-insensitively and the URL is kept as written', () => {
+    assert.equal(validateDestination('HTTPS://EXAMPLE.COM/Path'), 'HTTPS://EXAMPLE.COM/Path');
+    assert.equal(validateDestination('HtTp://x.test'), 'HtTp://x.test');
+  });
+
+  test('surrounding whitespace is trimmed from the stored value', () => {
+    assert.equal(validateDestination('  \thttps://x.test/a?b=c \n'), 'https://x.test/a?b=c');
+  });
+
+  for (const raw of [
+    'https://jira.test',
+    'http://127.0.0.1:8080/x',
+    'https://[::1]/',
+    'https://x.test/search?q=$term',
+    'https://$team.example.com',
+    'https://$team.example.com/$page',
+    'https://h.test:$port/x',
+    'https://e.test/$env/$env_id',
+    'https://x.test/$Foo/$Foo', // `$Foo` is not a placeholder: names start with a lowercase letter
+  ]) {
+    test(`${JSON.stringify(raw)} is accepted`, () => assert.equal(validateDestination(raw), raw));
+  }
+
+  test('there is no maximum URL length', () => {
+    const long = `https://x.test/${'a'.repeat(100_000)}`;
+    assert.equal(validateDestination(long), long);
+  });
+
+  test('a repeated placeholder is refused naming it', () => {
+    refusedWith('https://x.test/$foo/$foo', 'duplicate variable name in URL template: $foo');
+    refusedWith('https://x.test/$a?q=$foo#$foo', 'duplicate variable name in URL template: $foo');
+    refusedWith('https://$env.x.test/$env_id/$env', 'duplicate variable name in URL template: $env');
+  });
+
+  test('the scheme check comes before the placeholder check', () => {
+    refusedWith('javascript:$a$a', SCHEME_ERROR);
+  });
+});
+
+describe('placeholders', () => {
+  test('names are distinct, in order of first appearance, and matched greedily', () => {
+    assert.deepEqual(placeholderNames('https://e.test/$env/$env_id/$env'), ['$env', '$env_id']);
+    assert.deepEqual(placeholderNames('https://e.test/?q=$query&page=$page'), ['$query', '$page']);
+    assert.deepEqual(placeholderNames('https://e.test/$a1_b2x'), ['$a1_b2x']);
+  });
+
+  test('only `$` followed by a lowercase letter starts a placeholder', () => {
+    assert.deepEqual(placeholderNames('https://e.test/$1/$_x/$X/$'), []);
+    assert.equal(hasPlaceholders('https://e.test/$1/$X'), false);
+    assert.equal(hasPlaceholders('https://e.test/$x'), true);
+  });
+});
+
+describe('encodeSegment', () => {
+  test('ASCII letters, digits and -_.~$&+:=@ stay literal', () => {
+    const safe = 'AZaz09-_.~$&+:=@';
+    assert.equal(encodeSegment(safe), safe);
+  });
+
+  const cases: Array<[string, string]> = [
+    [' ', '%20'],
+    ['/', '%2F'],
+    [';', '%3B'],
+    [',', '%2C'],
+    ['?', '%3F'],
+    ['#', '%23'],
+    ['%', '%25'],
+    ['\\', '%5C'],
+    ['"', '%22'],
+    ['<>', '%3C%3E'],
+    ['\n', '%0A'],
+    ['é', '%C3%A9'],
+    ['日本', '%E6%97%A5%E6%9C%AC'],
+    ['😀', '%F0%9F%98%80'],
+    ['hello world', 'hello%20world'],
+    ['a%2Fb', 'a%252Fb'],
+  ];
+  for (const [value, encoded] of cases) {
+    test(`${JSON.stringify(value)} → ${encoded}`, () => assert.equal(encodeSegment(value), encoded));
+  }
+
+  test('property: decoding the encoded segment gives the value back, and the result is one path segment', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (v) => {
+        const enc = encodeSegment(v);
+        assert.equal(decodeURIComponent(enc), v);
+        assert.match(enc, /^(?:[A-Za-z0-9\-_.~$&+:=@]|%[0-9A-F]{2})*$/);
+      }),
+    );
+  });
+});
+
+describe('fillTemplate (core.md §9 acceptance examples)', () => {
+  const cases: Array<[string, string[], string]> = [
+    ['https://github.com/$username', ['joestump'], 'https://github.com/joestump'],
+    ['https://e.test/?q=$query&page=$page', ['widgets', '3'], 'https://e.test/?q=widgets&page=3'],
+    ['https://e.test/search?q=$term', ['hello world'], 'https://e.test/search?q=hello%20world'],
+    ['https://x.test/browse/$ticket', ['PROJ-123'], 'https://x.test/browse/PROJ-123'],
+    ['https://e.test/$env/$env_id', ['a', 'b'], 'https://e.test/a/b'],
+    ['https://e.test/$a/$b', ['x', ''], 'https://e.test/x/'],
+    ['https://e.test/$a/$a', ['x'], 'https://e.test/x/x'],
+    ['https://e.test/$q', ['café/menu'], 'https://e.test/caf%C3%A9%2Fmenu'],
+    ['https://e.test/?q=$q', ['a&b=c'], 'https://e.test/?q=a&b=c'],
+  ];
+  for (const [template, values, expected] of cases) {
+    test(`${template} ← ${JSON.stringify(values)}`, () => assert.equal(fillTemplate(template, values), expected));
+  }
+
+  test('substituted values are never re-scanned: a value naming another placeholder stays literal', () => {
+    assert.equal(fillTemplate('https://e.test/$a/$b', ['$b', 'x']), 'https://e.test/$b/x');
+    assert.equal(fillTemplate('https://e.test/$a', ['$a$a']), 'https://e.test/$a$a');
+  });
+
+  test('substitution is positional by first appearance, not by name order', () => {
+    assert.equal(fillTemplate('https://e.test/$zeta/$alpha/$zeta', ['1', '2']), 'https://e.test/1/2/1');
+  });
+});
+
+describe('isSafeSubstitution', () => {
+  const fixed = 'https://e.test/go/$a';
+
+  for (const value of [
+    'evil.test',
+    '@evil.test',
+    'x@evil.test',
+    ':evil.test',
+    '//evil.test',
+    '/\\evil.test',
+    '\\\\evil.test',
+    '#@evil.test',
+    '?@evil.test',
+    '%2F%2Fevil.test',
+    '%40evil.test',
+    '..%2F..%2F@evil.test',
+    'http://evil.test',
+    '\r\nHost: evil.test',
+  ]) {
+    test(`a fixed-host template keeps its host for value ${JSON.stringify(value)}`, () => {
+      const result = fillTemplate(fixed, [value]);
+      assert.equal(new URL(result).host, 'e.test');
+      assert.equal(isSafeSubstitution(fixed, result), true);
+    });
+  }
+
+  test('a result on another host than a fixed-host template is refused, however it was built', () => {
+    assert.equal(isSafeSubstitution(fixed, 'https://evil.test/go/x'), false);
+    assert.equal(isSafeSubstitution(fixed, 'https://e.test@evil.test/go/x'), false);
+    assert.equal(isSafeSubstitution(fixed, 'https://e.test.evil.test/go/x'), false);
+    assert.equal(isSafeSubstitution(fixed, 'https://e.test:444/go/x'), false);
+    assert.equal(isSafeSubstitution(fixed, 'javascript:alert(1)'), false);
+    assert.equal(isSafeSubstitution(fixed, 'not a url'), false);
+  });
+
+  test('the host comparison ignores case, as hosts do', () => {
+    assert.equal(isSafeSubstitution('https://E.Test/$a', 'https://e.test/x'), true);
+  });
+
+  const hostTemplate = 'https://$team.example.com/x';
+  for (const value of [
+    'evil.com/',
+    'evil.com@',
+    'evil.com:',
+    'evil.com:80',
+    'evil.com\\',
+    'evil.com#',
+    'evil.com?',
+    'evil.com%2F',
+    'evil.com%00',
+    'evil.com／',
+    'evil.com＠',
+    'a/b',
+    '',
+  ]) {
+    test(`a $team.example.com template never leaves .example.com for value ${JSON.stringify(value)}`, () => {
+      const result = fillTemplate(hostTemplate, [value]);
+      assert.equal(isSafeSubstitution(hostTemplate, result), false, result);
+    });
+  }
+
+  for (const [value, host] of [
+    ['eng', 'eng.example.com'],
+    ['Eng', 'eng.example.com'],
+    ['a.b', 'a.b.example.com'],
+    ['evil.com', 'evil.com.example.com'],
+    ['evil．com', 'evil.com.example.com'], // full-width dot maps to `.`, still under example.com
+  ] as const) {
+    test(`a $team.example.com template accepts ${JSON.stringify(value)} → ${host}`, () => {
+      const result = fillTemplate(hostTemplate, [value]);
+      assert.equal(isSafeSubstitution(hostTemplate, result), true);
+      assert.equal(new URL(result).hostname, host);
+    });
+  }
+
+  test('a host template refuses a result carrying credentials it did not have', () => {
+    assert.equal(isSafeSubstitution(hostTemplate, 'https://evil.test@eng.example.com/x'), false);
+  });
+
+  test('a host template keeps its suffix when it also has a port', () => {
+    const t = 'https://$team.example.com:8443/x';
+    assert.equal(isSafeSubstitution(t, fillTemplate(t, ['eng'])), true);
+    assert.equal(isSafeSubstitution(t, 'https://evil.test:8443/x'), false);
+  });
+
+  // Segment values are arbitrary decoded path segments; a value built from URL delimiters and
+  // their look-alikes must not be able to move the redirect to another host.
+  const hostile = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('@', ':', '/', '\\', '#', '?', '%', '.', '[', ']', ' ', '\t', '\n', '\u0000', '．', '／', '＠', '＼', '%2F', '%40', 'evil.test', '//'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    ),
+    maxLength: 20,
+  });
+
+  test('property: a fixed-host template always yields a parsable URL on the template host', () => {
+    const templates = [
+      'https://e.test/$a',
+      'https://e.test/p?q=$a&r=$b',
+      'https://e.test/#$a',
+      'https://e.test:8443/$a/$b',
+      'http://e.test/x/$a?y=$b#$a',
+      'https://e.test/$a$b',
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...templates), fc.array(fc.oneof(hostile, fc.string({ unit: 'binary' })), { minLength: 2, maxLength: 2 }), (template, values) => {
+        const result = fillTemplate(template, values);
+        const parsed = new URL(result);
+        assert.equal(parsed.host, new URL(template).host);
+        assert.equal(parsed.username, '');
+        assert.equal(isSafeSubstitution(template, result), true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('property: whatever the value, an accepted $team.example.com substitution lands under .example.com', () => {
+    fc.assert(
+      fc.property(hostile, (value) => {
+        const result = fillTemplate(hostTemplate, [value]);
+        if (!isSafeSubstitution(hostTemplate, result)) return;
+        const u = new URL(result);
+        assert.ok(u.hostname.endsWith('.example.com') && u.hostname.length > '.example.com'.length, u.hostname);
+        assert.equal(u.username, '');
+        assert.equal(u.protocol, 'https:');
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
