@@ -1,17 +1,19 @@
 /**
- * Profile URL slug from a display name (core.md §1.4 backfill rule, web-ui §12):
- * lower(trim), spaces → `-`, punctuation removed, `--` collapsed, edge `-` trimmed;
- * empty → `user-<first 8 of id>`. Uniqueness suffixes are the store's job.
+ * Profile URL slug from a display name (web-ui.md §12), recomputed at every
+ * sign-in: lowercase, whitespace runs → `-`, anything outside `[a-z0-9-]`
+ * dropped, `-` runs collapsed, edge `-` trimmed; empty → `user`.
+ * `Joe O'Brien III` → `joe-obrien-iii`. Uniqueness suffixes (`-2`, `-3`…) are
+ * the store's job.
  */
-export function displayNameSlug(displayName: string, userId: string): string {
+export function displayNameSlug(displayName: string): string {
   const base = displayName
-    .trim()
     .toLowerCase()
+    .trim()
     .replace(/\s+/g, '-')
-    .replace(/['".,!?()@#&+/\\]/g, '')
+    .replace(/[^a-z0-9-]/g, '')
     .replace(/-{2,}/g, '-')
     .replace(/^-+|-+$/g, '');
-  return base === '' ? `user-${userId.slice(0, 8)}` : base;
+  return base === '' ? 'user' : base;
 }
 
 /** The part of an email before `@`, the default display name for forward-auth and CLI users. */

@@ -102,7 +102,7 @@ export class UserStore {
    * by someone else. The unique index stays the final judge of a race.
    */
   async freeDisplayNameSlug(displayName: string, userId: string, db: Executor = this.db): Promise<string> {
-    const base = displayNameSlug(displayName, userId);
+    const base = displayNameSlug(displayName);
     const rows = await db
       .selectFrom('users')
       .select(['display_name_slug', 'id'])
