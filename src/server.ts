@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
 import { Metrics } from './metrics.js';
+import { createClickSink } from './store/clickSink.js';
 import { createStore, type Store } from './store/index.js';
 import { ClickWriter } from './workers/clickWriter.js';
 import { startGaugeUpdater } from './workers/gauges.js';
@@ -49,7 +50,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       recordClick: (e) => clickWriter!.enqueue(e),
     });
     if (applied.length > 0) app.log.info(`applied migrations: ${applied.join(', ')}`);
-    clickWriter = new ClickWriter({ clicks: store.clicks, metrics, log: app.log, ipHashSecret });
+    const clickSink = createClickSink(db, store.clicks, config.db.dsn);
+    clickWriter = new ClickWriter({ clicks: clickSink, metrics, log: app.log, ipHashSecret });
     clickWriter.start();
     const gauges = startGaugeUpdater(store, metrics, app.log);
     const scheduler = new JobScheduler({ leases: store.leases, log: app.log, now: store.now, ...opts.scheduler });
@@ -76,6 +78,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         clearTimeout(timer);
         // 2. flush every queued click.
         await writer.close(30_000);
+        await clickSink.close();
         // 3. let periodic jobs finish and hand their leases on, then close the database.
         gauges.stop();
         await scheduler.stop(30_000);

@@ -50,12 +50,42 @@ export function openSqlite(path: string): SqliteDatabase.Database {
   return db;
 }
 
+/** Enough for every distinct query shape the application issues; older ones are finalised. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Hands Kysely a better-sqlite3 handle that reuses prepared statements, so a
+ * query pays SQLite's parse and plan once per distinct SQL text instead of on
+ * every call. Kysely runs one query at a time per connection, so a cached
+ * statement is never in use twice at once.
+ */
+function withStatementCache(db: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        cache.delete(sql);
+      } else {
+        stmt = db.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, stmt);
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      db.close();
+    },
+  };
+}
+
 export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
   const poolSize = opts.poolSize ?? 10;
   switch (cfg.driver) {
     case 'sqlite3': {
       const sqlite = openSqlite(cfg.dsn);
-      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
       return { kysely, driver: 'sqlite3', sqlite, close: () => kysely.destroy() };
     }
     case 'postgres': {

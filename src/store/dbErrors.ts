@@ -41,6 +41,33 @@ export function isBusy(e: unknown): boolean {
   );
 }
 
+/**
+ * The database chose this transaction as a deadlock or serialization victim
+ * and rolled it back. InnoDB reports these under ordinary concurrency (gap
+ * locks taken by DELETE and INSERT IGNORE), and its documented remedy is to
+ * run the transaction again.
+ */
+export function isDeadlock(e: unknown): boolean {
+  const err = e as DriverError;
+  return err?.code === '40P01' || err?.code === '40001' || err?.errno === 1213;
+}
+
+/**
+ * Runs a whole transaction, again from the start when it loses a deadlock,
+ * with a short random pause so the contenders do not collide again. `run`
+ * must be safe to repeat: a rolled-back attempt left nothing behind.
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= attempts || !isDeadlock(e)) throw e;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}
+
 /** The database cannot be reached at all (refused, reset, timed out, shutting down). */
 export function isUnavailable(e: unknown): boolean {
   const err = e as DriverError & { message?: string };

@@ -11,6 +11,7 @@ import { SettingsStore } from './settings.js';
 import { ShareStore } from './shares.js';
 import { TagStore } from './tags.js';
 import type { Clock } from './types.js';
+import { UserDeletionStore } from './userDeletion.js';
 import { UserStore } from './users.js';
 
 /** Every store over one database. Routes and workers talk to these; no SQL lives elsewhere. */
@@ -29,6 +30,8 @@ export interface Store {
   clicks: ClickStore;
   settings: SettingsStore;
   leases: LeaseStore;
+  /** Admin user deletion with link disposition (core.md §2.12). */
+  userAdmin: UserDeletionStore;
 }
 
 export function createStore(db: Db, now: Clock = Date.now): Store {
@@ -50,6 +53,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     clicks: new ClickStore(k),
     settings: new SettingsStore(k),
     leases: new LeaseStore(k, now),
+    userAdmin: new UserDeletionStore(k, now),
   };
 }
 

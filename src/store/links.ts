@@ -14,7 +14,7 @@ import {
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
 import { activeAt, discoverableBy } from './access.js';
-import { isUniqueViolation, translateDbError } from './dbErrors.js';
+import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import { contains, ilike } from './sql.js';
@@ -137,38 +137,42 @@ export class LinkStore {
     if (await this.slugTaken(link.slug)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
     const id = randomUUID();
     try {
-      await this.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('links')
-          .values({
-            id,
-            slug: link.slug,
-            url: link.url,
-            title: link.title,
-            description: link.description,
-            visibility: link.visibility,
-            created_at: now,
-            updated_at: now,
-            expires_at: link.expiresAt,
-            archived_at: null,
-            health_checks_disabled: 0,
-          })
-          .execute();
-        await trx.insertInto('link_owners').values({ link_id: id, user_id: ownerId, is_primary: 1, created_at: now }).execute();
-        await this.tags.setForLink(id, link.tags, trx);
-        const recipients = [...new Set(opts.shareWith ?? [])].filter((u) => u !== ownerId);
-        if (recipients.length > 0) {
+      await retryOnDeadlock(() =>
+        this.db.transaction().execute(async (trx) => {
           await trx
-            .insertInto('link_shares')
-            .values(recipients.map((u) => ({ link_id: id, user_id: u, shared_by: ownerId, created_at: now })))
+            .insertInto('links')
+            .values({
+              id,
+              slug: link.slug,
+              url: link.url,
+              title: link.title,
+              description: link.description,
+              visibility: link.visibility,
+              created_at: now,
+              updated_at: now,
+              expires_at: link.expiresAt,
+              archived_at: null,
+              health_checks_disabled: 0,
+            })
             .execute();
-        }
-      });
+          await trx.insertInto('link_owners').values({ link_id: id, user_id: ownerId, is_primary: 1, created_at: now }).execute();
+          await this.tags.setForLink(id, link.tags, trx, { fresh: true });
+          const recipients = [...new Set(opts.shareWith ?? [])].filter((u) => u !== ownerId);
+          if (recipients.length > 0) {
+            await trx
+              .insertInto('link_shares')
+              .values(recipients.map((u) => ({ link_id: id, user_id: u, shared_by: ownerId, created_at: now })))
+              .execute();
+          }
+        }),
+      );
     } catch (e) {
       // Two creates raced past the friendly check: the unique index decides.
       if (isUniqueViolation(e) && (await this.slugTaken(link.slug))) {
         throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
       }
+      // The owner or a share recipient does not exist; the transaction wrote nothing.
+      if (isForeignKeyViolation(e)) throw new AppError('NOT_FOUND', 'user not found');
       translateDbError(e);
     }
     return (await this.view(id))!;
@@ -192,10 +196,12 @@ export class LinkStore {
     if (patch.healthChecksDisabled !== undefined) set.health_checks_disabled = patch.healthChecksDisabled ? 1 : 0;
     const tags = patch.tags !== undefined ? normalizeTags(patch.tags) : undefined;
     try {
-      await this.db.transaction().execute(async (trx) => {
-        await trx.updateTable('links').set(set).where('id', '=', id).execute();
-        if (tags !== undefined) await this.tags.setForLink(id, tags, trx);
-      });
+      await retryOnDeadlock(() =>
+        this.db.transaction().execute(async (trx) => {
+          await trx.updateTable('links').set(set).where('id', '=', id).execute();
+          if (tags !== undefined) await this.tags.setForLink(id, tags, trx);
+        }),
+      );
     } catch (e) {
       translateDbError(e);
     }

@@ -36,9 +36,14 @@ export class TagStore {
     return ids;
   }
 
-  /** Replaces a link's whole tag set (call inside the link's transaction). */
-  async setForLink(linkId: string, tags: readonly TagInput[], db: Executor): Promise<void> {
-    await db.deleteFrom('link_tags').where('link_id', '=', linkId).execute();
+  /**
+   * Replaces a link's whole tag set (call inside the link's transaction).
+   * `fresh`: the link was inserted in this transaction and has no tags yet.
+   * Skipping the DELETE then matters on MySQL, where deleting a missing key
+   * takes a gap lock that deadlocks two concurrent creates at their inserts.
+   */
+  async setForLink(linkId: string, tags: readonly TagInput[], db: Executor, opts: { fresh?: boolean } = {}): Promise<void> {
+    if (!opts.fresh) await db.deleteFrom('link_tags').where('link_id', '=', linkId).execute();
     if (tags.length === 0) return;
     const ids = await this.ensure(tags, db);
     await db

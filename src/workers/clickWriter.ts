@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { cleanReferrer, cleanUserAgent, hashClientIp } from '../domain/click.js';
 import type { Metrics } from '../metrics.js';
-import type { ClickRow, ClickStore } from '../store/clicks.js';
+import type { ClickRow } from '../store/clicks.js';
 
 /** What the resolver hands over: raw facts, stamped with the redirect time. */
 export interface ClickEvent {
@@ -16,12 +16,14 @@ export interface ClickEvent {
 }
 
 export interface ClickWriterOptions {
-  clicks: ClickStore;
+  clicks: { insertBatch(rows: readonly ClickRow[]): Promise<void> };
   metrics: Metrics;
   log: FastifyBaseLogger;
   ipHashSecret: string;
   capacity?: number;
   batchSize?: number;
+  /** How long a partial batch may wait for company; one transaction per batch instead of per click. */
+  flushDelayMs?: number;
 }
 
 const MAX_BACKOFF_MS = 5_000;
@@ -40,10 +42,12 @@ export class ClickWriter {
   private loop: Promise<void> | null = null;
   private readonly capacity: number;
   private readonly batchSize: number;
+  private readonly flushDelayMs: number;
 
   constructor(private readonly opts: ClickWriterOptions) {
     this.capacity = opts.capacity ?? 50_000;
     this.batchSize = opts.batchSize ?? 500;
+    this.flushDelayMs = opts.flushDelayMs ?? 50;
   }
 
   get pending(): number {
@@ -89,6 +93,9 @@ export class ClickWriter {
         if (this.closing) return;
         await new Promise<void>((resolve) => (this.wake = resolve));
         continue;
+      }
+      if (this.pending < this.batchSize && !this.closing && this.flushDelayMs > 0) {
+        await sleep(this.flushDelayMs);
       }
       const end = Math.min(this.head + this.batchSize, this.queue.length);
       const rows = this.queue.slice(this.head, end).map((e) => this.toRow(e));

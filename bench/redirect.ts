@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { connect } from '../src/db/connect.js';
+import { migrateUp } from '../src/db/migrate.js';
+import { createStore } from '../src/store/index.js';
+
+const LINKS = 10_000;
+const CONNECTIONS = 50;
+const DURATION_S = 8;
+const ROUNDS = 3;
+
+function waitFor(child: ChildProcess, pattern: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      if (pattern.test(out)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+async function seed(dbPath: string): Promise<string[]> {
+  const db = connect({ driver: 'sqlite3', dsn: dbPath });
+  await migrateUp(db);
+  const store = createStore(db);
+  const owner = await store.users.create({ email: 'bench@example.com' });
+  const slugs: string[] = [];
+  for (let i = 0; i < LINKS; i++) {
+    const slug = `link-${i}`;
+    await store.links.create({ slug, url: `https://example.com/destination/${i}` }, owner.id);
+    slugs.push(slug);
+  }
+  await db.close();
+  return slugs;
+}
+
+async function load(port: number, slugs: string[]): Promise<number> {
+  let i = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    requests: [
+      {
+        setupRequest: (req) => {
+          i = (i + 7919) % slugs.length;
+          return { ...req, path: `/${slugs[i]}` };
+        },
+      },
+    ],
+  });
+  const bad = result.non2xx - (result['3xx'] ?? 0);
+  if (result.errors > 0 || bad > 0) throw new Error(`load run had ${result.errors} errors and ${bad} non-redirects`);
+  return result.requests.average;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Redirect throughput of `GET /{slug}` with click recording on, against the
+ * bare baseline, alternating rounds in one run (architecture.md §6).
+ */
+export async function benchRedirects(): Promise<{ ours: number; bare: number; ratio: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'joe-links-bench-'));
+  const dbPath = join(dir, 'bench.db');
+  const slugs = await seed(dbPath);
+
+  const oursPort = 18_181;
+  const barePort = 18_182;
+  const ours = spawn(process.execPath, ['dist/src/cli.js', 'serve'], {
+    env: { ...process.env, JOE_DB_DSN: dbPath, JOE_HTTP_ADDR: `127.0.0.1:${oursPort}`, JOE_HEALTH_CHECKS_ENABLED: 'false', JOE_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const bare = spawn(process.execPath, ['bench/bareServer.mjs', dbPath, String(barePort)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    await Promise.all([waitFor(ours, /listening on/), waitFor(bare, /ready/)]);
+    // Warm both up so JIT and caches are comparable.
+    await load(oursPort, slugs);
+    await load(barePort, slugs);
+    const oursRuns: number[] = [];
+    const bareRuns: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      oursRuns.push(await load(oursPort, slugs));
+      bareRuns.push(await load(barePort, slugs));
+    }
+    const o = median(oursRuns);
+    const b = median(bareRuns);
+    return { ours: o, bare: b, ratio: o / b };
+  } finally {
+    ours.kill('SIGTERM');
+    bare.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { AppError } from '../../src/domain/errors.js';
+import type { ClickRow } from '../../src/store/clicks.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+
+/** Sessions, per-install settings, keywords and raw clicks (core.md §2.2, §2.8, §2.13, §12). */
+
+describeEachDatabase('sessions', (ctx) => {
+  test('a session reads back until it expires, then reads as absent', async () => {
+    const { store, clock } = ctx();
+    const data = { userId: randomUUID(), role: 'user', createdAt: clock.now };
+    await store.sessions.create('tok-live', data, clock.now + 1_000);
+    assert.deepEqual(await store.sessions.get('tok-live'), data);
+    const t0 = clock.now;
+    try {
+      clock.now = t0 + 999;
+      assert.deepEqual(await store.sessions.get('tok-live'), data);
+      clock.now = t0 + 1_000;
+      assert.equal(await store.sessions.get('tok-live'), null, 'expiry is exclusive');
+    } finally {
+      clock.now = t0;
+    }
+    assert.equal(await store.sessions.get('tok-missing'), null);
+  });
+
+  test('tokens are case-sensitive keys', async () => {
+    const { store, clock } = ctx();
+    await store.sessions.create('CaseTok', { userId: 'u1', role: 'user', createdAt: clock.now }, clock.now + 60_000);
+    assert.ok(await store.sessions.get('CaseTok'));
+    assert.equal(await store.sessions.get('casetok'), null);
+  });
+
+  test('deleteExpired removes only expired sessions; delete removes one', async () => {
+    const { store, clock, db } = ctx();
+    const mk = (token: string, expiry: number) => store.sessions.create(token, { userId: token, role: 'user', createdAt: clock.now }, expiry);
+    await mk('sweep-old', clock.now - 1);
+    await mk('sweep-now', clock.now);
+    await mk('sweep-new', clock.now + 1);
+    const removed = await store.sessions.deleteExpired();
+    assert.ok(removed >= 2, `removed ${removed}`);
+    const left = (await db.kysely.selectFrom('sessions').select('token').execute()).map((r) => r.token);
+    assert.ok(left.includes('sweep-new'));
+    assert.ok(!left.includes('sweep-old'));
+    assert.ok(!left.includes('sweep-now'));
+    for (const t of left) assert.ok(await store.sessions.get(t), `${t} was live and kept`);
+    await store.sessions.delete('sweep-new');
+    assert.equal(await store.sessions.get('sweep-new'), null);
+  });
+});
+
+describeEachDatabase('settings', (ctx) => {
+  test('replicas starting at once agree on one ip hash secret: 64 hex, stable', async () => {
+    const { store } = ctx();
+    const values = await Promise.all(Array.from({ length: 8 }, () => store.settings.ipHashSecret()));
+    assert.equal(new Set(values).size, 1);
+    assert.match(values[0]!, /^[0-9a-f]{64}$/);
+    assert.equal(await store.settings.ipHashSecret(), values[0]);
+    assert.equal(await store.settings.get('ip_hash_secret'), values[0]);
+  });
+
+  test('concurrent getOrCreate with different candidates stores exactly one of them', async () => {
+    const { store, db } = ctx();
+    const values = await Promise.all(Array.from({ length: 8 }, (_, i) => store.settings.getOrCreate('race', () => `candidate-${i}`)));
+    assert.equal(new Set(values).size, 1);
+    assert.match(values[0]!, /^candidate-\d$/);
+    const rows = await db.kysely.selectFrom('settings').selectAll().where('name', '=', 'race').execute();
+    assert.equal(rows.length, 1);
+    assert.equal(await store.settings.get('nothing-here'), null);
+  });
+});
+
+describeEachDatabase('keywords', (ctx) => {
+  test('keyword and template rules use the canonical messages', async () => {
+    const { store } = ctx();
+    for (const keyword of ['Jira', '1abc', 'my_tool', '', 'has space', '-x']) {
+      await assert.rejects(store.keywords.create({ keyword, urlTemplate: 'https://e.test/{slug}' }), (e) => {
+        assert.ok(e instanceof AppError);
+        assert.equal(e.code, 'BAD_REQUEST');
+        assert.equal(e.message, 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
+        return true;
+      }, keyword);
+    }
+    await assert.rejects(store.keywords.create({ keyword: 'nope', urlTemplate: 'https://e.test/{SLUG}' }), (e) => {
+      assert.ok(e instanceof AppError);
+      assert.equal(e.message, 'URL template must contain {slug} placeholder.');
+      return true;
+    });
+    assert.deepEqual(await store.keywords.list(), []);
+  });
+
+  test('a duplicate keyword is refused; keywords list in byte order and match exactly', async () => {
+    const { store, clock } = ctx();
+    for (const k of ['gh', 'a-b', 'ab', 'a0', 'wtf']) {
+      await store.keywords.create({ keyword: k, urlTemplate: `https://${k}.test/{slug}`, description: ` ${k} tool ` });
+    }
+    await assert.rejects(store.keywords.create({ keyword: 'gh', urlTemplate: 'https://other.test/{slug}' }), (e) => {
+      assert.ok(e instanceof AppError);
+      assert.equal(e.code, 'BAD_REQUEST');
+      assert.equal(e.message, 'Keyword "gh" already exists.');
+      return true;
+    });
+    const list = await store.keywords.list();
+    assert.deepEqual(
+      list.map((k) => k.keyword),
+      ['a-b', 'a0', 'ab', 'gh', 'wtf'],
+    );
+    assert.equal(list[0]!.description, 'a-b tool');
+    assert.equal(list[0]!.createdAt, clock.now);
+    assert.equal(await store.keywords.templateFor('gh'), 'https://gh.test/{slug}');
+    assert.equal(await store.keywords.templateFor('GH'), null, 'matching is case-sensitive');
+    assert.equal(await store.keywords.templateFor('g'), null);
+    assert.equal(await store.keywords.delete(list.find((k) => k.keyword === 'gh')!.id), true);
+    assert.equal(await store.keywords.templateFor('gh'), null);
+    assert.equal(await store.keywords.delete(randomUUID()), false);
+  });
+});
+
+describeEachDatabase('clicks', (ctx) => {
+  test('one insertBatch call writes 500 rows, with NULL and empty optional fields', async () => {
+    const { store, clock } = ctx();
+    const u = await store.users.create({ email: 'clicker@example.com' });
+    const link = await store.links.create({ slug: 'clicked', url: 'https://e.test' }, u.id);
+    const other = await store.links.create({ slug: 'other', url: 'https://e.test' }, u.id);
+    const rows: ClickRow[] = Array.from({ length: 500 }, (_, i) => ({
+      id: randomUUID(),
+      link_id: link.id,
+      user_id: i % 2 === 0 ? u.id : null,
+      ip_hash: i.toString(16).padStart(64, '0'),
+      user_agent: i % 3 === 0 ? null : 'é'.repeat(512),
+      referrer: i % 5 === 0 ? '' : `https://ref.test/${i}`,
+      clicked_at: clock.now + i,
+    }));
+    await store.clicks.insertBatch(rows);
+    await store.clicks.insertBatch([]);
+    assert.equal(await store.clicks.countForLink(link.id), 500);
+    assert.equal(await store.clicks.countForLink(other.id), 0);
+    assert.equal(await store.clicks.countAll(), 500);
+    const sample = await ctx()
+      .db.kysely.selectFrom('link_clicks')
+      .selectAll()
+      .where('id', '=', rows[1]!.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual({ ...sample, clicked_at: Number(sample.clicked_at) }, rows[1]);
+  });
+
+  test('a batch naming a missing link writes nothing', async () => {
+    const { store, clock } = ctx();
+    const before = await store.clicks.countAll();
+    const link = await store.links.getBySlug('clicked');
+    await assert.rejects(
+      store.clicks.insertBatch([
+        { id: randomUUID(), link_id: link!.id, user_id: null, ip_hash: 'f'.repeat(64), user_agent: null, referrer: null, clicked_at: clock.now },
+        { id: randomUUID(), link_id: randomUUID(), user_id: null, ip_hash: 'f'.repeat(64), user_agent: null, referrer: null, clicked_at: clock.now },
+      ]),
+    );
+    assert.equal(await store.clicks.countAll(), before, 'one multi-row INSERT is all or nothing');
+  });
+});
