@@ -12,6 +12,12 @@ export interface Db {
   driver: DbDriver;
   /** The raw better-sqlite3 handle (backups), null on the server databases. */
   sqlite: SqliteDatabase.Database | null;
+  /**
+   * A second, read-only SQLite connection for the redirect hot path, opened on
+   * first use; it sees only committed rows. Null for server databases and
+   * in-memory SQLite.
+   */
+  sqliteReader(): SqliteDatabase.Database | null;
   close(): Promise<void>;
 }
 
@@ -86,7 +92,24 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
     case 'sqlite3': {
       const sqlite = openSqlite(cfg.dsn);
       const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-      return { kysely, driver: 'sqlite3', sqlite, close: () => kysely.destroy() };
+      let reader: SqliteDatabase.Database | null = null;
+      return {
+        kysely,
+        driver: 'sqlite3',
+        sqlite,
+        sqliteReader() {
+          if (cfg.dsn === ':memory:') return null;
+          if (!reader) {
+            reader = new SqliteDatabase(cfg.dsn, { readonly: true, fileMustExist: true });
+            reader.pragma('busy_timeout = 5000');
+          }
+          return reader;
+        },
+        close: async () => {
+          reader?.close();
+          await kysely.destroy();
+        },
+      };
     }
     case 'postgres': {
       const pool = new pg.Pool({
@@ -98,7 +121,7 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
       // An idle client losing its server must not crash the process; the next query reports it.
       pool.on('error', () => {});
       const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-      return { kysely, driver: 'postgres', sqlite: null, close: () => kysely.destroy() };
+      return { kysely, driver: 'postgres', sqlite: null, sqliteReader: () => null, close: () => kysely.destroy() };
     }
     case 'mysql': {
       const pool = createPool({
@@ -112,7 +135,7 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
         timezone: 'Z',
       });
       const kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-      return { kysely, driver: 'mysql', sqlite: null, close: () => kysely.destroy() };
+      return { kysely, driver: 'mysql', sqlite: null, sqliteReader: () => null, close: () => kysely.destroy() };
     }
   }
 }

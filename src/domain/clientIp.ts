@@ -55,6 +55,9 @@ const first = (h: HeaderValue): string | undefined => (Array.isArray(h) ? h[0] :
  * X-Forwarded-For entry that is not itself a trusted proxy.
  */
 export function clientIp(peer: string, headers: Record<string, HeaderValue>, trusted: CidrList): string {
+  // The common case, no proxies to believe: the socket peer as Node reports it,
+  // with a dual-stack `::ffff:` prefix removed. Runs on every redirect.
+  if (trusted.length === 0) return peer.startsWith('::ffff:') && peer.includes('.') ? peer.slice(7) : peer;
   const peerIp = validIp(peer) ?? peer;
   if (!isTrusted(peerIp, trusted)) return peerIp;
   const tci = validIp(first(headers['true-client-ip']));

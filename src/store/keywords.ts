@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Kysely } from 'kysely';
+import type SqliteDatabase from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { HotQuery } from './hotQuery.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { isUniqueViolation } from './dbErrors.js';
@@ -9,19 +11,19 @@ export const KEYWORD_PATTERN = /^[a-z][a-z0-9-]*$/;
 
 /** Root-forward keywords (core.md §10): admin-managed, effective immediately. */
 export class KeywordStore {
-  private readonly templateQuery: CompiledQuery;
+  private readonly templateQuery: HotQuery<{ url_template: string }>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
+    reader: () => SqliteDatabase.Database | null = () => null,
   ) {
-    this.templateQuery = db.selectFrom('keywords').select('url_template').where('keyword', '=', '').compile();
+    this.templateQuery = new HotQuery(db, db.selectFrom('keywords').select('url_template').where('keyword', '=', '').compile(), reader);
   }
 
   /** The template for an exact, case-sensitive keyword; read on every resolver request that could match. */
   async templateFor(keyword: string): Promise<string | null> {
-    const res = await this.db.executeQuery<{ url_template: string }>({ ...this.templateQuery, parameters: [keyword] });
-    return res.rows[0]?.url_template ?? null;
+    return (await this.templateQuery.first([keyword]))?.url_template ?? null;
   }
 
   async list(): Promise<Keyword[]> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Kysely, Updateable } from 'kysely';
+import type SqliteDatabase from 'better-sqlite3';
+import type { Kysely, Updateable } from 'kysely';
 import { asVisibility, type Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
@@ -14,6 +15,7 @@ import {
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
 import { activeAt, discoverableBy } from './access.js';
+import { HotQuery } from './hotQuery.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
@@ -66,31 +68,31 @@ export interface LinkListQuery {
 }
 
 export class LinkStore {
-  private readonly resolveQuery: CompiledQuery;
+  private readonly resolveQuery: HotQuery<{
+    id: string;
+    url: string;
+    visibility: string;
+    expires_at: number | null;
+    archived_at: number | null;
+  }>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
     private readonly tags: TagStore,
     private readonly owners: OwnerStore,
+    reader: () => SqliteDatabase.Database | null = () => null,
   ) {
     // Compiled once: the resolver pays only for execution, never for query building.
-    this.resolveQuery = db
-      .selectFrom('links')
-      .select(['id', 'url', 'visibility', 'expires_at', 'archived_at'])
-      .where('slug', '=', '')
-      .compile();
+    this.resolveQuery = new HotQuery(
+      db,
+      db.selectFrom('links').select(['id', 'url', 'visibility', 'expires_at', 'archived_at']).where('slug', '=', '').compile(),
+      reader,
+    );
   }
 
   async lookupForResolve(slug: string): Promise<ResolveTarget | null> {
-    const res = await this.db.executeQuery<{
-      id: string;
-      url: string;
-      visibility: string;
-      expires_at: number | null;
-      archived_at: number | null;
-    }>({ ...this.resolveQuery, parameters: [slug] });
-    const r = res.rows[0];
+    const r = await this.resolveQuery.first([slug]);
     if (!r) return null;
     return {
       id: r.id,
