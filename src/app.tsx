@@ -7,6 +7,7 @@ import { currentUser } from './auth/currentUser.js';
 import type { Config } from './config.js';
 import { isAppError } from './domain/errors.js';
 import { registerResolver } from './http/resolve.js';
+import { registerStateLinkRoutes } from './http/stateLinks.js';
 import { registerSystemRoutes } from './http/system.js';
 import { pageContext, sendHtml } from './http/web/render.js';
 import type { Metrics } from './metrics.js';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendHtml(req, reply, ctx, 'Welcome', <Landing shortKeyword={ctx.shortKeyword} />);
   });
 
+  registerStateLinkRoutes(app, deps);
   registerResolver(app, deps);
   return app;
 }

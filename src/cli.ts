@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import { registerMaintenanceCommands } from './cliMaintenance.js';
 import { ConfigError, loadConfig, loadDbConfig, loadYaml } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db/migrate.js';
@@ -153,6 +154,7 @@ export function buildCli(): Command {
       });
     });
 
+  registerMaintenanceCommands(program);
   return program;
 }
 

@@ -124,6 +124,15 @@ export interface JobLeasesTable {
   last_run_at: number | null;
 }
 
+export interface StateLinksTable {
+  id: string;
+  payload: string;
+  payload_sha256: string;
+  payload_bytes: number;
+  created_at: number;
+  expires_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -139,4 +148,5 @@ export interface Database {
   settings: SettingsTable;
   login_tokens: LoginTokensTable;
   job_leases: JobLeasesTable;
+  state_links: StateLinksTable;
 }

@@ -9,6 +9,7 @@ import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
 import { ShareStore } from './shares.js';
+import { StateLinkStore } from './stateLinks.js';
 import { TagStore } from './tags.js';
 import type { Clock } from './types.js';
 import { UserDeletionStore } from './userDeletion.js';
@@ -32,6 +33,7 @@ export interface Store {
   leases: LeaseStore;
   /** Admin user deletion with link disposition (core.md §2.12). */
   userAdmin: UserDeletionStore;
+  stateLinks: StateLinkStore;
 }
 
 export function createStore(db: Db, now: Clock = Date.now): Store {
@@ -54,6 +56,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     settings: new SettingsStore(k),
     leases: new LeaseStore(k, now),
     userAdmin: new UserDeletionStore(k, now),
+    stateLinks: new StateLinkStore(k, now),
   };
 }
 

@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import type { PeriodicJob } from './scheduler.js';
+import { sqliteBackupJobs } from './sqliteBackup.js';
+import { stateLinkSweepJob } from './stateLinkSweep.js';
 
 export interface JobDeps {
   config: Config;
@@ -24,5 +26,7 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
         if (n > 0) log.info(`session sweep removed ${n} expired sessions`);
       },
     },
+    stateLinkSweepJob(store, deps.config.stateLinks.intervalMs, log),
+    ...sqliteBackupJobs(store, { ...deps.config.backup, intervalMs: deps.config.stateLinks.intervalMs }, log),
   ];
 }

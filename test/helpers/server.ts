@@ -34,6 +34,7 @@ export async function startTestServer(
       JOE_INSECURE_COOKIES: 'true',
       JOE_HEALTH_CHECKS_ENABLED: 'false',
       JOE_LOG_LEVEL: 'silent',
+      JOE_BACKUP_DIR: join(cwd, 'backups'),
       ...opts.env,
     },
   });
