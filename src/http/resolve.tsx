@@ -103,6 +103,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
         return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
       }
     }
+    // Governing: SPEC-0020 REQ "Resolving expired and archived links": reached only past the visibility gate.
     const state = lifecycleState(link, store.now());
     if (state === 'archived') return notFound(req, reply, { slug, offerCreate: false }, user);
     if (state === 'expired') {
@@ -111,7 +112,8 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       // The owner is named only where the viewer could learn it anyway (lifecycle.md §4.5).
       const named = link.visibility === 'public' || (await store.access.caps(link.id, viewerOf(user))).canView;
       const owner = named ? ((await store.owners.list(link.id)).find((o) => o.isPrimary) ?? null) : null;
-      return sendHtml(req, reply, await pageContext(deps, req, user), 'Link expired', <Expired slug={slug} owner={owner} />, 404);
+      // Same <title> as every other 404: the tab text must not set a dead link apart (lifecycle.md §4.2).
+      return sendHtml(req, reply, await pageContext(deps, req, user), 'Link not found', <Expired slug={slug} owner={owner} />, 404);
     }
     let target = link.url;
     if (hasPlaceholders(link.url)) {

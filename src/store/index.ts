@@ -2,6 +2,7 @@ import type { Db } from '../db/connect.js';
 import { AccessStore } from './access.js';
 import { ClickStore } from './clicks.js';
 import { DiscoveryStore } from './discovery.js';
+import { HealthStore } from './health.js';
 import { KeywordStore } from './keywords.js';
 import { LeaseStore } from './leases.js';
 import { LinkStore } from './links.js';
@@ -9,6 +10,7 @@ import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
 import { ShareStore } from './shares.js';
+import { StalenessStore } from './staleness.js';
 import { StateLinkStore } from './stateLinks.js';
 import { TagStore } from './tags.js';
 import type { Clock } from './types.js';
@@ -34,6 +36,10 @@ export interface Store {
   /** Admin user deletion with link disposition (core.md §2.12). */
   userAdmin: UserDeletionStore;
   stateLinks: StateLinkStore;
+  /** Destination health: checker writes, derived status, admin report (lifecycle.md §7–§9). */
+  health: HealthStore;
+  /** "Stale" and "Never clicked" views (lifecycle.md §10). */
+  staleness: StalenessStore;
 }
 
 export function createStore(db: Db, now: Clock = Date.now): Store {
@@ -57,6 +63,8 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     leases: new LeaseStore(k, now),
     userAdmin: new UserDeletionStore(k, now),
     stateLinks: new StateLinkStore(k, now),
+    health: new HealthStore(k, now, owners, new AccessStore(k, now)),
+    staleness: new StalenessStore(k, now, tags, owners),
   };
 }
 

@@ -133,7 +133,12 @@ export class LinkStore {
    * Creates a link with its primary owner, tags and initial shares in one
    * transaction; any failure leaves nothing behind (core.md §2.3).
    */
-  async create(input: NewLinkInput, ownerId: string, opts: { shareWith?: readonly string[] } = {}): Promise<LinkView> {
+  async create(
+    input: NewLinkInput,
+    ownerId: string,
+    // The health-check opt-out is owner intent given at creation too (REST `POST`, MCP `create_link`).
+    opts: { shareWith?: readonly string[]; healthChecksDisabled?: boolean } = {},
+  ): Promise<LinkView> {
     const now = this.now();
     const link = validateNewLink(input, now);
     if (await this.slugTaken(link.slug)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
@@ -154,7 +159,7 @@ export class LinkStore {
               updated_at: now,
               expires_at: link.expiresAt,
               archived_at: null,
-              health_checks_disabled: 0,
+              health_checks_disabled: opts.healthChecksDisabled ? 1 : 0,
             })
             .execute();
           await trx.insertInto('link_owners').values({ link_id: id, user_id: ownerId, is_primary: 1, created_at: now }).execute();
@@ -207,6 +212,37 @@ export class LinkStore {
     } catch (e) {
       translateDbError(e);
     }
+    return (await this.view(id))!;
+  }
+
+  /**
+   * Governing: SPEC-0020 REQ "Archive and unarchive", "Renewal", "Health-check opt-out".
+   * The lifecycle toggles behind the archive/unarchive/renew routes and toggle-only
+   * API bodies. Each write is conditional on the value actually changing, so
+   * re-archiving keeps the original `archived_at`, unarchiving or renewing an
+   * unaffected link is a no-op, and only a real change bumps `updated_at`.
+   * Renewal clears `expires_at` and never touches `archived_at`. Callers check
+   * CanEdit first (LinkCaps).
+   */
+  async setLifecycle(id: string, change: { archived?: boolean; healthChecksDisabled?: boolean; renew?: boolean }): Promise<LinkView> {
+    if (!(await this.get(id))) throw new AppError('NOT_FOUND', 'link not found');
+    const now = this.now();
+    await retryOnDeadlock(() =>
+      this.db.transaction().execute(async (trx) => {
+        if (change.archived === true) {
+          await trx.updateTable('links').set({ archived_at: now, updated_at: now }).where('id', '=', id).where('archived_at', 'is', null).execute();
+        } else if (change.archived === false) {
+          await trx.updateTable('links').set({ archived_at: null, updated_at: now }).where('id', '=', id).where('archived_at', 'is not', null).execute();
+        }
+        if (change.healthChecksDisabled !== undefined) {
+          const v = change.healthChecksDisabled ? 1 : 0;
+          await trx.updateTable('links').set({ health_checks_disabled: v, updated_at: now }).where('id', '=', id).where('health_checks_disabled', '<>', v).execute();
+        }
+        if (change.renew) {
+          await trx.updateTable('links').set({ expires_at: null, updated_at: now }).where('id', '=', id).where('expires_at', 'is not', null).execute();
+        }
+      }),
+    );
     return (await this.view(id))!;
   }
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
+import { healthCheckerJob } from './healthChecker.js';
 import type { PeriodicJob } from './scheduler.js';
 import { sqliteBackupJobs } from './sqliteBackup.js';
 import { stateLinkSweepJob } from './stateLinkSweep.js';
@@ -26,6 +27,8 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
         if (n > 0) log.info(`session sweep removed ${n} expired sessions`);
       },
     },
+    // Disabled means never started: no probe is sent and no link_health row is written.
+    ...(deps.config.healthChecks.enabled ? [healthCheckerJob({ store, log, ...deps.config.healthChecks })] : []),
     stateLinkSweepJob(store, deps.config.stateLinks.intervalMs, log),
     ...sqliteBackupJobs(store, { ...deps.config.backup, intervalMs: deps.config.stateLinks.intervalMs }, log),
   ];

@@ -10,7 +10,11 @@ export function Expired({ slug, owner }: { slug: string; owner: LinkOwner | null
         <p>This short link has reached its expiry date and no longer redirects.</p>
         {owner && (
           <p>
-            Ask its owner, <strong>{owner.displayName || owner.email}</strong>, to renew it.
+            Ask its owner,{' '}
+            <a class="link font-semibold" href={`/u/${owner.displayNameSlug}`}>
+              {owner.displayName}
+            </a>
+            , to renew it.
           </p>
         )}
       </div>

@@ -1,0 +1,105 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { OwnerStore } from './owners.js';
+import { LINK_COLUMNS, toLink } from './rows.js';
+import type { TagStore } from './tags.js';
+import type { Clock, Link, LinkView, Viewer } from './types.js';
+
+/**
+ * Staleness views (lifecycle.md §10), computed on each request from the
+ * `link_clicks` rows that exist — no counters, no rollups. Window boundaries
+ * are computed here in TypeScript and bound as epoch-ms parameters, so the SQL
+ * is the same on every database.
+ */
+
+export type StalenessFilter = 'stale' | 'never-clicked';
+
+const DAY_MS = 86_400_000;
+/**
+ * The look-back of "Stale". Click retention may never be shorter, or the view
+ * would call a link stale because its clicks were pruned: the config refuses
+ * JOE_CLICK_RETENTION of 1–89 days for that reason.
+ */
+export const STALE_WINDOW_DAYS = 90;
+export const STALE_WINDOW_MS = STALE_WINDOW_DAYS * DAY_MS;
+/** A link younger than this has not had a fair chance to be clicked. */
+export const NEVER_CLICKED_MIN_AGE_MS = 7 * DAY_MS;
+
+export const STALENESS_FILTERS: Record<StalenessFilter, { label: string; hint: string }> = {
+  stale: { label: 'Stale', hint: 'Created over 90 days ago, no clicks in the last 90 days' },
+  'never-clicked': { label: 'Never clicked', hint: 'Created over 7 days ago, never clicked' },
+};
+
+/** With retention on, a link whose clicks all aged out looks never clicked; the hint says so. */
+export function stalenessHint(filter: StalenessFilter, retentionActive: boolean): string {
+  if (filter === 'never-clicked' && retentionActive) {
+    return 'Created over 7 days ago, no clicks within the retention window (older clicks may have been pruned)';
+  }
+  return STALENESS_FILTERS[filter].hint;
+}
+
+export function isStalenessFilter(v: unknown): v is StalenessFilter {
+  return v === 'stale' || v === 'never-clicked';
+}
+
+export interface StalenessQuery {
+  /** Keyset position: rows strictly after this slug. */
+  afterSlug?: string;
+  limit?: number;
+}
+
+type LinksEb = ExpressionBuilder<Database, 'links'>;
+
+export class StalenessStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+    private readonly tags: TagStore,
+    private readonly owners: OwnerStore,
+  ) {}
+
+  /**
+   * Governing: SPEC-0020 REQ "Staleness views". Scope: a non-admin sees only
+   * links they own or co-own (never links merely shared with them, never
+   * other users' public links); an admin sees all links. Archived links never
+   * appear; expired ones may (only archiving retires a link). Slug order.
+   */
+  async list(filter: StalenessFilter, viewer: Viewer, query: StalenessQuery = {}): Promise<{ links: LinkView[]; hasMore: boolean }> {
+    if (!viewer) return { links: [], hasMore: false };
+    const now = this.now();
+    let q = this.db.selectFrom('links').select(LINK_COLUMNS).where('links.archived_at', 'is', null);
+    if (!viewer.isAdmin) {
+      const me = viewer.id;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('link_owners')
+            .select('link_owners.link_id')
+            .whereRef('link_owners.link_id', '=', 'links.id')
+            .where('link_owners.user_id', '=', me),
+        ),
+      );
+    }
+    if (filter === 'stale') {
+      const since = now - STALE_WINDOW_MS;
+      q = q.where('links.created_at', '<=', since).where((eb) => eb.not(eb.exists(clicksOf(eb).where('link_clicks.clicked_at', '>', since))));
+    } else {
+      q = q.where('links.created_at', '<=', now - NEVER_CLICKED_MIN_AGE_MS).where((eb) => eb.not(eb.exists(clicksOf(eb))));
+    }
+    if (query.afterSlug !== undefined) q = q.where('links.slug', '>', query.afterSlug);
+    const limit = query.limit ?? 50;
+    const rows = await q.orderBy('links.slug').limit(limit + 1).execute();
+    return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore: rows.length > limit };
+  }
+
+  /** Tags and owners for the page in two queries, the same shape every link list has. */
+  private async withDetails(links: readonly Link[]): Promise<LinkView[]> {
+    const ids = links.map((l) => l.id);
+    const [tags, owners] = await Promise.all([this.tags.forLinks(ids), this.owners.forLinks(ids)]);
+    return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [] }));
+  }
+}
+
+function clicksOf(eb: LinksEb) {
+  return eb.selectFrom('link_clicks').select('link_clicks.id').whereRef('link_clicks.link_id', '=', 'links.id');
+}
