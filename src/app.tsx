@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { currentUser } from './auth/currentUser.js';
 import type { Config } from './config.js';
 import { isAppError } from './domain/errors.js';
+import { registerApiRoutes } from './http/api/index.js';
 import { registerResolver } from './http/resolve.js';
 import { registerStateLinkRoutes } from './http/stateLinks.js';
 import { registerSystemRoutes } from './http/system.js';
+import { registerAuth } from './http/web/auth.js';
 import { pageContext, sendHtml } from './http/web/render.js';
+import { registerThemeRoute } from './http/web/theme.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
 import { isBusy, isUnavailable } from './store/dbErrors.js';
@@ -118,7 +121,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     shortKeyword: config.shortKeyword || 'go',
   });
 
+  // Cross-site protection and the session hook run before every route below.
+  registerAuth(app, deps);
   registerSystemRoutes(app, deps);
+  registerThemeRoute(app);
+  registerApiRoutes(app, deps);
 
   app.get('/', async (req, reply) => {
     const user = await currentUser(req, store);

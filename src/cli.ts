@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import { registerAuthCommands } from './cliAuth.js';
 import { registerMaintenanceCommands } from './cliMaintenance.js';
 import { ConfigError, loadConfig, loadDbConfig, loadYaml } from './config.js';
 import { connect, type Db } from './db/connect.js';
@@ -44,7 +45,7 @@ export function buildCli(): Command {
     .description('apply pending migrations and start the HTTP server')
     .action(async () => {
       const config = loadConfig();
-      const server = await startServer(config);
+      const server = await startServer(config, { localBootstrap: true });
       const stop = (signal: string) => {
         server.app.log.info(`${signal} received, shutting down`);
         server.close().then(
@@ -155,6 +156,7 @@ export function buildCli(): Command {
     });
 
   registerMaintenanceCommands(program);
+  registerAuthCommands(program);
   return program;
 }
 

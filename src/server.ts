@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { bootstrapBanner, bootstrapLocalAdmin } from './auth/localLogin.js';
 import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
@@ -31,6 +32,12 @@ export interface StartOptions {
   onReady?: (server: Omit<RunningServer, 'url' | 'close'>) => Promise<void>;
   /** Scheduler timing (tests shorten it). */
   scheduler?: { tickMs?: number; leaseTtlMs?: number };
+  /**
+   * Local mode's first-start bootstrap (api.md §2.12): when nobody holds admin,
+   * create or promote the bootstrap admin and print a one-time sign-in URL to
+   * stdout. `serve` turns it on; embedded and test servers leave it off.
+   */
+  localBootstrap?: boolean;
 }
 
 /** Opens the database, applies migrations, starts workers and listens. */
@@ -65,6 +72,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
     app.log.info(`listening on ${host}:${port}`);
+    // After listening, so the printed link works the moment someone opens it.
+    if (opts.localBootstrap) {
+      const boot = await bootstrapLocalAdmin(store, config);
+      if (boot) {
+        app.log.info({ userId: boot.user.id, email: boot.user.email }, `bootstrap admin ${boot.action}; one-time sign-in URL printed to stdout`);
+        process.stdout.write(bootstrapBanner(boot));
+      } else if (config.authMode === 'local') {
+        app.log.info('local mode: print a one-time sign-in URL with `joe-links login-url [--email E]`');
+      }
+    }
 
     let closing: Promise<void> | null = null;
     const writer = clickWriter;

@@ -8,6 +8,8 @@ export const SESSION_COOKIE = 'session';
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const cache = new WeakMap<FastifyRequest, Promise<CurrentSession>>();
+/** The same answer once known, for handlers behind a guard that need it synchronously. */
+const settled = new WeakMap<FastifyRequest, CurrentSession>();
 
 export interface CurrentSession {
   token: string | null;
@@ -37,7 +39,10 @@ async function load(req: FastifyRequest, store: Store): Promise<CurrentSession> 
 export function currentSession(req: FastifyRequest, store: Store): Promise<CurrentSession> {
   let p = cache.get(req);
   if (!p) {
-    p = load(req, store);
+    p = load(req, store).then((s) => {
+      settled.set(req, s);
+      return s;
+    });
     cache.set(req, p);
   }
   return p;
@@ -50,4 +55,16 @@ export async function currentUser(req: FastifyRequest, store: Store): Promise<Us
 /** Lets sign-in code replace what later handlers of the same request see. */
 export function setCurrentSession(req: FastifyRequest, session: CurrentSession): void {
   cache.set(req, Promise.resolve(session));
+  settled.set(req, session);
+}
+
+/**
+ * The user a guard (`requireUser`, `requireAdmin`) or the bearer middleware
+ * has already established for this request. Throws when called on a route
+ * without one: that is a wiring mistake, not an anonymous visitor.
+ */
+export function requestUser(req: FastifyRequest): User {
+  const user = settled.get(req)?.user;
+  if (!user) throw new Error(`no authenticated user on ${req.method} ${req.url}: is the route missing its guard?`);
+  return user;
 }

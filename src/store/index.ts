@@ -3,9 +3,11 @@ import { AccessStore } from './access.js';
 import { ClickStore } from './clicks.js';
 import { DiscoveryStore } from './discovery.js';
 import { HealthStore } from './health.js';
+import { IdentityStore } from './identities.js';
 import { KeywordStore } from './keywords.js';
 import { LeaseStore } from './leases.js';
 import { LinkStore } from './links.js';
+import { LoginTokenStore } from './loginTokens.js';
 import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
@@ -13,6 +15,7 @@ import { ShareStore } from './shares.js';
 import { StalenessStore } from './staleness.js';
 import { StateLinkStore } from './stateLinks.js';
 import { TagStore } from './tags.js';
+import { ApiTokenStore } from './tokens.js';
 import type { Clock } from './types.js';
 import { UserDeletionStore } from './userDeletion.js';
 import { UserStore } from './users.js';
@@ -40,16 +43,23 @@ export interface Store {
   health: HealthStore;
   /** "Stale" and "Never clicked" views (lifecycle.md §10). */
   staleness: StalenessStore;
+  /** Personal access tokens (api.md §3). */
+  tokens: ApiTokenStore;
+  /** Local-mode one-time sign-in links. */
+  loginTokens: LoginTokenStore;
+  /** Sign-in writes to users: OIDC upsert and adoption, forward-auth, config grants. */
+  identities: IdentityStore;
 }
 
 export function createStore(db: Db, now: Clock = Date.now): Store {
   const k = db.kysely;
   const tags = new TagStore(k, db.driver, now);
   const owners = new OwnerStore(k, now);
+  const users = new UserStore(k, now);
   return {
     db,
     now,
-    users: new UserStore(k, now),
+    users,
     sessions: new SessionStore(k, now),
     links: new LinkStore(k, now, tags, owners, () => db.sqliteReader()),
     owners,
@@ -65,6 +75,9 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     stateLinks: new StateLinkStore(k, now),
     health: new HealthStore(k, now, owners, new AccessStore(k, now)),
     staleness: new StalenessStore(k, now, tags, owners),
+    tokens: new ApiTokenStore(k, now),
+    loginTokens: new LoginTokenStore(k, now),
+    identities: new IdentityStore(k, now, users),
   };
 }
 

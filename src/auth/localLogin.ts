@@ -1,0 +1,52 @@
+import type { Config } from '../config.js';
+import type { Store } from '../store/index.js';
+import type { User } from '../store/types.js';
+
+/**
+ * Local mode (api.md §2.12): no identity provider, no passwords. People sign
+ * in through one-time links that an administrator prints with
+ * `joe-links login-url`; the very first start prints one for a bootstrap admin.
+ */
+
+export const DEFAULT_BOOTSTRAP_EMAIL = 'admin@localhost';
+
+/** A fresh one-time sign-in URL for `user`: valid 15 minutes, single use. */
+export async function issueSignInUrl(store: Store, config: Pick<Config, 'baseUrl'>, user: User): Promise<string> {
+  const token = await store.loginTokens.create(user.id);
+  return `${config.baseUrl}/auth/local?token=${token}`;
+}
+
+export interface BootstrapResult {
+  user: User;
+  action: 'created' | 'promoted';
+  url: string;
+}
+
+/**
+ * At `serve` start in local mode: when nobody holds admin, creates (or
+ * promotes) the bootstrap admin and returns a sign-in URL for it. Null when
+ * an admin exists already or the server is not in local mode.
+ */
+export async function bootstrapLocalAdmin(store: Store, config: Pick<Config, 'authMode' | 'adminEmail' | 'baseUrl'>): Promise<BootstrapResult | null> {
+  if (config.authMode !== 'local') return null;
+  const r = await store.identities.ensureBootstrapAdmin(config.adminEmail ?? DEFAULT_BOOTSTRAP_EMAIL);
+  if (!r) return null;
+  return { ...r, url: await issueSignInUrl(store, config, r.user) };
+}
+
+/** The console announcement: a plain block a person spots in a wall of JSON log lines. */
+export function bootstrapBanner(r: BootstrapResult): string {
+  const rule = '='.repeat(72);
+  return [
+    '',
+    rule,
+    `joe-links is in local mode. ${r.action === 'created' ? 'Created' : 'Promoted'} the bootstrap admin ${r.user.email}.`,
+    'Sign in with this one-time link (valid 15 minutes, single use):',
+    '',
+    `    ${r.url}`,
+    '',
+    'A fresh link any time: joe-links login-url [--email you@example.com]',
+    rule,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Store } from '../store/index.js';
+import type { User } from '../store/types.js';
+import { authCookieAttributes, clearAuthCookie, readCookie } from './cookies.js';
+import { SESSION_COOKIE, setCurrentSession } from './currentUser.js';
+import { isRandomTokenShaped, randomToken } from './secrets.js';
+
+/**
+ * Starting and ending browser sessions (api.md §2.6). Every sign-in path —
+ * OIDC callback, local sign-in link, forward-auth — ends in `startSession`,
+ * so session fixation is prevented in one place: the token the browser
+ * arrived with is deleted and a fresh 256-bit one is issued.
+ */
+
+export interface SessionDeps {
+  config: Pick<Config, 'insecureCookies' | 'sessionLifetimeMs'>;
+  store: Store;
+}
+
+export async function startSession(deps: SessionDeps, req: FastifyRequest, reply: FastifyReply, user: User): Promise<string> {
+  const { store, config } = deps;
+  const previous = readCookie(req, SESSION_COOKIE);
+  if (previous && isRandomTokenShaped(previous)) await store.sessions.delete(previous);
+  const token = randomToken();
+  const now = store.now();
+  await store.sessions.create(token, { userId: user.id, role: user.role, createdAt: now }, now + config.sessionLifetimeMs);
+  // Persistent for the session's absolute lifetime, so closing the browser does not end it early.
+  reply.setCookie(SESSION_COOKIE, token, { ...authCookieAttributes(config), maxAge: Math.floor(config.sessionLifetimeMs / 1000) });
+  setCurrentSession(req, { token, user, orphaned: false });
+  return token;
+}
+
+/** Deletes the session row the request carries (if any) and clears the cookie. */
+export async function endSession(deps: SessionDeps, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const token = readCookie(req, SESSION_COOKIE);
+  if (token && isRandomTokenShaped(token)) await deps.store.sessions.delete(token);
+  clearAuthCookie(reply, deps.config, SESSION_COOKIE);
+  setCurrentSession(req, { token: null, user: null, orphaned: false });
+}
