@@ -15,9 +15,10 @@ function collect(dir) {
   return out;
 }
 
-// Pages link to hashed CSS/JS; build them first so browser tests see real styles.
-const assets = spawnSync(process.execPath, ['scripts/build-assets.mjs'], { stdio: 'inherit' });
-if (assets.status !== 0) process.exit(assets.status ?? 1);
+// Build first: CLI tests run the compiled entry point as users do, and pages
+// link to hashed CSS/JS, so browser tests see real styles.
+const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
 
 const filters = process.argv.slice(2);
 const files = collect('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
+import { CliError, requireUser, withStore } from './cliSupport.js';
 import { issueSignInUrl } from './auth/localLogin.js';
-import { loadConfig, loadDbConfig, loadYaml, type Config } from './config.js';
-import { connect } from './db/connect.js';
-import { migrateUp } from './db/migrate.js';
+import { loadConfig, type Config } from './config.js';
 import { parseDuration } from './domain/duration.js';
-import { createStore, type Store } from './store/index.js';
 import { isTokenActive } from './store/tokens.js';
 
 /**
@@ -12,23 +10,6 @@ import { isTokenActive } from './store/tokens.js';
  * `tokens create|list|revoke` (personal access tokens for scripts).
  */
 
-class AuthCommandError extends Error {}
-
-async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
-  const db = connect(loadDbConfig(process.env, loadYaml()));
-  try {
-    await migrateUp(db);
-    return await fn(createStore(db));
-  } finally {
-    await db.close();
-  }
-}
-
-async function userByEmail(store: Store, email: string) {
-  const user = await store.users.findByEmail(email);
-  if (!user) throw new AuthCommandError(`no user with email ${email} (create one with: joe-links users create --email ${email})`);
-  return user;
-}
 
 const iso = (ms: number | null): string => (ms === null ? 'never' : new Date(ms).toISOString());
 
@@ -46,11 +27,11 @@ export function registerAuthCommands(program: Command): void {
     .action(async (o: { email?: string }) => {
       const config = loadConfig();
       if (config.authMode !== 'local') {
-        throw new AuthCommandError(`login-url works only in local mode; this server runs in ${modeName(config)}`);
+        throw new CliError(`login-url works only in local mode; this server runs in ${modeName(config)}`);
       }
       await withStore(async (store) => {
-        const user = o.email !== undefined ? await userByEmail(store, o.email) : await store.users.oldestAdmin();
-        if (!user) throw new AuthCommandError('there is no admin yet: start the server once (joe-links serve) or pass --email');
+        const user = o.email !== undefined ? await requireUser(store, o.email) : await store.users.oldestAdmin();
+        if (!user) throw new CliError('there is no admin yet: start the server once (joe-links serve) or pass --email');
         process.stderr.write(`one-time sign-in link for ${user.email} (valid 15 minutes, single use):\n`);
         process.stdout.write(`${await issueSignInUrl(store, config, user)}\n`);
       });
@@ -67,11 +48,11 @@ export function registerAuthCommands(program: Command): void {
       let ttl: number | null = null;
       if (o.expiresIn !== undefined) {
         ttl = parseDuration(o.expiresIn);
-        if (ttl === null || ttl <= 0) throw new AuthCommandError(`invalid --expires-in "${o.expiresIn}" (expected a duration such as 30d, 720h, 1h30m)`);
+        if (ttl === null || ttl <= 0) throw new CliError(`invalid --expires-in "${o.expiresIn}" (expected a duration such as 30d, 720h, 1h30m)`);
       }
       await withStore(async (store) => {
-        const user = await userByEmail(store, o.email);
-        const { token, plaintext } = await store.tokens.create(user.id, o.name, ttl === null ? null : store.now() + ttl);
+        const user = await requireUser(store, o.email);
+        const { token, plaintext } = await store.tokens.create(user.id, o.name, ttl === null ? null : { ttl });
         // The token alone on stdout, so `TOKEN=$(joe-links tokens create …)` captures just it.
         process.stderr.write(`created token "${token.name}" (${token.id}) for ${user.email}, expires ${iso(token.expiresAt)}; it is shown only now:\n`);
         process.stdout.write(`${plaintext}\n`);
@@ -83,7 +64,7 @@ export function registerAuthCommands(program: Command): void {
     .requiredOption('--email <email>', 'the owning user')
     .action(async (o: { email: string }) => {
       await withStore(async (store) => {
-        const user = await userByEmail(store, o.email);
+        const user = await requireUser(store, o.email);
         const now = store.now();
         for (const t of await store.tokens.listForUser(user.id)) {
           const status = t.revokedAt !== null ? 'revoked' : isTokenActive(t, now) ? 'active' : 'expired';
@@ -97,7 +78,7 @@ export function registerAuthCommands(program: Command): void {
     .requiredOption('--id <id>', 'the token id (see tokens list)')
     .action(async (o: { id: string }) => {
       await withStore(async (store) => {
-        if (!(await store.tokens.revokeById(o.id))) throw new AuthCommandError(`no token with id ${o.id}`);
+        if (!(await store.tokens.revokeById(o.id))) throw new CliError(`no token with id ${o.id}`);
         process.stdout.write(`revoked token ${o.id}\n`);
       });
     });

@@ -3,12 +3,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TSX_ARGS } from './helpers/cli.js';
+import { CLI_ARGS } from './helpers/cli.js';
 import { describe, test } from 'node:test';
 
 
 function run(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
-  const r = spawnSync(process.execPath, [...TSX_ARGS, ...args], {
+  const r = spawnSync(process.execPath, [...CLI_ARGS, ...args], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...opts.env },
     encoding: 'utf8',
@@ -85,7 +85,7 @@ describe('joe-links CLI', () => {
   });
 
   test('serve logs its address, serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [...TSX_ARGS, 'serve'], {
+    const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], {
       cwd,
       env: { PATH: process.env.PATH ?? '', JOE_HTTP_ADDR: '127.0.0.1:0', JOE_INSECURE_COOKIES: 'true' },
     });

@@ -74,10 +74,15 @@ export class ApiTokenStore {
     private readonly now: Clock,
   ) {}
 
-  /** `expiresAt` null = never; a time not in the future is refused. */
-  async create(userId: string, name: string, expiresAt: number | null = null): Promise<CreatedToken> {
+  /**
+   * `expiresAt` null = never; a time not in the future is refused. A
+   * `{ ttl }` expiry is counted from the token's own creation time, so a
+   * 30-day token lasts exactly 30 days.
+   */
+  async create(userId: string, name: string, expiry: number | null | { ttl: number } = null): Promise<CreatedToken> {
     const n = validateTokenName(name);
     const now = this.now();
+    const expiresAt = expiry !== null && typeof expiry === 'object' ? now + expiry.ttl : expiry;
     if (expiresAt !== null && (!Number.isSafeInteger(expiresAt) || expiresAt <= now)) {
       throw new AppError('BAD_REQUEST', 'expires_at must be in the future', 'expires_at');
     }
@@ -93,7 +98,7 @@ export class ApiTokenStore {
       throw new AppError('BAD_REQUEST', 'expires_in must be one of: never, 720h, 2160h, 8760h', 'expires_in');
     }
     const ttl = TOKEN_EXPIRY_CHOICES[expiresIn]!;
-    return this.create(userId, name, ttl === null ? null : this.now() + ttl);
+    return this.create(userId, name, ttl === null ? null : { ttl });
   }
 
   /** Every token of the user, revoked ones included, newest first. */

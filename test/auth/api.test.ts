@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sha256Hex } from '../../src/auth/secrets.js';
-import { TSX_ARGS } from '../helpers/cli.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import { eventually, get, sessionCookie, startTestServer, type RawResponse, type TestServer } from '../helpers/server.js';
 
 const UNAUTHORIZED = '{"error":"unauthorized","code":"UNAUTHORIZED"}';
@@ -113,7 +113,7 @@ describe('personal access tokens on /api/v1', () => {
 describe('joe-links tokens', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  const run = (args: string[]) => spawnSync(process.execPath, [...TSX_ARGS, ...args], { cwd: dir, env, encoding: 'utf8' });
+  const run = (args: string[]) => spawnSync(process.execPath, [...CLI_ARGS, ...args], { cwd: dir, env, encoding: 'utf8' });
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'joe-links-tokens-'));
     env = { ...process.env, JOE_DB_DSN: join(dir, 't.db') };

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { bootstrapLocalAdmin } from '../../src/auth/localLogin.js';
-import { TSX_ARGS } from '../helpers/cli.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { get, startTestServer, type RawResponse, type TestServer } from '../helpers/server.js';
@@ -45,7 +45,7 @@ describe('local mode sign-in links', () => {
       assert.match(html, /<form method="post" action="\/auth\/local">/);
       assert.match(html, new RegExp(`<input type="hidden" name="token" value="${token}"/>`));
       assert.equal(cookieLine(page, 'session'), undefined);
-      assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(page.headers.get('referrer-policy'), 'same-origin', 'the token never leaves in a Referer to another site');
     }
     const r = await get(`${s.url}/auth/local`, { ...FORM, origin: 'http://go.test' }, 'POST', `token=${token}`);
     assert.equal(r.status, 302);
@@ -146,7 +146,7 @@ describe('joe-links serve in local mode', () => {
   async function serve(env: Record<string, string>, done: (stdout: string, base: string) => Promise<boolean>): Promise<string> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [...TSX_ARGS, 'serve'], {
+    const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], {
       cwd: dir,
       env: {
         ...process.env,
@@ -202,7 +202,7 @@ describe('joe-links serve in local mode', () => {
     });
     assert.ok(signedIn, out);
 
-    const list = spawnSync(process.execPath, [...TSX_ARGS, 'users', 'list'], { cwd: dir, env: { ...process.env, JOE_DB_DSN: join(dir, 'serve.db') }, encoding: 'utf8' });
+    const list = spawnSync(process.execPath, [...CLI_ARGS, 'users', 'list'], { cwd: dir, env: { ...process.env, JOE_DB_DSN: join(dir, 'serve.db') }, encoding: 'utf8' });
     assert.match(list.stdout, /^admin@localhost\tadmin\t/m);
 
     const second = await serve({}, async () => true);
@@ -212,10 +212,10 @@ describe('joe-links serve in local mode', () => {
   test('with JOE_ADMIN_EMAIL naming an existing user, that user is promoted', async () => {
     const db = join(dir, 'promote.db');
     const env = { ...process.env, JOE_DB_DSN: db };
-    assert.equal(spawnSync(process.execPath, [...TSX_ARGS, 'users', 'create', '--email', 'owner@x.io'], { cwd: dir, env }).status, 0);
+    assert.equal(spawnSync(process.execPath, [...CLI_ARGS, 'users', 'create', '--email', 'owner@x.io'], { cwd: dir, env }).status, 0);
     const out = await serve({ JOE_DB_DSN: db, JOE_ADMIN_EMAIL: 'owner@x.io' }, async (stdout) => /auth\/local\?token=/.test(stdout));
     assert.match(out, /Promoted the bootstrap admin owner@x.io/);
-    const list = spawnSync(process.execPath, [...TSX_ARGS, 'users', 'list'], { cwd: dir, env, encoding: 'utf8' });
+    const list = spawnSync(process.execPath, [...CLI_ARGS, 'users', 'list'], { cwd: dir, env, encoding: 'utf8' });
     assert.match(list.stdout, /^owner@x.io\tadmin\t/m);
     assert.doesNotMatch(list.stdout, /admin@localhost/);
   });
@@ -225,7 +225,7 @@ describe('joe-links login-url', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   const run = (args: string[], extra: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [...TSX_ARGS, ...args], { cwd: dir, env: { ...env, ...extra }, encoding: 'utf8' });
+    spawnSync(process.execPath, [...CLI_ARGS, ...args], { cwd: dir, env: { ...env, ...extra }, encoding: 'utf8' });
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'joe-links-loginurl-'));
     env = { ...process.env, ...TSX_ENV, JOE_DB_DSN: join(dir, 'l.db'), JOE_BASE_URL: 'https://go.example.com' };

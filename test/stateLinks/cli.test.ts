@@ -9,7 +9,7 @@ import { connect, openSqlite } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
 import { payloadSha256 } from '../../src/domain/statePayload.js';
 import { createStore } from '../../src/store/index.js';
-import { TSX_ARGS } from '../helpers/cli.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import { DAY, encodeState } from './support.js';
 
 /** `joe-links sweep | backup | restore` as an operator runs them: a real process, a temp cwd, env settings only. */
@@ -27,7 +27,7 @@ describe('maintenance commands', () => {
 
   const cli = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
     new Promise((done, fail) => {
-      const child = spawn(process.execPath, [...TSX_ARGS, ...args], {
+      const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
         cwd: dir,
         env: {
           PATH: process.env.PATH ?? '',

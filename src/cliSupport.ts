@@ -1,0 +1,32 @@
+import { loadDbConfig, loadYaml } from './config.js';
+import { connect, type Db } from './db/connect.js';
+import { migrateUp } from './db/migrate.js';
+import { createStore, type Store } from './store/index.js';
+import type { User } from './store/types.js';
+
+/** A failure worth one line on stderr and a non-zero exit, without a stack trace. */
+export class CliError extends Error {}
+
+export function out(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/**
+ * Runs a maintenance command against the configured database. These commands
+ * need only the database settings (core.md §1.1), never the OIDC ones.
+ */
+export async function withStore<T>(fn: (store: Store, db: Db) => Promise<T>, opts: { migrate?: boolean } = {}): Promise<T> {
+  const db = connect(loadDbConfig(process.env, loadYaml()));
+  try {
+    if (opts.migrate !== false) await migrateUp(db);
+    return await fn(createStore(db), db);
+  } finally {
+    await db.close();
+  }
+}
+
+export async function requireUser(store: Store, email: string): Promise<User> {
+  const user = await store.users.findByEmail(email);
+  if (!user) throw new CliError(`no user with email ${email} (create one with: joe-links users create --email ${email})`);
+  return user;
+}
