@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { benchAnalytics } from './analytics.js';
 import { benchRedirects } from './redirect.js';
 
 /**
@@ -16,4 +17,16 @@ if (want('redirect')) {
   console.log(`redirect_ours_rps=${r.ours.toFixed(0)}`);
   console.log(`redirect_bare_rps=${r.bare.toFixed(0)}`);
   console.log(`redirect_ratio=${r.ratio.toFixed(3)} (target >= 0.7)`);
+}
+
+if (want('analytics')) {
+  const r = await benchAnalytics();
+  const ms = (v: number) => v.toFixed(1);
+  console.log(`analytics_seed_rows=1000000 (one link: 200000 in 90 days) seed_s=${(r.seedMs / 1000).toFixed(1)}`);
+  for (const [name, v] of r.served) console.log(`analytics_${name}_ms=${ms(v)} (target < 100, SQLite, 1M rows)`);
+  for (const [name, v] of r.raw) console.log(`analytics_raw_only_${name}_ms=${ms(v)} (no rollups: on-the-fly over raw rows)`);
+  console.log(`analytics_rollup_build_s=${(r.rollupBuildMs / 1000).toFixed(1)} (click-rollup job, first run over 90 days)`);
+  console.log(`analytics_rollup_check_ms=${ms(r.rollupCheckMs)} (click-rollup job, hourly run with nothing to rebuild)`);
+  console.log(`analytics_export_rows=${r.exportRows} export_ms=${ms(r.exportMs)}`);
+  console.log(`analytics_export_rss_growth_mb=${r.exportRssGrowthMb.toFixed(1)} (target < 64)`);
 }

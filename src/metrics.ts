@@ -39,6 +39,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly clicksPruned = new Counter({
+    name: 'joelinks_clicks_pruned_total',
+    help: 'Click rows deleted by the retention pruner (JOE_CLICK_RETENTION).',
+    registers: [this.registry],
+  });
+
   readonly links = new Gauge({
     name: 'joelinks_links_total',
     help: 'Links in the database (refreshed every 60 s).',
@@ -48,6 +54,14 @@ export class Metrics {
   readonly users = new Gauge({
     name: 'joelinks_users_total',
     help: 'Users in the database (refreshed every 60 s).',
+    registers: [this.registry],
+  });
+
+  /** One per MCP tool call; `tool` is always a listed tool name, so the label set stays small. */
+  readonly mcpToolCalls = new Counter({
+    name: 'joelinks_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome (success, or error for tool errors and failed handlers).',
+    labelNames: ['tool', 'outcome'] as const,
     registers: [this.registry],
   });
 

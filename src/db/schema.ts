@@ -133,6 +133,34 @@ export interface StateLinksTable {
   expires_at: number | null;
 }
 
+/** Click counts per link, run of closed UTC days and dimension (see migrations/analytics.ts). */
+export interface LinkClickRollupsTable {
+  link_id: string;
+  day: number;
+  span: number;
+  dim: string;
+  dim_key: string;
+  clicks: number;
+}
+
+/** Referrer hosts per closed UTC day across all links. */
+export interface ClickReferrerRollupsTable {
+  day: number;
+  host: string;
+  clicks: number;
+}
+
+/** Which days and runs are rolled up, under which classification, from which counts or parts. */
+export interface LinkClickRollupSpansTable {
+  day: number;
+  span: number;
+  version: string;
+  clicks: number;
+  authenticated: number;
+  source: string;
+  rolled_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -144,6 +172,9 @@ export interface Database {
   keywords: KeywordsTable;
   link_shares: LinkSharesTable;
   link_clicks: LinkClicksTable;
+  link_click_rollups: LinkClickRollupsTable;
+  click_referrer_rollups: ClickReferrerRollupsTable;
+  link_click_rollup_spans: LinkClickRollupSpansTable;
   link_health: LinkHealthTable;
   settings: SettingsTable;
   login_tokens: LoginTokensTable;

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
+import { clickPrunerJob, logRetentionAtStartup } from './clickPruner.js';
+import { clickRollupJob } from './clickRollup.js';
 import { healthCheckerJob } from './healthChecker.js';
 import type { PeriodicJob } from './scheduler.js';
 import { sqliteBackupJobs } from './sqliteBackup.js';
@@ -31,5 +33,15 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
     ...(deps.config.healthChecks.enabled ? [healthCheckerJob({ store, log, ...deps.config.healthChecks })] : []),
     stateLinkSweepJob(store, deps.config.stateLinks.intervalMs, log),
     ...sqliteBackupJobs(store, { ...deps.config.backup, intervalMs: deps.config.stateLinks.intervalMs }, log),
+    clickRollupJob(store.clickRollups, log),
+    // Retention is opt-in: unset or 0 means the pruner does not exist and no click is ever deleted.
+    ...retentionJobs(deps),
   ];
+}
+
+function retentionJobs(deps: JobDeps): PeriodicJob[] {
+  const days = deps.config.clickRetentionDays;
+  if (!days) return [];
+  logRetentionAtStartup(deps.log, days);
+  return [clickPrunerJob({ retention: deps.store.clickRetention, metrics: deps.metrics, log: deps.log, now: deps.store.now, retentionDays: days })];
 }

@@ -1,0 +1,80 @@
+import type { Ddl } from './ddl.js';
+import type { MigrationStep } from './index.js';
+
+/**
+ * Click rollups, the escape hatch ADR-0021 names for when on-the-fly
+ * aggregation misses the response-time target (bench/analytics.ts measured
+ * that it does at 1,000,000 rows). Raw link_clicks rows stay the source of
+ * truth; these tables are a rebuildable summary of closed UTC days.
+ *
+ * `link_click_rollups` — per link, a run of `span` closed UTC days starting
+ * at `day`, click counts by dimension. Single days (span 1) carry `auth`
+ * (key `authenticated` / `anonymous`; their sum is the day's total),
+ * `referrer` (host or "Direct / unknown"), `browser` and `os`. Aligned runs
+ * of 2–32 days carry only `total` (key ''), so a month of per-link totals
+ * is a handful of rows per link rather than thirty. Keys are computed in
+ * TypeScript when a day is rolled up; queries only SUM and GROUP BY plain
+ * columns. Both indexes cover the summed column: (dim, span, day, …) serves
+ * instance-wide panels and per-day rewrites, (dim, span, link_id, day, …)
+ * per-link reads and personal scopes, one index range per link.
+ *
+ * `click_referrer_rollups` — referrer hosts per day across all links, for the
+ * admin-only instance-wide dashboard.
+ *
+ * `link_click_rollup_spans` — which days and runs are built, under which
+ * classification version, from which raw counts (days) or which parts
+ * (runs, via `source`), so a changed day invalidates exactly what depends on
+ * it. Rows are only inserted and deleted, never upserted: portable upsert is
+ * the dialect divergence ADR-0021 warns about.
+ */
+export const analyticsMigrations: MigrationStep[] = [
+  {
+    name: '00017_create_link_click_rollups',
+    async up(d: Ddl) {
+      await d
+        .createTable('link_click_rollups')
+        .addColumn('link_id', d.str(36), (c) => c.notNull())
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('span', 'integer', (c) => c.notNull())
+        .addColumn('dim', d.str(16), (c) => c.notNull())
+        .addColumn('dim_key', d.str(300), (c) => c.notNull())
+        .addColumn('clicks', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('link_click_rollups_pkey', ['link_id', 'day', 'span', 'dim', 'dim_key'])
+        .addForeignKeyConstraint('link_click_rollups_link_id_fkey', ['link_id'], 'links', ['id'], (f) => f.onDelete('cascade'))
+        .execute();
+      await d.db.schema
+        .createIndex('idx_link_click_rollups_dim_span_day')
+        .on('link_click_rollups')
+        .columns(['dim', 'span', 'day', 'link_id', 'dim_key', 'clicks'])
+        .execute();
+      await d.db.schema
+        .createIndex('idx_link_click_rollups_dim_span_link')
+        .on('link_click_rollups')
+        .columns(['dim', 'span', 'link_id', 'day', 'dim_key', 'clicks'])
+        .execute();
+      await d
+        .createTable('click_referrer_rollups')
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('host', d.str(300), (c) => c.notNull())
+        .addColumn('clicks', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('click_referrer_rollups_pkey', ['day', 'host'])
+        .execute();
+      await d
+        .createTable('link_click_rollup_spans')
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('span', 'integer', (c) => c.notNull())
+        .addColumn('version', d.str(32), (c) => c.notNull())
+        .addColumn('clicks', 'bigint', (c) => c.notNull())
+        .addColumn('authenticated', 'bigint', (c) => c.notNull())
+        .addColumn('source', d.str(64), (c) => c.notNull())
+        .addColumn('rolled_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('link_click_rollup_spans_pkey', ['day', 'span'])
+        .execute();
+    },
+    async down(d: Ddl) {
+      await d.db.schema.dropTable('link_click_rollup_spans').execute();
+      await d.db.schema.dropTable('click_referrer_rollups').execute();
+      await d.db.schema.dropTable('link_click_rollups').execute();
+    },
+  },
+];

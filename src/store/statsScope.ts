@@ -1,0 +1,33 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * Which links a cross-link analytics surface aggregates over. `mine` is the
+ * viewer's personal scope: links they own or co-own plus links shared with
+ * them through link_shares — never other users' links, public ones included,
+ * because public governs resolving and browsing, not stats (Governing:
+ * SPEC-0021 REQ "Global Analytics Dashboard", "Cross-User Aggregation
+ * Leakage"). `all` is every link and is only ever built for admins.
+ */
+export type StatsScope = { kind: 'mine'; viewerId: string } | { kind: 'all' };
+
+/**
+ * The scope as a predicate on a link-id column, applied inside every panel
+ * query — no aggregate is computed unconstrained and filtered afterwards.
+ */
+export function linkInScope(scope: StatsScope, column: string) {
+  return (eb: ExpressionBuilder<Database, any>): Expression<SqlBool> => {
+    if (scope.kind === 'all') return sql<SqlBool>`1 = 1`;
+    // One IN over a UNION rather than two ORed INs: planners can then seek the link id
+    // inside an index instead of filtering every row against both lists.
+    return eb(
+      sql.ref<string>(column),
+      'in',
+      eb
+        .selectFrom('link_owners')
+        .select('link_owners.link_id')
+        .where('link_owners.user_id', '=', scope.viewerId)
+        .union(eb.selectFrom('link_shares').select('link_shares.link_id').where('link_shares.user_id', '=', scope.viewerId)),
+    );
+  };
+}
