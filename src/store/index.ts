@@ -1,5 +1,9 @@
 import type { Db } from '../db/connect.js';
 import { AccessStore } from './access.js';
+import { AnalyticsStore } from './analytics.js';
+import { BrowseStore } from './browse.js';
+import { ClickRetentionStore } from './clickRetention.js';
+import { ClickRollupStore } from './clickRollups.js';
 import { ClickStore } from './clicks.js';
 import { DiscoveryStore } from './discovery.js';
 import { HealthStore } from './health.js';
@@ -34,21 +38,29 @@ export interface Store {
   access: AccessStore;
   discovery: DiscoveryStore;
   clicks: ClickStore;
+  /** Analytics reads: totals, recent clicks, series, breakdowns, dashboard, CSV export (SPEC-0021). */
+  analytics: AnalyticsStore;
+  /** Retention pruner deletes (JOE_CLICK_RETENTION). */
+  clickRetention: ClickRetentionStore;
+  /** Daily click rollups the analytics reads use for closed days (written by the click-rollup job). */
+  clickRollups: ClickRollupStore;
   settings: SettingsStore;
   leases: LeaseStore;
   /** Admin user deletion with link disposition (core.md §2.12). */
   userAdmin: UserDeletionStore;
   stateLinks: StateLinkStore;
-  /** Destination health: checker writes, derived status, admin report (lifecycle.md §7–§9). */
-  health: HealthStore;
-  /** "Stale" and "Never clicked" views (lifecycle.md §10). */
-  staleness: StalenessStore;
   /** Personal access tokens (api.md §3). */
   tokens: ApiTokenStore;
   /** Local-mode one-time sign-in links. */
   loginTokens: LoginTokenStore;
   /** Sign-in writes to users: OIDC upsert and adoption, forward-auth, config grants. */
   identities: IdentityStore;
+  /** Destination health: checker writes, derived status, admin report (lifecycle.md §7–§9). */
+  health: HealthStore;
+  /** "Stale" and "Never clicked" views (lifecycle.md §10). */
+  staleness: StalenessStore;
+  /** Web UI pages: public browser and profiles, admin totals, dashboard tag chips. */
+  browse: BrowseStore;
 }
 
 export function createStore(db: Db, now: Clock = Date.now): Store {
@@ -56,6 +68,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
   const tags = new TagStore(k, db.driver, now);
   const owners = new OwnerStore(k, now);
   const users = new UserStore(k, now);
+  const clickRollups = new ClickRollupStore(k, now);
   return {
     db,
     now,
@@ -69,15 +82,19 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     access: new AccessStore(k, now),
     discovery: new DiscoveryStore(k, now),
     clicks: new ClickStore(k),
+    analytics: new AnalyticsStore(k, now, clickRollups),
+    clickRetention: new ClickRetentionStore(k),
+    clickRollups,
     settings: new SettingsStore(k),
     leases: new LeaseStore(k, now),
     userAdmin: new UserDeletionStore(k, now),
     stateLinks: new StateLinkStore(k, now),
-    health: new HealthStore(k, now, owners, new AccessStore(k, now)),
-    staleness: new StalenessStore(k, now, tags, owners),
     tokens: new ApiTokenStore(k, now),
     loginTokens: new LoginTokenStore(k, now),
     identities: new IdentityStore(k, now, users),
+    health: new HealthStore(k, now, owners, new AccessStore(k, now)),
+    staleness: new StalenessStore(k, now, tags, owners),
+    browse: new BrowseStore(k, now, tags, owners),
   };
 }
 

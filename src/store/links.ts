@@ -46,10 +46,11 @@ export interface LinkPatch {
 
 /**
  * Which links a list shows. `owned`: the viewer owns or co-owns them;
- * `shared`: shared with the viewer; `public`: public and active (browsing);
- * `discoverable`: the discovery predicate; `all`: every link (admin surfaces).
+ * `shared`: shared with the viewer; `member`: either of the two (the REST
+ * link list); `public`: public and active (browsing); `discoverable`: the
+ * discovery predicate; `all`: every link (admin surfaces).
  */
-export type LinkScope = 'owned' | 'shared' | 'public' | 'discoverable' | 'all';
+export type LinkScope = 'owned' | 'shared' | 'member' | 'public' | 'discoverable' | 'all';
 export type SearchField = 'slug' | 'url' | 'title' | 'description' | 'owner';
 
 export interface LinkListQuery {
@@ -284,6 +285,26 @@ export class LinkStore {
           ),
         );
         break;
+      case 'member':
+        q = q.where((eb) =>
+          eb.or([
+            eb.exists(
+              eb
+                .selectFrom('link_owners')
+                .select('link_owners.link_id')
+                .whereRef('link_owners.link_id', '=', 'links.id')
+                .where('link_owners.user_id', '=', viewer?.id ?? ''),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('link_shares')
+                .select('link_shares.link_id')
+                .whereRef('link_shares.link_id', '=', 'links.id')
+                .where('link_shares.user_id', '=', viewer?.id ?? ''),
+            ),
+          ]),
+        );
+        break;
       case 'public':
         q = q.where('links.visibility', '=', 'public').where(activeAt(this.now()));
         break;
@@ -334,5 +355,22 @@ export class LinkStore {
     const rows = await q.orderBy('links.slug').limit(limit + 1).execute();
     const hasMore = rows.length > limit;
     return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore };
+  }
+
+  /**
+   * Links whose destination is exactly `url` that the viewer may discover
+   * (their own, shared with them, or public; admins: all), newest first
+   * (api.md §6.6 `?url=`, the browser extension's "already saved?" lookup).
+   */
+  async withUrl(url: string, viewer: Viewer): Promise<LinkView[]> {
+    const rows = await this.db
+      .selectFrom('links')
+      .select(LINK_COLUMNS)
+      .where('links.url', '=', url)
+      .where(discoverableBy(viewer))
+      .orderBy('links.created_at', 'desc')
+      .orderBy('links.id', 'desc')
+      .execute();
+    return this.withDetails(rows.map(toLink));
   }
 }

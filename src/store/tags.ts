@@ -97,4 +97,33 @@ export class TagStore {
     const rows = await q.execute();
     return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, linkCount: Number(r.link_count) }));
   }
+
+  /**
+   * One keyset page of tags by name then id, each with the number of links
+   * carrying it that the viewer may discover (api.md §6.21): public, owned,
+   * co-owned or shared — every link for admins. Expired and archived links
+   * count like any other; tags with no such link are left out.
+   */
+  async page(viewer: Viewer, opts: { after?: { name: string; id: string }; limit: number }): Promise<{ tags: TagCount[]; hasMore: boolean }> {
+    let q = this.db
+      .selectFrom('tags')
+      .innerJoin('link_tags', 'link_tags.tag_id', 'tags.id')
+      .innerJoin('links', 'links.id', 'link_tags.link_id')
+      .select((eb) => ['tags.id', 'tags.name', 'tags.slug', eb.fn.count<number>('links.id').as('link_count')])
+      .where(discoverableBy(viewer));
+    const after = opts.after;
+    if (after) {
+      q = q.where((eb) => eb.or([eb('tags.name', '>', after.name), eb.and([eb('tags.name', '=', after.name), eb('tags.id', '>', after.id)])]));
+    }
+    const rows = await q
+      .groupBy(['tags.id', 'tags.name', 'tags.slug'])
+      .orderBy('tags.name')
+      .orderBy('tags.id')
+      .limit(opts.limit + 1)
+      .execute();
+    return {
+      tags: rows.slice(0, opts.limit).map((r) => ({ id: r.id, name: r.name, slug: r.slug, linkCount: Number(r.link_count) })),
+      hasMore: rows.length > opts.limit,
+    };
+  }
 }

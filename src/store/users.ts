@@ -165,4 +165,26 @@ export class UserStore {
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
+
+  /**
+   * The user with exactly this email (api.md §6.11: owners and shares are
+   * added by exact email). The oldest account wins if an IdP ever produced two.
+   */
+  async findByExactEmail(email: string): Promise<User | null> {
+    const r = await this.db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).orderBy('created_at').orderBy('id').executeTakeFirst();
+    return r ? toUser(r) : null;
+  }
+
+  /** One keyset page of users ordered by display name then id, fetching one extra row to know whether more exist. */
+  async page(opts: { after?: { displayName: string; id: string }; limit: number }): Promise<{ users: User[]; hasMore: boolean }> {
+    let q = this.db.selectFrom('users').select(USER_COLUMNS);
+    const after = opts.after;
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([eb('display_name', '>', after.displayName), eb.and([eb('display_name', '=', after.displayName), eb('id', '>', after.id)])]),
+      );
+    }
+    const rows = await q.orderBy('display_name').orderBy('id').limit(opts.limit + 1).execute();
+    return { users: rows.slice(0, opts.limit).map(toUser), hasMore: rows.length > opts.limit };
+  }
 }

@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireBearer } from '../../auth/bearer.js';
 import { requestUser } from '../../auth/currentUser.js';
 import type { Store } from '../../store/index.js';
 import type { User } from '../../store/types.js';
-import { ApiErrorSchema } from './errors.js';
+import { errorResponses } from './errors.js';
+import { authenticate, BEARER } from './guards.js';
+import { ref, StringEnum } from './schemaRef.js';
 
 /** The User resource (api.md §4.6, §6.4). */
 export const UserSchema = Type.Object(
@@ -12,11 +13,11 @@ export const UserSchema = Type.Object(
     id: Type.String({ format: 'uuid' }),
     email: Type.String(),
     display_name: Type.String(),
-    role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
-    role_source: Type.Union([Type.Literal('manual'), Type.Literal('config')]),
+    role: StringEnum(['user', 'admin']),
+    role_source: StringEnum(['manual', 'config'], { description: 'who set the role: an admin (`manual`) or a configured grant (`config`)' }),
     created_at: Type.String({ format: 'date-time', description: 'RFC 3339, UTC' }),
   },
-  { additionalProperties: false },
+  { $id: 'UserResponse', additionalProperties: false },
 );
 
 export type UserBody = Static<typeof UserSchema>;
@@ -36,10 +37,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: { store: Store })
   app.get(
     '/api/v1/users/me',
     {
-      preHandler: requireBearer(deps),
+      onRequest: authenticate(deps),
       schema: {
         summary: 'The user who owns the presented token',
-        response: { 200: UserSchema, 401: ApiErrorSchema },
+        tags: ['Users'],
+        security: BEARER,
+        response: { 200: ref(UserSchema, { description: 'The caller' }), ...errorResponses(401) },
       },
     },
     async (req) => toUserBody(requestUser(req)),

@@ -1,0 +1,185 @@
+import { CsvSyntaxError, readCsv } from './csvRead.js';
+import { splitTagList } from './tags.js';
+import { parseRfc3339 } from './timeseries.js';
+
+/**
+ * The bulk formats of `joe-links links export|import` and
+ * `GET /api/v1/links/export` (api.md §6.23): JSON Lines with one link per
+ * line, or CSV with the header `slug,url,title,description,tags`. Parsing
+ * checks shapes only; the link rules themselves are applied by the store when
+ * a record is imported, exactly as for any other write.
+ */
+
+/** A link as a bulk file describes it. Fields a format cannot carry are undefined ("leave as is"). */
+export interface LinkRecord {
+  slug: string;
+  url: string;
+  title: string;
+  description: string;
+  visibility?: string;
+  tags: string[];
+  /** Emails, primary owner first. */
+  owners?: string[];
+  expiresAt?: number | null;
+  archivedAt?: number | null;
+  healthChecksDisabled?: boolean;
+  createdAt?: number;
+}
+
+export interface ParsedRecord {
+  /** 1-based line where the record starts. */
+  line: number;
+  /** The slug as written, when one could be read (for the report). */
+  slug?: string;
+  record?: LinkRecord;
+  error?: string;
+}
+
+/** The one line the export writes for a link. */
+export interface LinkExportLine {
+  slug: string;
+  url: string;
+  title: string;
+  description: string;
+  visibility: string;
+  tags: string[];
+  owners: string[];
+  expires_at: string | null;
+  archived_at: string | null;
+  health_checks_disabled: boolean;
+  created_at: string;
+}
+
+export const CSV_COLUMNS = ['slug', 'url', 'title', 'description', 'tags'] as const;
+
+export type BulkFormat = 'jsonl' | 'csv';
+
+/** JSON Lines when the first non-blank character opens an object, else CSV. */
+export function detectFormat(text: string): BulkFormat {
+  return /^\uFEFF?\s*\{/.test(text) ? 'jsonl' : 'csv';
+}
+
+class FieldError extends Error {}
+
+function str(o: Record<string, unknown>, key: string, required: boolean): string {
+  const v = o[key];
+  if (v === undefined || v === null) {
+    if (required) throw new FieldError(`${key} is required`);
+    return '';
+  }
+  if (typeof v !== 'string') throw new FieldError(`${key} must be a string`);
+  return v;
+}
+
+function strings(o: Record<string, unknown>, key: string): string[] | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new FieldError(`${key} must be an array of strings`);
+  return v as string[];
+}
+
+function time(o: Record<string, unknown>, key: string): number | null | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  const t = typeof v === 'string' ? parseRfc3339(v) : null;
+  if (t === null) throw new FieldError(`${key} must be an RFC 3339 date-time or null`);
+  return t;
+}
+
+/** Parses one JSON line; unknown keys are ignored, as on the API. */
+export function parseJsonRecord(text: string): LinkRecord {
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    throw new FieldError('not valid JSON');
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new FieldError('expected a JSON object');
+  const r = o as Record<string, unknown>;
+  const hc = r.health_checks_disabled;
+  if (hc !== undefined && hc !== null && typeof hc !== 'boolean') throw new FieldError('health_checks_disabled must be true or false');
+  const visibility = r.visibility === undefined || r.visibility === null ? undefined : str(r, 'visibility', false);
+  const createdAt = time(r, 'created_at');
+  return {
+    slug: str(r, 'slug', true),
+    url: str(r, 'url', true),
+    title: str(r, 'title', false),
+    description: str(r, 'description', false),
+    visibility,
+    tags: strings(r, 'tags') ?? [],
+    owners: strings(r, 'owners'),
+    expiresAt: time(r, 'expires_at'),
+    archivedAt: time(r, 'archived_at'),
+    healthChecksDisabled: typeof hc === 'boolean' ? hc : undefined,
+    createdAt: createdAt ?? undefined,
+  };
+}
+
+const slugOf = (text: string): string | undefined => /"slug"\s*:\s*"([^"\\]{1,200})"/.exec(text)?.[1];
+
+export function parseJsonLines(text: string): ParsedRecord[] {
+  const out: ParsedRecord[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  lines.forEach((raw, i) => {
+    const line = raw.replace(/\r$/, '');
+    if (line.trim() === '') return;
+    try {
+      const record = parseJsonRecord(line);
+      out.push({ line: i + 1, slug: record.slug, record });
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      out.push({ line: i + 1, slug: slugOf(line), error: e.message });
+    }
+  });
+  return out;
+}
+
+/**
+ * CSV with a header row naming the columns: `slug` and `url` are required,
+ * `title`, `description` and `tags` (comma-separated inside the field)
+ * optional, in any order. A malformed file throws CsvSyntaxError; a row
+ * with the wrong number of fields is refused on its own.
+ */
+export function parseLinksCsv(text: string): ParsedRecord[] {
+  const records = readCsv(text);
+  const first = records.next();
+  if (first.done) return [];
+  const header = first.value.fields.map((h) => h.trim().toLowerCase());
+  for (const h of header) {
+    if (!(CSV_COLUMNS as readonly string[]).includes(h)) {
+      throw new CsvSyntaxError(`unknown column "${h}" (the header is ${CSV_COLUMNS.join(',')})`, first.value.line);
+    }
+  }
+  for (const required of ['slug', 'url']) {
+    if (!header.includes(required)) throw new CsvSyntaxError(`the header has no "${required}" column`, first.value.line);
+  }
+  if (new Set(header).size !== header.length) throw new CsvSyntaxError('a column is named twice', first.value.line);
+  const col = (fields: string[], name: string) => {
+    const i = header.indexOf(name);
+    return i === -1 ? '' : fields[i]!;
+  };
+  const out: ParsedRecord[] = [];
+  for (const { line, fields } of records) {
+    const slug = col(fields, 'slug');
+    if (fields.length !== header.length) {
+      out.push({ line, slug: fields[header.indexOf('slug')], error: `expected ${header.length} fields, found ${fields.length}` });
+      continue;
+    }
+    if (slug === '') {
+      out.push({ line, error: 'slug is required' });
+      continue;
+    }
+    const url = col(fields, 'url');
+    if (url === '') {
+      out.push({ line, slug, error: 'url is required' });
+      continue;
+    }
+    out.push({
+      line,
+      slug,
+      record: { slug, url, title: col(fields, 'title'), description: col(fields, 'description'), tags: splitTagList(col(fields, 'tags')) },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { requestUser } from '../../auth/currentUser.js';
+import { AppError } from '../../domain/errors.js';
+import { decodeCursor, encodeCursor, pageLimit } from '../../domain/keysetCursor.js';
+import type { Store } from '../../store/index.js';
+import { viewerOf } from '../../store/types.js';
+import { errorResponses } from './errors.js';
+import { adminOnly, authenticate, BEARER, isUuid } from './guards.js';
+import { linkPage, PageQueryFields } from './links.js';
+import { isoOrNull, LinkHealthReportSchema, LinkListSchema, toOwnerBody, UpdateRoleSchema, UserListSchema } from './schemas.js';
+import { ref } from './schemaRef.js';
+import { toUserBody, UserSchema } from './users.js';
+
+/** Instance-wide views and role changes for admins (api.md §6.23). */
+export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  const { store } = deps;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const admin = [authenticate(deps), adminOnly()];
+
+  api.get(
+    '/api/v1/admin/users',
+    {
+      onRequest: admin,
+      schema: {
+        summary: 'List every user, by display name',
+        tags: ['Admin'],
+        security: BEARER,
+        querystring: Type.Object(PageQueryFields),
+        response: { 200: ref(UserListSchema, { description: 'A page of users' }), ...errorResponses(400, 401, 403, 500) },
+      },
+    },
+    async (req) => {
+      const after = decodeCursor(req.query.cursor);
+      const page = await store.users.page({
+        after: after ? { displayName: after.key, id: after.id } : undefined,
+        limit: pageLimit(req.query.limit),
+      });
+      const last = page.users[page.users.length - 1];
+      return {
+        users: page.users.map(toUserBody),
+        next_cursor: page.hasMore && last ? encodeCursor({ key: last.displayName, id: last.id }) : null,
+      };
+    },
+  );
+
+  api.put(
+    '/api/v1/admin/users/:id/role',
+    {
+      onRequest: admin,
+      schema: {
+        summary: 'Set a user’s role (recorded as set manually)',
+        tags: ['Admin'],
+        security: BEARER,
+        params: Type.Object({ id: Type.String({ description: 'user id' }) }),
+        body: ref(UpdateRoleSchema),
+        response: { 200: ref(UserSchema, { description: 'The updated user' }), ...errorResponses(400, 401, 403, 404, 413, 500) },
+      },
+    },
+    async (req) => {
+      const id = req.params.id;
+      // A role set here is never revoked by configuration at the next login (api.md §2.5).
+      if (!isUuid(id) || !(await store.users.setRole(id, req.body.role, 'manual'))) throw new AppError('NOT_FOUND', 'user not found');
+      const user = await store.users.findById(id);
+      if (!user) throw new AppError('NOT_FOUND', 'user not found');
+      return toUserBody(user);
+    },
+  );
+
+  api.get(
+    '/api/v1/admin/links',
+    {
+      onRequest: admin,
+      schema: {
+        summary: 'List every link, by slug',
+        tags: ['Admin'],
+        security: BEARER,
+        querystring: Type.Object(PageQueryFields),
+        response: { 200: ref(LinkListSchema, { description: 'A page of links' }), ...errorResponses(400, 401, 403, 500) },
+      },
+    },
+    async (req) => linkPage(store, 'all', viewerOf(requestUser(req)), req.query),
+  );
+
+  api.get(
+    '/api/v1/admin/link-health',
+    {
+      onRequest: admin,
+      schema: {
+        summary: 'Broken destinations: the rows of the admin link-health report',
+        tags: ['Admin'],
+        security: BEARER,
+        response: {
+          200: ref(LinkHealthReportSchema, {
+            description: 'Active, checked links with 3 or more consecutive failures, most failures first, then slug',
+          }),
+          ...errorResponses(401, 403, 500),
+        },
+      },
+    },
+    async () => ({
+      links: (await store.health.brokenReport()).map((r) => ({
+        id: r.id,
+        slug: r.slug,
+        url: r.url,
+        owners: r.owners.map(toOwnerBody),
+        consecutive_failures: r.consecutiveFailures,
+        last_status: r.lastStatus,
+        // `last_error` stays on the admin page: it may quote whatever the destination answered.
+        last_checked_at: isoOrNull(r.lastCheckedAt),
+      })),
+    }),
+  );
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import { shortKeyword } from '../web/render.js';
+import { ConfigSchema } from './schemas.js';
+import { ref } from './schemaRef.js';
+import { errorResponses } from './errors.js';
+
+/**
+ * `GET /api/v1/config` (api.md §6.1): public, never reads credentials. The
+ * short keyword is computed exactly as the web UI advertises it.
+ */
+export function registerConfigRoutes(app: FastifyInstance, deps: { config: Config }): void {
+  app.get(
+    '/api/v1/config',
+    {
+      schema: {
+        summary: 'Public server settings for clients (the short keyword)',
+        tags: ['Config'],
+        response: { 200: ref(ConfigSchema, { description: 'The settings' }), ...errorResponses() },
+      },
+    },
+    async (req) => ({ short_keyword: shortKeyword(deps.config, req) }),
+  );
+}

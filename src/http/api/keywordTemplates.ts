@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/index.js';
+import { errorResponses } from './errors.js';
+import { authenticate, BEARER } from './guards.js';
+import { KeywordTemplateSchema } from './schemas.js';
+import { ref } from './schemaRef.js';
+
+/** `GET /api/v1/keywords/templates` (api.md §6.3): every root-forward keyword with its template. */
+export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  app.get(
+    '/api/v1/keywords/templates',
+    {
+      onRequest: authenticate(deps),
+      schema: {
+        summary: 'Keyword URL templates, ordered by keyword',
+        tags: ['Keywords'],
+        security: BEARER,
+        response: {
+          200: Type.Array(ref(KeywordTemplateSchema), { description: 'Bare array ordered by keyword; templates contain `{slug}`' }),
+          ...errorResponses(401, 500),
+        },
+      },
+    },
+    async () => (await deps.store.keywords.list()).map((k) => ({ keyword: k.keyword, url_template: k.urlTemplate })),
+  );
+}

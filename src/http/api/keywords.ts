@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/index.js';
+import { errorResponses } from './errors.js';
+
+/**
+ * `GET /api/v1/keywords` (api.md §6.2): the keyword names, ordered by name.
+ * Public on purpose (api.md §4.1 rule 3): the browser extension asks before
+ * any token is configured, and the names are no secret (each keyword host
+ * answers anyone who types it). It never reads credentials, so a stale or
+ * foreign `Authorization` header changes nothing. Its request budget is per
+ * client address (rateLimit.ts); a store failure becomes the API's
+ * `500 INTERNAL_ERROR` body in the error handler.
+ */
+export function registerKeywordRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  app.get(
+    '/api/v1/keywords',
+    {
+      schema: {
+        summary: 'Keyword host names, ordered by name (public)',
+        tags: ['Keywords'],
+        response: {
+          200: Type.Array(Type.String(), { description: 'Bare array of keyword names ordered by name; `[]` when none' }),
+          ...errorResponses(500),
+        },
+      },
+    },
+    async () => (await deps.store.keywords.list()).map((k) => k.keyword),
+  );
+}

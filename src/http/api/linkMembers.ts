@@ -1,0 +1,148 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { requestUser } from '../../auth/currentUser.js';
+import { AppError } from '../../domain/errors.js';
+import type { Store } from '../../store/index.js';
+import type { User } from '../../store/types.js';
+import { errorResponses, sendApiError } from './errors.js';
+import { authenticate, BEARER, isUuid, requestLink, requireLinkCap } from './guards.js';
+import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema, toOwnerBody, toShareBody } from './schemas.js';
+import { ref } from './schemaRef.js';
+
+/**
+ * Co-owners and share rosters (api.md §6.11, §6.12). Every route needs
+ * CanManageShares, so a share recipient can neither read nor change who
+ * else has access — the roster of a secure link stays with its owners.
+ */
+
+const MemberParams = Type.Object({
+  id: Type.String({ description: 'link id' }),
+  uid: Type.String({ description: 'user id' }),
+});
+const LinkParams = Type.Object({ id: Type.String({ description: 'link id' }) });
+
+async function userByEmail(store: Store, email: string): Promise<User> {
+  if (email.trim() === '') throw new AppError('BAD_REQUEST', 'email is required', 'email');
+  const user = await store.users.findByExactEmail(email);
+  if (!user) throw new AppError('NOT_FOUND', 'user not found', 'email');
+  return user;
+}
+
+export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  const { store } = deps;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const manage = [authenticate(deps), requireLinkCap(deps, 'canManageShares')];
+
+  api.get(
+    '/api/v1/links/:id/owners',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'List owners, primary first',
+        tags: ['Owners'],
+        security: BEARER,
+        params: LinkParams,
+        response: { 200: Type.Array(ref(OwnerSchema), { description: 'Bare array of owners' }), ...errorResponses(401, 403, 404, 500) },
+      },
+    },
+    async (req) => (await store.owners.list(requestLink(req).link.id)).map(toOwnerBody),
+  );
+
+  api.post(
+    '/api/v1/links/:id/owners',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Add a co-owner by email',
+        tags: ['Owners'],
+        security: BEARER,
+        params: LinkParams,
+        body: ref(AddOwnerSchema),
+        response: { 201: ref(OwnerSchema, { description: 'The new co-owner' }), ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
+      },
+    },
+    async (req, reply) => {
+      const user = await userByEmail(store, req.body.email);
+      await store.owners.add(requestLink(req).link.id, user.id);
+      return reply.code(201).send({ id: user.id, email: user.email, is_primary: false });
+    },
+  );
+
+  api.delete(
+    '/api/v1/links/:id/owners/:uid',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Remove a co-owner (never the primary owner)',
+        tags: ['Owners'],
+        security: BEARER,
+        params: MemberParams,
+        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404, 500) },
+      },
+    },
+    async (req, reply) => {
+      if (!isUuid(req.params.uid)) return sendApiError(reply, 'NOT_FOUND', 'owner not found');
+      await store.owners.remove(requestLink(req).link.id, req.params.uid);
+      return reply.code(204).send(null);
+    },
+  );
+
+  api.get(
+    '/api/v1/links/:id/shares',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'List the users the link is shared with, oldest first',
+        tags: ['Shares'],
+        security: BEARER,
+        params: LinkParams,
+        response: { 200: Type.Array(ref(ShareSchema), { description: 'Bare array of shares' }), ...errorResponses(401, 403, 404, 500) },
+      },
+    },
+    async (req) => (await store.shares.list(requestLink(req).link.id)).map(toShareBody),
+  );
+
+  api.post(
+    '/api/v1/links/:id/shares',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Share the link with a user by email',
+        tags: ['Shares'],
+        security: BEARER,
+        params: LinkParams,
+        body: ref(AddShareSchema),
+        response: { 201: ref(ShareSchema, { description: 'The new share' }), ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
+      },
+    },
+    async (req, reply) => {
+      const linkId = requestLink(req).link.id;
+      const user = await userByEmail(store, req.body.email);
+      await store.shares.add(linkId, user.id, requestUser(req).id);
+      const share = (await store.shares.list(linkId)).find((s) => s.userId === user.id);
+      // Removed again between the two statements by a concurrent request.
+      if (!share) throw new AppError('NOT_FOUND', 'share not found');
+      return reply.code(201).send(toShareBody(share));
+    },
+  );
+
+  api.delete(
+    '/api/v1/links/:id/shares/:uid',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Stop sharing the link with a user',
+        tags: ['Shares'],
+        security: BEARER,
+        params: MemberParams,
+        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(401, 403, 404, 500) },
+      },
+    },
+    async (req, reply) => {
+      if (!isUuid(req.params.uid)) return sendApiError(reply, 'NOT_FOUND', 'share not found');
+      await store.shares.remove(requestLink(req).link.id, req.params.uid);
+      return reply.code(204).send(null);
+    },
+  );
+}

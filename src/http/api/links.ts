@@ -1,0 +1,210 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { requestUser } from '../../auth/currentUser.js';
+import { AppError } from '../../domain/errors.js';
+import { decodeCursor, encodeCursor, pageLimit, suggestLimit } from '../../domain/keysetCursor.js';
+import type { Store } from '../../store/index.js';
+import type { LinkScope } from '../../store/links.js';
+import { viewerOf, type Viewer } from '../../store/types.js';
+import { errorResponses } from './errors.js';
+import { authenticate, BEARER, requestLink, requireLinkCap } from './guards.js';
+import { changeLink, createLink, fullLinkBody, linkBodies } from './linkOperations.js';
+import {
+  CreateLinkSchema,
+  FULL_UPDATE_FIELDS,
+  LinkListSchema,
+  LinkSchema,
+  SuggestLinksSchema,
+  UpdateLinkSchema,
+} from './schemas.js';
+import { ref } from './schemaRef.js';
+import { OPAQUE } from './validation.js';
+
+export { linkBodies } from './linkOperations.js';
+
+/**
+ * Links: list, create, autocomplete, read, update, delete (api.md §6.6–§6.10,
+ * core.md §11.3, lifecycle.md §12). Authorization is LinkCaps through
+ * `requireLinkCap` and `store.health.visibleTo`; nothing here decides who
+ * may see or change what.
+ */
+
+export const LinkIdParams = Type.Object({ id: Type.String({ description: 'link id' }) });
+
+export const PageQueryFields = {
+  limit: Type.Optional(Type.String({ description: 'page size: default 50, at most 200; a non-integer, zero or negative value means 50' })),
+  cursor: Type.Optional(Type.String({ description: '`next_cursor` of the previous page; a malformed cursor starts again at the first page', [OPAQUE]: true })),
+};
+
+const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
+
+/** One keyset page of links in slug order (api.md §4.3). */
+export async function linkPage(store: Store, scope: LinkScope, viewer: Viewer, query: { limit?: string; cursor?: string }) {
+  const after = decodeCursor(query.cursor);
+  const page = await store.links.list({ scope, viewer, afterSlug: after?.key, limit: pageLimit(query.limit) });
+  const last = page.links[page.links.length - 1];
+  return {
+    links: await linkBodies(store, page.links, viewer),
+    next_cursor: page.hasMore && last ? encodeCursor({ key: last.slug, id: last.id }) : null,
+  };
+}
+
+export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  const { store } = deps;
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const auth = authenticate(deps);
+
+  api.get(
+    '/api/v1/links',
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'List links: the caller’s own and shared ones (admins: all), or every visible link with one destination',
+        tags: ['Links'],
+        security: BEARER,
+        querystring: Type.Object({
+          ...PageQueryFields,
+          url: Type.Optional(
+            Type.String({
+              description:
+                'exact destination: lists the caller’s links and other users’ public links with this URL, newest first, unpaginated',
+            }),
+          ),
+        }),
+        response: { 200: ref(LinkListSchema, { description: 'A page of links in slug order' }), ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (req) => {
+      const viewer = viewerOf(requestUser(req));
+      if (req.query.url !== undefined) {
+        return { links: await linkBodies(store, await store.links.withUrl(req.query.url, viewer), viewer), next_cursor: null };
+      }
+      return linkPage(store, viewer?.isAdmin ? 'all' : 'member', viewer, req.query);
+    },
+  );
+
+  api.post(
+    '/api/v1/links',
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Create a link owned by the caller',
+        tags: ['Links'],
+        security: BEARER,
+        body: ref(CreateLinkSchema),
+        response: { 201: ref(LinkSchema, { description: 'The new link' }), ...errorResponses(400, 401, 409, 413, 500) },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body;
+      const view = await createLink(store, requestUser(req).id, {
+        slug: body.slug,
+        url: body.url,
+        title: body.title,
+        description: body.description,
+        visibility: body.visibility,
+        tags: body.tags,
+        expiresAt: body.expires_at,
+        healthChecksDisabled: body.health_checks_disabled,
+      });
+      return reply.code(201).send(await fullLinkBody(store, view));
+    },
+  );
+
+  api.get(
+    '/api/v1/links/suggest',
+    {
+      onRequest: auth,
+      schema: {
+        summary: 'Autocomplete: slugs matching a typed prefix, substring, title or near miss',
+        tags: ['Links'],
+        security: BEARER,
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ description: 'what was typed; lower-cased and cut to 64 characters; empty gives no suggestions' })),
+          limit: Type.Optional(Type.String({ description: 'positive integer, default 5, values above 10 mean 10' })),
+        }),
+        response: { 200: ref(SuggestLinksSchema, { description: 'Suggestions, best first' }), ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (req) => {
+      const limit = suggestLimit(req.query.limit);
+      if (limit === null) throw new AppError('BAD_REQUEST', 'limit must be a positive integer', 'limit');
+      return { suggestions: await store.discovery.suggest(req.query.q ?? '', viewerOf(requestUser(req)), limit) };
+    },
+  );
+
+  api.get(
+    '/api/v1/links/:id',
+    {
+      onRequest: [auth, requireLinkCap(deps, 'canView')],
+      schema: {
+        summary: 'Get one link (owners, co-owners, share recipients, admins)',
+        tags: ['Links'],
+        security: BEARER,
+        params: LinkIdParams,
+        response: { 200: ref(LinkSchema, { description: 'The link, with health' }), ...errorResponses(401, 403, 404, 500) },
+      },
+    },
+    async (req) => {
+      const view = await store.links.view(requestLink(req).link.id);
+      if (!view) throw new AppError('NOT_FOUND', 'link not found');
+      return fullLinkBody(store, view);
+    },
+  );
+
+  api.put(
+    '/api/v1/links/:id',
+    {
+      onRequest: [auth, requireLinkCap(deps, 'canEdit')],
+      schema: {
+        summary: 'Update a link, or only archive/unarchive it or toggle its health checks',
+        tags: ['Links'],
+        security: BEARER,
+        params: LinkIdParams,
+        body: ref(UpdateLinkSchema),
+        response: { 200: ref(LinkSchema, { description: 'The updated link, with health' }), ...errorResponses(400, 401, 403, 404, 413, 500) },
+      },
+    },
+    async (req) => {
+      const { link } = requestLink(req);
+      const body = req.body;
+      const fullUpdate = FULL_UPDATE_FIELDS.some((f) => body[f] !== undefined);
+      if (!fullUpdate && (body.archived !== undefined || body.health_checks_disabled !== undefined)) {
+        // Toggle-only body (api.md §6.9 rule 2): nothing else is touched.
+        return fullLinkBody(store, await changeLink(store, link, { archived: body.archived, healthChecksDisabled: body.health_checks_disabled }));
+      }
+      if (!present(body.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
+      // A full update replaces title, description and tags; omitted or empty visibility keeps the stored one.
+      const view = await changeLink(store, link, {
+        url: body.url,
+        title: body.title ?? '',
+        description: body.description ?? '',
+        tags: body.tags ?? [],
+        visibility: body.visibility,
+        expiresAt: body.expires_at,
+        archived: body.archived,
+        healthChecksDisabled: body.health_checks_disabled,
+      });
+      return fullLinkBody(store, view);
+    },
+  );
+
+  api.delete(
+    '/api/v1/links/:id',
+    {
+      onRequest: [auth, requireLinkCap(deps, 'canDelete')],
+      schema: {
+        summary: 'Delete a link with its owners, tags, shares, clicks and health',
+        tags: ['Links'],
+        security: BEARER,
+        params: LinkIdParams,
+        response: { 204: Type.Null({ description: 'Deleted; the slug is free again' }), ...errorResponses(401, 403, 404, 500) },
+      },
+    },
+    async (req, reply) => {
+      await store.links.delete(requestLink(req).link.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,328 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { LinkHealth } from '../../domain/health.js';
+import { lifecycleState } from '../../domain/lifecycle.js';
+import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
+import { ApiErrorSchema } from './errors.js';
+import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
+import { UserSchema } from './users.js';
+
+/**
+ * The named resource and request schemas of the REST API (api.md §4.4–§4.6,
+ * §7 rule 7). Request schemas check shapes only: the domain validators decide
+ * slugs, URLs, lengths, tags, visibility and expiry, so those keep their own
+ * error codes. Response schemas list every field a client may see; Fastify
+ * serialises through them, so anything else on the object never leaves the
+ * server.
+ */
+
+const id = (description?: string) => Type.String({ description: description ?? 'UUID' });
+
+export const HealthSchema = Type.Object(
+  {
+    status: StringEnum(['unchecked', 'ok', 'broken', 'skipped']),
+    last_checked_at: Nullable(Timestamp()),
+    last_status: Nullable(Type.Integer({ description: 'final HTTP status of the latest check' })),
+  },
+  {
+    $id: 'HealthResponse',
+    additionalProperties: false,
+    description:
+      'Destination health (lifecycle.md §7.6). Only for callers holding CanView; `unchecked` with nulls when the link is opted out, archived or expired.',
+  },
+);
+
+export const OwnerSchema = Type.Object(
+  {
+    id: id('user id'),
+    email: Type.String(),
+    is_primary: Type.Boolean(),
+  },
+  { $id: 'OwnerResponse', additionalProperties: false },
+);
+
+export const LinkSchema = Type.Object(
+  {
+    id: id(),
+    slug: Type.String(),
+    url: Type.String({ description: 'the stored destination; `$variable` placeholders are returned untouched' }),
+    title: Type.String(),
+    description: Type.String(),
+    visibility: StringEnum(['public', 'private', 'secure']),
+    expires_at: Nullable(Timestamp('null = never expires')),
+    archived_at: Nullable(Timestamp('null = not archived')),
+    lifecycle_state: StringEnum(['active', 'expired', 'archived'], { description: 'derived at read time: archived, else expired once expires_at has passed, else active' }),
+    health: Type.Optional(ref(HealthSchema)),
+    health_checks_disabled: Type.Optional(Type.Boolean({ description: 'only for callers holding CanView' })),
+    tags: Type.Array(Type.String(), { description: 'tag display names' }),
+    owners: Type.Array(ref(OwnerSchema), { description: 'primary owner first, then by display name' }),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'LinkResponse', additionalProperties: false },
+);
+
+export const LinkListSchema = Type.Object(
+  {
+    links: Type.Array(ref(LinkSchema)),
+    next_cursor: Nullable(Type.String({ description: 'pass as `cursor` for the next page; null on the last page' })),
+  },
+  { $id: 'LinkListResponse', additionalProperties: false },
+);
+
+const linkFields = {
+  title: Type.String({ description: 'at most 200 characters' }),
+  description: Type.String({ description: 'at most 2000 characters' }),
+  visibility: Type.String({ description: '`public`, `private` or `secure`' }),
+  health_checks_disabled: Type.Boolean({ description: 'opt the link out of destination checks' }),
+  tags: Type.Array(Type.String(), { description: 'at most 20 tag names; each at most 50 characters of letters, digits, spaces, `-` and `_`' }),
+};
+
+export const CreateLinkSchema = Type.Object(
+  {
+    slug: Type.String({ description: 'lower-case letters, digits and inner hyphens; at most 128 characters; not reserved' }),
+    url: Type.String({ description: 'http(s) destination; may contain `$name` placeholders' }),
+    title: Type.Optional(linkFields.title),
+    description: Type.Optional(linkFields.description),
+    visibility: Type.Optional(Type.String({ description: '`public` (default when omitted or empty), `private` or `secure`' })),
+    expires_at: Type.Optional(Nullable(Timestamp('must be in the future; omitted or null = never expires'))),
+    health_checks_disabled: Type.Optional(linkFields.health_checks_disabled),
+    tags: Type.Optional(linkFields.tags),
+  },
+  { $id: 'CreateLinkRequest', description: 'Unknown fields are ignored.' },
+);
+
+/** The fields of an update besides the two toggles; any of them makes the body a full update. */
+export const FULL_UPDATE_FIELDS = ['url', 'title', 'description', 'visibility', 'expires_at', 'tags'] as const;
+
+export const UpdateLinkSchema = Type.Object(
+  {
+    url: Type.Optional(Type.String({ description: 'required unless the body holds only `archived` and/or `health_checks_disabled`' })),
+    title: Type.Optional(Type.String({ description: 'replaced; omitted = empty' })),
+    description: Type.Optional(Type.String({ description: 'replaced; omitted = empty' })),
+    visibility: Type.Optional(Type.String({ description: 'omitted or empty keeps the stored value' })),
+    expires_at: Type.Optional(Nullable(Timestamp('omitted keeps the stored value; null clears it; a new value must be in the future'))),
+    archived: Type.Optional(Type.Boolean({ description: 'true archives (keeping the first archive time), false unarchives' })),
+    health_checks_disabled: Type.Optional(linkFields.health_checks_disabled),
+    tags: Type.Optional(Type.Array(Type.String(), { description: 'replaced; omitted = no tags' })),
+  },
+  {
+    $id: 'UpdateLinkRequest',
+    description:
+      'A body holding only `archived` and/or `health_checks_disabled` applies just those toggles. Any other field makes it a full update that needs `url`. `slug` and unknown fields are ignored.',
+  },
+);
+
+export const EmailRequestFields = { email: Type.String({ description: 'exact email of an existing user' }) };
+export const AddOwnerSchema = Type.Object(EmailRequestFields, { $id: 'AddOwnerRequest' });
+export const AddShareSchema = Type.Object(EmailRequestFields, { $id: 'AddShareRequest' });
+
+export const ShareSchema = Type.Object(
+  {
+    link_id: id('link id'),
+    user_id: id('recipient user id'),
+    email: Type.String(),
+    display_name: Type.String(),
+    shared_by: id('user id of the granter'),
+    created_at: Timestamp(),
+  },
+  { $id: 'ShareResponse', additionalProperties: false },
+);
+
+export const TagSchema = Type.Object(
+  {
+    slug: Type.String(),
+    name: Type.String(),
+    link_count: Type.Integer({ description: 'links carrying the tag that the caller may see' }),
+  },
+  { $id: 'TagResponse', additionalProperties: false },
+);
+
+export const TagListSchema = Type.Object(
+  { tags: Type.Array(ref(TagSchema)), next_cursor: Nullable(Type.String()) },
+  { $id: 'TagListResponse', additionalProperties: false },
+);
+
+export const UserListSchema = Type.Object(
+  { users: Type.Array(ref(UserSchema)), next_cursor: Nullable(Type.String()) },
+  { $id: 'UserListResponse', additionalProperties: false },
+);
+
+export const UpdateRoleSchema = Type.Object(
+  { role: StringEnum(['user', 'admin']) },
+  { $id: 'UpdateRoleRequest' },
+);
+
+export const CreateTokenSchema = Type.Object(
+  {
+    name: Type.String({ description: 'a label, e.g. `ci`' }),
+    expires_at: Type.Optional(Nullable(Timestamp('omitted or null = never expires'))),
+  },
+  { $id: 'CreateTokenRequest' },
+);
+
+const tokenFields = {
+  id: id(),
+  name: Type.String(),
+  created_at: Timestamp(),
+};
+
+export const TokenSchema = Type.Object(
+  {
+    ...tokenFields,
+    last_used_at: Type.Optional(Timestamp('omitted when never used')),
+    expires_at: Type.Optional(Timestamp('omitted when the token never expires')),
+  },
+  { $id: 'TokenResponse', additionalProperties: false },
+);
+
+export const TokenCreatedSchema = Type.Object(
+  {
+    ...tokenFields,
+    expires_at: Type.Optional(Timestamp('omitted when the token never expires')),
+    token: Type.String({ description: 'the plaintext `jl_…` token; shown only in this response' }),
+  },
+  { $id: 'TokenCreatedResponse', additionalProperties: false },
+);
+
+export const TokenListSchema = Type.Object({ tokens: Type.Array(ref(TokenSchema)) }, { $id: 'TokenListResponse', additionalProperties: false });
+
+export const ConfigSchema = Type.Object(
+  { short_keyword: Type.String({ description: 'the prefix people type before slugs, e.g. `go`' }) },
+  { $id: 'ConfigResponse', additionalProperties: false },
+);
+
+export const SuggestLinksSchema = Type.Object(
+  {
+    suggestions: Type.Array(
+      Type.Object({ slug: Type.String(), title: Type.String({ description: 'may be empty' }) }, { additionalProperties: false }),
+    ),
+  },
+  { $id: 'SuggestLinksResponse', additionalProperties: false },
+);
+
+export const KeywordTemplateSchema = Type.Object(
+  {
+    keyword: Type.String(),
+    url_template: Type.String({ description: 'contains `{slug}`' }),
+  },
+  { $id: 'KeywordTemplateResponse', additionalProperties: false },
+);
+
+export const LinkHealthReportSchema = Type.Object(
+  {
+    links: Type.Array(
+      Type.Object(
+        {
+          id: id(),
+          slug: Type.String(),
+          url: Type.String(),
+          owners: Type.Array(ref(OwnerSchema)),
+          consecutive_failures: Type.Integer(),
+          last_status: Nullable(Type.Integer()),
+          last_checked_at: Nullable(Timestamp()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'LinkHealthReportResponse', additionalProperties: false },
+);
+
+export const LinkExportRecordSchema = Type.Object(
+  {
+    slug: Type.String(),
+    url: Type.String(),
+    title: Type.String(),
+    description: Type.String(),
+    visibility: Type.String(),
+    tags: Type.Array(Type.String(), { description: 'tag names' }),
+    owners: Type.Array(Type.String(), { description: 'owner emails, primary first' }),
+    expires_at: Nullable(Timestamp()),
+    archived_at: Nullable(Timestamp()),
+    health_checks_disabled: Type.Boolean(),
+    created_at: Timestamp(),
+  },
+  { $id: 'LinkExportRecord', description: 'One line of the JSON Lines link export.' },
+);
+
+/** Every named schema, in the order the OpenAPI document lists them. */
+export const NAMED_SCHEMAS: readonly TSchema[] = [
+  ApiErrorSchema,
+  ConfigSchema,
+  KeywordTemplateSchema,
+  UserSchema,
+  UserListSchema,
+  UpdateRoleSchema,
+  TokenSchema,
+  TokenCreatedSchema,
+  TokenListSchema,
+  CreateTokenSchema,
+  HealthSchema,
+  OwnerSchema,
+  LinkSchema,
+  LinkListSchema,
+  CreateLinkSchema,
+  UpdateLinkSchema,
+  SuggestLinksSchema,
+  AddOwnerSchema,
+  AddShareSchema,
+  ShareSchema,
+  TagSchema,
+  TagListSchema,
+  LinkHealthReportSchema,
+  LinkExportRecordSchema,
+];
+
+export type LinkBody = Static<typeof LinkSchema>;
+export type OwnerBody = Static<typeof OwnerSchema>;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export function toOwnerBody(o: LinkOwner): OwnerBody {
+  return { id: o.userId, email: o.email, is_primary: o.isPrimary };
+}
+
+export function toHealthBody(h: LinkHealth): Static<typeof HealthSchema> {
+  return { status: h.status, last_checked_at: isoOrNull(h.lastCheckedAt), last_status: h.lastStatus };
+}
+
+/**
+ * The link resource (api.md §4.4). `health` is passed only for callers
+ * holding CanView on the link; without it both health keys are left out.
+ */
+export function toLinkBody(link: LinkView, now: number, health: LinkHealth | undefined): LinkBody {
+  const body: LinkBody = {
+    id: link.id,
+    slug: link.slug,
+    url: link.url,
+    title: link.title,
+    description: link.description,
+    visibility: link.visibility,
+    expires_at: isoOrNull(link.expiresAt),
+    archived_at: isoOrNull(link.archivedAt),
+    lifecycle_state: lifecycleState(link, now),
+    tags: link.tags.map((t) => t.name),
+    owners: link.owners.map(toOwnerBody),
+    created_at: iso(link.createdAt),
+    updated_at: iso(link.updatedAt),
+  };
+  if (health !== undefined) {
+    body.health = toHealthBody(health);
+    body.health_checks_disabled = link.healthChecksDisabled;
+  }
+  return body;
+}
+
+export function toShareBody(s: LinkShare): Static<typeof ShareSchema> {
+  return {
+    link_id: s.linkId,
+    user_id: s.userId,
+    email: s.email,
+    display_name: s.displayName,
+    shared_by: s.sharedBy,
+    created_at: iso(s.createdAt),
+  };
+}
+
+export { iso, isoOrNull };

@@ -1,0 +1,73 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import { AppError } from '../../domain/errors.js';
+import { createLinkSuggestions } from '../../llm/index.js';
+import type { Store } from '../../store/index.js';
+import { ApiErrorSchema, errorResponses, sendApiError } from './errors.js';
+import { authenticate, BEARER } from './guards.js';
+import { ref } from './schemaRef.js';
+import { addNamedSchema } from './validation.js';
+
+/**
+ * `POST /api/v1/links/suggest` (api.md §6.20): LLM-suggested metadata for a
+ * destination, advisory and never stored. Checks run in the documented order:
+ * token (401) → a provider is configured (503, before the body is read) →
+ * JSON shape (400) → non-empty `url` (400) → the provider (502 on any failure).
+ */
+
+export const SuggestRequestSchema = Type.Object(
+  {
+    url: Type.String({ description: 'the destination to describe' }),
+    title: Type.Optional(Type.String({ description: 'the page title when known; when empty the server reads it from the page' })),
+    description: Type.Optional(Type.String({ description: 'the page description when known; when empty the server reads it from the page' })),
+  },
+  { $id: 'SuggestRequest', description: 'Unknown fields are ignored.' },
+);
+
+export const SuggestResponseSchema = Type.Object(
+  {
+    slug: Type.String({ description: 'a valid, unreserved slug, or empty when the model proposed none that passes the slug rules' }),
+    title: Type.String({ description: 'empty when the model’s title was over 200 characters' }),
+    description: Type.String({ description: 'empty when the model’s description was over 2000 characters' }),
+    tags: Type.Array(Type.String(), { description: 'tag names that pass the tag rules; always present' }),
+  },
+  { $id: 'SuggestResponseBody', additionalProperties: false, description: 'Advisory metadata; nothing is saved.' },
+);
+
+export function registerLinkSuggestRoute(app: FastifyInstance, deps: { config: Config; store: Store }): void {
+  addNamedSchema(app, SuggestRequestSchema);
+  addNamedSchema(app, SuggestResponseSchema);
+  const suggestions = createLinkSuggestions(deps.config);
+  if (suggestions) app.addHook('onClose', async () => suggestions.close());
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.post(
+    '/api/v1/links/suggest',
+    {
+      onRequest: [
+        authenticate(deps),
+        async function requireLlmProvider(_req, reply) {
+          if (!suggestions) return sendApiError(reply, 'LLM_NOT_CONFIGURED', 'LLM suggestions are not configured');
+        },
+      ],
+      schema: {
+        summary: 'LLM metadata: suggest a slug, title, description and tags for a URL',
+        tags: ['Links'],
+        security: BEARER,
+        body: ref(SuggestRequestSchema),
+        response: {
+          200: ref(SuggestResponseSchema, { description: 'Suggested metadata' }),
+          ...errorResponses(400, 401, 413, 502),
+          503: ref(ApiErrorSchema, { description: 'No LLM provider is configured (LLM_NOT_CONFIGURED), or the database is busy or unreachable' }),
+        },
+      },
+    },
+    async (req) => {
+      if (req.body.url.trim() === '') throw new AppError('BAD_REQUEST', 'url is required', 'url');
+      // The hook above answered already when there is no provider.
+      return suggestions!.suggest(req.body, req.log);
+    },
+  );
+}

@@ -1,0 +1,181 @@
+import { FormatRegistry, Kind, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import { parseRfc3339 } from '../../domain/timeseries.js';
+
+/**
+ * Request validation for `/api/v1` (api.md §4.1 rule 5, §4.2). Schemas check
+ * shapes only — types, required fields, RFC 3339 timestamps — and do it
+ * strictly: a number where a string belongs is a 400, never silently turned
+ * into `"5"` (Fastify's default Ajv coerces types, which suits HTML forms, not
+ * a JSON API). Unknown fields pass untouched and handlers never read them,
+ * which is how they are ignored. Every failure becomes `400 BAD_REQUEST`
+ * naming the field; domain rules (slug, URL, lengths, tags, visibility,
+ * expiry) keep their own codes because schemas never restate them.
+ */
+
+// The one definition of an RFC 3339 timestamp (explicit offset, real calendar date) for every
+// `format: 'date-time'` the API accepts; TypeBox refuses formats it does not know.
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => parseRfc3339(value) !== null);
+
+type Part = 'body' | 'querystring' | 'params' | 'headers';
+
+const PREFIX: Record<Part, string> = {
+  body: 'invalid request body',
+  querystring: 'invalid query parameter',
+  params: 'invalid path parameter',
+  headers: 'invalid header',
+};
+
+function expected(schema: TSchema): string {
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.anyOf)) {
+    const members = s.anyOf as TSchema[];
+    if (members.every((m) => (m as Record<string, unknown>).const !== undefined)) {
+      return `one of: ${members.map((m) => String((m as Record<string, unknown>).const)).join(', ')}`;
+    }
+    return members.map(expected).join(' or ');
+  }
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (Array.isArray(s.enum)) return `one of: ${(s.enum as unknown[]).join(', ')}`;
+  if (s.format === 'date-time') return 'an RFC 3339 date-time with offset (e.g. 2030-01-02T15:04:05Z)';
+  switch (s.type) {
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'integer':
+      return 'an integer';
+    case 'number':
+      return 'a number';
+    case 'array':
+      return 'an array';
+    case 'object':
+      return 'an object';
+    case 'null':
+      return 'null';
+    default:
+      return 'a valid value';
+  }
+}
+
+/** `/tags/3` → `tags[3]`, `/expires_at` → `expires_at`. */
+function fieldName(path: string): string {
+  return path
+    .split('/')
+    .slice(1)
+    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
+    .join('');
+}
+
+export function describeValidationError(err: ValueError, part: Part): string {
+  const field = fieldName(err.path);
+  if (err.type === ValueErrorType.ObjectRequiredProperty) return `${field} is required`;
+  if (field === '') return part === 'body' ? `${PREFIX.body}: expected a JSON object` : PREFIX[part];
+  return `${PREFIX[part]}: ${field} must be ${expected(err.schema)}`;
+}
+
+/**
+ * PostgreSQL refuses NUL in text parameters, so a NUL reaching a query would
+ * be a 500 on one database and stored data on the others. No field of this
+ * API has a use for it: refuse it at the edge, alike everywhere.
+ */
+function firstNulField(value: unknown, fields: readonly string[]): string | null {
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' && value.includes('\u0000') ? '' : null;
+  for (const f of fields) {
+    const v = (value as Record<string, unknown>)[f];
+    if (typeof v === 'string' && v.includes('\u0000')) return f;
+    if (Array.isArray(v) && v.some((x) => typeof x === 'string' && x.includes('\u0000'))) return f;
+  }
+  return null;
+}
+
+/**
+ * Marks a parameter the server decodes itself and never hands to a query as
+ * given (cursors): a NUL in it just makes it malformed, which the list
+ * routes answer by starting at the first page.
+ */
+export const OPAQUE = Symbol.for('joe-links.api.opaque');
+
+function isTypeBox(schema: unknown): schema is TSchema {
+  return typeof schema === 'object' && schema !== null && Kind in schema;
+}
+
+/** The TypeBox originals of each context's named schemas (Fastify keeps only plain clones). */
+const namedSchemas = new WeakMap<FastifyInstance, Map<string, TSchema>>();
+
+/**
+ * Adds a named schema (one with an `$id`) to an API context: it becomes a
+ * component of the OpenAPI document and can be referenced with `ref()` from
+ * route schemas, for validation and serialisation alike.
+ */
+export function addNamedSchema(instance: FastifyInstance, schema: TSchema): void {
+  if (typeof schema.$id !== 'string') throw new Error('a named schema needs an $id');
+  instance.addSchema(schema);
+  let map = namedSchemas.get(instance);
+  if (!map) namedSchemas.set(instance, (map = new Map()));
+  map.set(schema.$id, schema);
+}
+
+/**
+ * A validator compiler for one encapsulated context: TypeBox's compiled
+ * checks, with `$ref`s resolved against the context's named schemas.
+ */
+export function apiValidatorCompiler(instance: FastifyInstance): FastifySchemaCompiler<TSchema> {
+  return ({ schema, httpPart, method, url }) => {
+    const part = (httpPart ?? 'body') as Part;
+    const named = [...(namedSchemas.get(instance)?.values() ?? [])];
+    const $ref = (schema as { $ref?: unknown }).$ref;
+    const target = typeof $ref === 'string' ? named.find((s) => s.$id === $ref) : schema;
+    if (!isTypeBox(target)) {
+      throw new Error(`${method} ${url}: ${part} schemas of /api/v1 routes must be TypeBox schemas (or references to named ones)`);
+    }
+    const check = TypeCompiler.Compile(target, named);
+    const properties = (target as { properties?: Record<string, Record<PropertyKey, unknown>> }).properties ?? {};
+    const fields = Object.keys(properties).filter((k) => properties[k]?.[OPAQUE] !== true);
+    return (value: unknown) => {
+      if (!check.Check(value)) {
+        const first = check.Errors(value).First();
+        return { error: new AppError('BAD_REQUEST', first ? describeValidationError(first, part) : PREFIX[part]) };
+      }
+      const nul = firstNulField(value, fields);
+      if (nul !== null) return { error: new AppError('BAD_REQUEST', `${PREFIX[part]}: ${nul || 'value'} must not contain NUL characters`) };
+      return { value };
+    };
+  };
+}
+
+/**
+ * Bodies are JSON and nothing else (api.md §4.1 rule 5): the HTML form and
+ * plain-text parsers the web routes use are removed from the API context.
+ * Prototype-poisoning keys are refused rather than stripped.
+ */
+export function jsonBodiesOnly(instance: FastifyInstance): void {
+  instance.removeAllContentTypeParsers();
+  instance.addContentTypeParser('application/json', { parseAs: 'string' }, instance.getDefaultJsonParser('error', 'error'));
+}
+
+const BODY_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid request body: not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid request body: empty',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'invalid request body: send JSON with Content-Type: application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid request body: Content-Length does not match',
+};
+
+/**
+ * Framework-level body errors in the API's error shape. Everything else goes
+ * on to the application's error handler, which already speaks it.
+ */
+export function apiErrorHandler(instance: FastifyInstance): void {
+  instance.setErrorHandler((error: Error & { code?: string; statusCode?: number }, _req, reply) => {
+    const message = error.code !== undefined ? BODY_ERRORS[error.code] : undefined;
+    // Proto-poisoning (`__proto__` keys) is raised by the JSON parser as a plain 400.
+    const poisoned = error.statusCode === 400 && /prototype|constructor/i.test(error.message) && error.code === undefined;
+    if (message !== undefined || poisoned) {
+      return reply.code(400).type('application/json').send({ error: message ?? 'invalid request body', code: 'BAD_REQUEST' });
+    }
+    throw error;
+  });
+}

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import Fastify from 'fastify';
+import { after, before, describe, test } from 'node:test';
+import { LinkSchema, NAMED_SCHEMAS, toLinkBody } from '../../src/http/api/schemas.js';
+import { ref } from '../../src/http/api/schemaRef.js';
+import { get, type TestServer } from '../helpers/server.js';
+import { actor, call, startApi, type Actor } from './support.js';
+
+/**
+ * Who may call what, endpoint by endpoint, for the six relationships a caller
+ * can have to a link. The expected statuses are transcribed from api.md §1
+ * (the capability matrix), §5 (the endpoint table) and §6.23 (admin routes),
+ * not from the code: a change in the code that disagrees fails here.
+ */
+
+type Role = 'owner' | 'coowner' | 'share' | 'other' | 'admin' | 'none';
+const ROLES: Role[] = ['owner', 'coowner', 'share', 'other', 'admin', 'none'];
+
+interface Fixture {
+  /** A secure link: owned by `owner`, co-owned by `coowner`, shared with `share`. */
+  linkId: string;
+  tagSlug: string;
+  /** A second co-owner and a second share recipient, for the removal routes. */
+  extraOwnerId: string;
+  extraShareId: string;
+  /** A user with no relation to anything yet. */
+  candidate: { id: string; email: string };
+  /** A token of the caller's own, for the revoke route. */
+  callerTokenId: string | null;
+}
+
+interface Row {
+  route: string;
+  method: string;
+  path: (f: Fixture) => string;
+  body?: (f: Fixture) => unknown;
+  /** Expected status for owner, co-owner, share recipient, other user, admin, no token. */
+  expect: [number, number, number, number, number, number];
+}
+
+const link = (f: Fixture) => `/api/v1/links/${f.linkId}`;
+let n = 0;
+
+const TABLE: Row[] = [
+  { route: '#1 GET /config', method: 'GET', path: () => '/api/v1/config', expect: [200, 200, 200, 200, 200, 200] },
+  { route: '#3 GET /keywords/templates', method: 'GET', path: () => '/api/v1/keywords/templates', expect: [200, 200, 200, 200, 200, 401] },
+  { route: '#4 GET /users/me', method: 'GET', path: () => '/api/v1/users/me', expect: [200, 200, 200, 200, 200, 401] },
+  { route: '#5 GET /tokens', method: 'GET', path: () => '/api/v1/tokens', expect: [200, 200, 200, 200, 200, 401] },
+  { route: '#6 POST /tokens', method: 'POST', path: () => '/api/v1/tokens', body: () => ({ name: 'table' }), expect: [201, 201, 201, 201, 201, 401] },
+  { route: '#7 DELETE /tokens/{id} (own)', method: 'DELETE', path: (f) => `/api/v1/tokens/${f.callerTokenId ?? '00000000-0000-4000-8000-000000000000'}`, expect: [204, 204, 204, 204, 204, 401] },
+  { route: '#8 GET /links', method: 'GET', path: () => '/api/v1/links', expect: [200, 200, 200, 200, 200, 401] },
+  { route: '#9 POST /links', method: 'POST', path: () => '/api/v1/links', body: () => ({ slug: `table-new-${++n}`, url: 'https://e.test' }), expect: [201, 201, 201, 201, 201, 401] },
+  { route: '#10 GET /links/suggest', method: 'GET', path: () => '/api/v1/links/suggest?q=ta', expect: [200, 200, 200, 200, 200, 401] },
+  { route: '#12 GET /links/{id}', method: 'GET', path: link, expect: [200, 200, 200, 403, 200, 401] },
+  { route: '#13 PUT /links/{id}', method: 'PUT', path: link, body: () => ({ url: 'https://e.test/edited' }), expect: [200, 200, 403, 403, 200, 401] },
+  { route: '#13 PUT /links/{id} (toggle only)', method: 'PUT', path: link, body: () => ({ archived: true }), expect: [200, 200, 403, 403, 200, 401] },
+  { route: '#14 DELETE /links/{id}', method: 'DELETE', path: link, expect: [204, 204, 403, 403, 204, 401] },
+  { route: '#15 GET /links/{id}/owners', method: 'GET', path: (f) => `${link(f)}/owners`, expect: [200, 200, 403, 403, 200, 401] },
+  { route: '#16 POST /links/{id}/owners', method: 'POST', path: (f) => `${link(f)}/owners`, body: (f) => ({ email: f.candidate.email }), expect: [201, 201, 403, 403, 201, 401] },
+  { route: '#17 DELETE /links/{id}/owners/{uid}', method: 'DELETE', path: (f) => `${link(f)}/owners/${f.extraOwnerId}`, expect: [204, 204, 403, 403, 204, 401] },
+  { route: '#18 GET /links/{id}/shares', method: 'GET', path: (f) => `${link(f)}/shares`, expect: [200, 200, 403, 403, 200, 401] },
+  { route: '#19 POST /links/{id}/shares', method: 'POST', path: (f) => `${link(f)}/shares`, body: (f) => ({ email: f.candidate.email }), expect: [201, 201, 403, 403, 201, 401] },
+  { route: '#20 DELETE /links/{id}/shares/{uid}', method: 'DELETE', path: (f) => `${link(f)}/shares/${f.extraShareId}`, expect: [204, 204, 403, 403, 204, 401] },
+  { route: '#27 GET /tags', method: 'GET', path: () => '/api/v1/tags', expect: [200, 200, 200, 200, 200, 401] },
+  // The link is secure: to everyone else its tag does not exist.
+  { route: '#28 GET /tags/{slug}/links', method: 'GET', path: (f) => `/api/v1/tags/${f.tagSlug}/links`, expect: [200, 200, 200, 404, 200, 401] },
+  { route: '#29 GET /admin/users', method: 'GET', path: () => '/api/v1/admin/users', expect: [403, 403, 403, 403, 200, 401] },
+  { route: '#30 PUT /admin/users/{id}/role', method: 'PUT', path: (f) => `/api/v1/admin/users/${f.candidate.id}/role`, body: () => ({ role: 'admin' }), expect: [403, 403, 403, 403, 200, 401] },
+  { route: '#31 GET /admin/links', method: 'GET', path: () => '/api/v1/admin/links', expect: [403, 403, 403, 403, 200, 401] },
+  { route: '#32 GET /links/export', method: 'GET', path: () => '/api/v1/links/export', expect: [403, 403, 403, 403, 200, 401] },
+  { route: '#33 GET /admin/link-health', method: 'GET', path: () => '/api/v1/admin/link-health', expect: [403, 403, 403, 403, 200, 401] },
+];
+
+describe('authorization table: every endpoint × every relationship', () => {
+  let s: TestServer;
+  const actors = {} as Record<Exclude<Role, 'none'>, Actor>;
+  before(async () => {
+    s = await startApi();
+    for (const role of ROLES) if (role !== 'none') actors[role] = await actor(s, role, { admin: role === 'admin' });
+  });
+  after(async () => s.stop());
+
+  /** A fresh link (and friends) per request, so a delete or archive never leaks into the next row. */
+  async function fixture(caller: Actor | null): Promise<Fixture> {
+    const i = ++n;
+    const tagName = `roster-${i}`;
+    const view = await s.store.links.create({ slug: `table-${i}`, url: 'https://e.test', visibility: 'secure', tags: [tagName] }, actors.owner.user.id);
+    await s.store.owners.add(view.id, actors.coowner.user.id);
+    await s.store.shares.add(view.id, actors.share.user.id, actors.owner.user.id);
+    const extraOwner = await s.store.users.create({ email: `extra-owner-${i}@example.test` });
+    const extraShare = await s.store.users.create({ email: `extra-share-${i}@example.test` });
+    await s.store.owners.add(view.id, extraOwner.id);
+    await s.store.shares.add(view.id, extraShare.id, actors.owner.user.id);
+    const candidate = await s.store.users.create({ email: `candidate-${i}@example.test` });
+    const callerToken = caller ? (await s.store.tokens.create(caller.user.id, 'to-revoke')).token.id : null;
+    return { linkId: view.id, tagSlug: tagName, extraOwnerId: extraOwner.id, extraShareId: extraShare.id, candidate, callerTokenId: callerToken };
+  }
+
+  for (const row of TABLE) {
+    test(row.route, async () => {
+      const got: number[] = [];
+      for (const role of ROLES) {
+        const caller = role === 'none' ? null : actors[role];
+        const f = await fixture(caller);
+        const r = await call(s, row.method, row.path(f), { as: caller, body: row.body?.(f) });
+        got.push(r.status);
+        if (r.status >= 400) {
+          assert.deepEqual(Object.keys(r.body ?? {}).sort(), ['code', 'error'], `${row.route} as ${role}: ${r.text}`);
+        }
+      }
+      assert.deepEqual(
+        Object.fromEntries(ROLES.map((role, i) => [role, got[i]])),
+        Object.fromEntries(ROLES.map((role, i) => [role, row.expect[i]])),
+      );
+    });
+  }
+
+  test('the table covers every route this server registers under /api/v1', () => {
+    const documented = new Set(TABLE.map((r) => r.route.replace(/^#\d+ /, '').replace(/ \(.*\)$/, '')));
+    // Other areas (stats, analytics, keywords, LLM suggestions) test their own routes.
+    const elsewhere = /\/stats|\/clicks|\/analytics|^GET \/keywords$|^POST \/links\/suggest$/;
+    const registered = new Set<string>();
+    const paths = s.app.swagger().paths as Record<string, Record<string, unknown>>;
+    for (const [path, ops] of Object.entries(paths)) {
+      for (const method of Object.keys(ops)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        if (!elsewhere.test(key)) registered.add(key);
+      }
+    }
+    for (const key of registered) assert.ok(documented.has(key), `${key} has no row in the authorization table`);
+  });
+
+  test('a token of another user cannot be revoked, and answers like one that does not exist', async () => {
+    const theirs = await s.store.tokens.create(actors.other.user.id, 'not-yours');
+    const r = await call(s, 'DELETE', `/api/v1/tokens/${theirs.token.id}`, { as: actors.owner });
+    assert.equal(r.status, 404);
+    const missing = await call(s, 'DELETE', '/api/v1/tokens/00000000-0000-4000-8000-000000000000', { as: actors.owner });
+    assert.deepEqual(r.body, missing.body);
+    assert.equal((await s.store.tokens.findById(theirs.token.id))?.revokedAt, null);
+  });
+
+  test('a share recipient never sees the roster of a secure link, in any response', async () => {
+    const f = await fixture(null);
+    const share = actors.share;
+    const shares = await call(s, 'GET', `/api/v1/links/${f.linkId}/shares`, { as: share });
+    assert.equal(shares.status, 403);
+    const bodies = [
+      await call(s, 'GET', `/api/v1/links/${f.linkId}`, { as: share }),
+      await call(s, 'GET', '/api/v1/links', { as: share }),
+      await call(s, 'GET', `/api/v1/tags/${f.tagSlug}/links`, { as: share }),
+      shares,
+    ];
+    const extra = await s.store.users.findById(f.extraShareId);
+    for (const r of bodies) {
+      assert.ok(!r.text.includes(f.extraShareId), `no other recipient id in ${r.text.slice(0, 80)}`);
+      assert.ok(!r.text.includes(extra!.email), 'no other recipient email');
+      assert.ok(!r.text.includes('shared_by'), 'no share objects at all');
+    }
+  });
+
+  test('the link resource is serialised through its schema: fields it does not list never leave the server', async () => {
+    const f = await fixture(null);
+    const view = (await s.store.links.view(f.linkId))!;
+    const shares = await s.store.shares.list(f.linkId);
+    // A handler that carelessly returned more than the resource: the roster, raw rows.
+    const careless = { ...toLinkBody(view, Date.now(), undefined), shares, health_row: { last_error: 'secret' }, owner_id: actors.owner.user.id };
+    const app = Fastify();
+    for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
+    app.get('/careless', { schema: { response: { 200: ref(LinkSchema) } } }, async () => careless);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const addr = app.server.address() as { port: number };
+      const body = JSON.parse(await (await get(`http://127.0.0.1:${addr.port}/careless`)).text());
+      assert.deepEqual(Object.keys(body).sort(), Object.keys(toLinkBody(view, Date.now(), undefined)).sort());
+      assert.ok(!('health' in body), 'no health for a caller without CanView');
+    } finally {
+      await app.close();
+    }
+  });
+});

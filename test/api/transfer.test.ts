@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { connect, type Db } from '../../src/db/connect.js';
+import { migrateUp } from '../../src/db/migrate.js';
+import { csvField, CsvSyntaxError, readCsv } from '../../src/domain/csvRead.js';
+import { parseLinksCsv } from '../../src/domain/linkRecords.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import { CLI_ARGS } from '../helpers/cli.js';
+import { get, type TestServer } from '../helpers/server.js';
+import { actor, call, createLink, startApi, type Actor } from './support.js';
+
+describe('CSV reading (RFC 4180)', () => {
+  test('quoted fields keep commas, line breaks and doubled quotes', () => {
+    const text = '\uFEFFslug,description\r\nbob,"says ""hi"", then\nleaves"\r\n"a,b",\r\n\r\nlast,x';
+    assert.deepEqual([...readCsv(text)], [
+      { line: 1, fields: ['slug', 'description'] },
+      { line: 2, fields: ['bob', 'says "hi", then\nleaves'] },
+      { line: 4, fields: ['a,b', ''] },
+      { line: 6, fields: ['last', 'x'] },
+    ]);
+  });
+
+  test('malformed CSV is an error naming the line, never a guess', () => {
+    const fails = (text: string, line: number, message: RegExp) => {
+      assert.throws(() => [...readCsv(text)], (e: unknown) => e instanceof CsvSyntaxError && e.line === line && message.test(e.message), text);
+    };
+    fails('a,b\n"open,2', 2, /not closed/);
+    fails('a,b\n"x"y,2', 2, /after a closing quote/);
+    fails('a,b\nsay "hi",2', 2, /must be quoted/);
+  });
+
+  test('any table survives quoting and reading back', () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '\n', '\r\n', ' ', 'é', '🎉') });
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 8 }), (rows) => {
+        const width = rows[0]!.length;
+        const table = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
+        const text = table.map((r) => r.map(csvField).join(',')).join('\r\n');
+        assert.deepEqual([...readCsv(text)].map((r) => r.fields), table);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('the links CSV: header names columns, tags split on commas, bad rows refused alone', () => {
+    const parsed = parseLinksCsv('url,slug,tags\nhttps://a.test,a,"x, y"\nhttps://b.test,b\n,c,\n');
+    assert.deepEqual(parsed[0]!.record, { slug: 'a', url: 'https://a.test', title: '', description: '', tags: ['x', 'y'] });
+    assert.match(parsed[1]!.error!, /expected 3 fields, found 2/);
+    assert.equal(parsed[2]!.error, 'url is required');
+    assert.throws(() => parseLinksCsv('slug,url,owner\n'), /unknown column "owner"/);
+    assert.throws(() => parseLinksCsv('slug,title\n'), /no "url" column/);
+  });
+});
+
+describe('GET /api/v1/links/export', () => {
+  let s: TestServer;
+  let admin: Actor;
+  let alice: Actor;
+  before(async () => {
+    s = await startApi();
+    admin = await actor(s, 'admin', { admin: true });
+    alice = await actor(s, 'alice');
+  });
+  after(async () => s.stop());
+
+  test('streams every link as one JSON object per line, in slug order', async () => {
+    const bob = await actor(s, 'bob');
+    const b = await createLink(s, alice, { slug: 'b-link', title: 'B', tags: ['Two', 'one'], visibility: 'secure', expires_at: '2099-01-01T00:00:00Z' });
+    await call(s, 'POST', `/api/v1/links/${b.id}/owners`, { as: alice, body: { email: bob.user.email } });
+    const a = await createLink(s, bob, { slug: 'a-link', url: 'https://a.test/$x', health_checks_disabled: true });
+    await call(s, 'PUT', `/api/v1/links/${a.id}`, { as: bob, body: { archived: true } });
+    for (let i = 0; i < 1200; i++) await s.store.links.create({ slug: `bulk-${String(i).padStart(4, '0')}`, url: 'https://bulk.test' }, alice.user.id);
+
+    const r = await get(`${s.url}/api/v1/links/export`, { authorization: `Bearer ${admin.token}` });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/x-ndjson');
+    assert.equal(r.headers.get('transfer-encoding'), 'chunked', 'streamed, not buffered into one body');
+    const text = await r.text();
+    assert.ok(text.endsWith('\n'));
+    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 1202);
+    const slugs = lines.map((l) => l.slug);
+    assert.deepEqual(slugs, [...slugs].sort());
+    assert.deepEqual(lines[0], {
+      slug: 'a-link',
+      url: 'https://a.test/$x',
+      title: '',
+      description: '',
+      visibility: 'public',
+      tags: [],
+      owners: [bob.user.email],
+      expires_at: null,
+      archived_at: lines[0].archived_at,
+      health_checks_disabled: true,
+      created_at: lines[0].created_at,
+    });
+    assert.match(lines[0].archived_at, /Z$/);
+    const bLine = lines.find((l) => l.slug === 'b-link');
+    assert.deepEqual(bLine.tags, ['Two', 'one'], 'by name, byte order');
+    assert.deepEqual(bLine.owners, [alice.user.email, bob.user.email], 'primary first');
+    assert.equal(bLine.expires_at, '2099-01-01T00:00:00.000Z');
+    assert.equal(bLine.visibility, 'secure');
+  });
+});
+
+describe('joe-links links export / import', () => {
+  let dir: string;
+  const dbs: Db[] = [];
+  const run = (dsn: string, args: string[], input?: string) =>
+    spawnSync(process.execPath, [...CLI_ARGS, 'links', ...args], { cwd: dir, env: { ...process.env, JOE_DB_DSN: dsn }, encoding: 'utf8', input });
+  const open = async (name: string): Promise<{ dsn: string; store: Store }> => {
+    const dsn = join(dir, name);
+    const db = connect({ driver: 'sqlite3', dsn });
+    await migrateUp(db);
+    dbs.push(db);
+    return { dsn, store: createStore(db) };
+  };
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'joe-links-transfer-'));
+  });
+  after(async () => {
+    for (const db of dbs) await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('an export imports into another instance as the same links, and a second import changes nothing', async () => {
+    const src = await open('source.db');
+    const ann = await src.store.users.create({ email: 'ann@example.test', displayName: 'Ann' });
+    const ben = await src.store.users.create({ email: 'ben@example.test', displayName: 'Ben' });
+    const gone = await src.store.users.create({ email: 'gone@example.test', displayName: 'Gone' });
+    const wiki = await src.store.links.create({ slug: 'wiki', url: 'https://wiki.test', title: 'Wiki, "the"', description: 'line 1\nline 2', tags: ['Docs', 'Team A'], visibility: 'private' }, ann.id);
+    await src.store.owners.add(wiki.id, ben.id);
+    const old = await src.store.links.create({ slug: 'old', url: 'https://old.test', expiresAt: Date.now() + 60_000 }, ben.id);
+    await src.store.db.kysely.updateTable('links').set({ expires_at: Date.UTC(2021, 5, 1), archived_at: Date.UTC(2022, 0, 1) }).where('id', '=', old.id).execute();
+    await src.store.links.create({ slug: 'orphaned', url: 'https://o.test' }, gone.id);
+
+    const exported = run(src.dsn, ['export']);
+    assert.equal(exported.status, 0, exported.stderr);
+    writeFileSync(join(dir, 'links.jsonl'), exported.stdout);
+
+    const dst = await open('target.db');
+    await dst.store.users.create({ email: 'ann@example.test', displayName: 'Ann' });
+    await dst.store.users.create({ email: 'ben@example.test', displayName: 'Ben' });
+    await dst.store.users.create({ email: 'keeper@example.test', displayName: 'Keeper' });
+
+    const refusedWithoutOwner = run(dst.dsn, ['import', 'links.jsonl']);
+    assert.equal(refusedWithoutOwner.status, 1, 'a link nobody here can own is refused');
+    assert.match(refusedWithoutOwner.stdout, /refused  line 2 \(orphaned\): no owner/);
+    assert.match(refusedWithoutOwner.stdout, /created  old/);
+    assert.match(refusedWithoutOwner.stdout, /created  wiki/);
+
+    const imported = run(dst.dsn, ['import', 'links.jsonl', '--owner', 'keeper@example.test']);
+    assert.equal(imported.status, 0, imported.stdout + imported.stderr);
+    assert.match(imported.stdout, /created  orphaned \(owner gone@example.test matches no user; given to the --owner user\)/);
+    assert.match(imported.stdout, /skipped  old/);
+    assert.match(imported.stderr, /1 created, 0 updated, 2 skipped, 0 refused/);
+
+    const reexported = run(dst.dsn, ['export']);
+    const expected = exported.stdout.replace('"owners":["gone@example.test"]', '"owners":["keeper@example.test"]');
+    assert.equal(reexported.stdout, expected, 'the same links, owners, tags, dates and flags');
+
+    const again = run(dst.dsn, ['import', 'links.jsonl', '--owner', 'keeper@example.test']);
+    assert.equal(again.status, 0);
+    assert.match(again.stderr, /0 created, 0 updated, 3 skipped, 0 refused/);
+    assert.equal(run(dst.dsn, ['export']).stdout, reexported.stdout);
+  });
+
+  test('--dry-run reports changes and refusals but writes nothing; a bad record never stops the others', async () => {
+    const db = await open('dry.db');
+    await db.store.users.create({ email: 'ann@example.test', displayName: 'Ann' });
+    const lines = [
+      JSON.stringify({ slug: 'fine', url: 'https://fine.test', owners: ['ann@example.test'] }),
+      '{"slug": "broken-json"',
+      JSON.stringify({ slug: 'Bad Slug', url: 'https://x.test', owners: ['ann@example.test'] }),
+      JSON.stringify({ slug: 'bad-url', url: 'javascript:alert(1)', owners: ['ann@example.test'] }),
+      JSON.stringify({ slug: 'bad-tags', url: 'https://x.test', tags: ['<script>'], owners: ['ann@example.test'] }),
+      '',
+      JSON.stringify({ slug: 'also-fine', url: 'https://also.test', owners: ['ann@example.test'], tags: ['T'] }),
+    ];
+    writeFileSync(join(dir, 'mixed.jsonl'), `${lines.join('\n')}\n`);
+    const dry = run(db.dsn, ['import', 'mixed.jsonl', '--dry-run']);
+    assert.equal(dry.status, 1);
+    assert.match(dry.stdout, /^created  fine$/m);
+    assert.match(dry.stdout, /^refused  line 2 \(broken-json\): not valid JSON$/m);
+    assert.match(dry.stdout, /^refused  line 3 \(Bad Slug\): slug must match/m);
+    assert.match(dry.stdout, /^refused  line 4 \(bad-url\): url must start with http/m);
+    assert.match(dry.stdout, /^refused  line 5 \(bad-tags\): tag names must start/m);
+    assert.match(dry.stdout, /^created  also-fine$/m);
+    assert.match(dry.stderr, /dry run, nothing written.*2 created, 0 updated, 0 skipped, 4 refused/);
+    assert.equal(await db.store.links.count(), 0, 'a dry run writes nothing');
+
+    const real = run(db.dsn, ['import', 'mixed.jsonl']);
+    assert.equal(real.status, 1);
+    assert.equal(await db.store.links.count(), 2);
+    assert.deepEqual((await db.store.links.view((await db.store.links.getBySlug('also-fine'))!.id))!.tags.map((t) => t.name), ['T']);
+  });
+
+  test('CSV rows go to --owner; quoted commas and line breaks survive; changed rows update', async () => {
+    const db = await open('csv.db');
+    await db.store.users.create({ email: 'csv@example.test', displayName: 'Csv' });
+    const csv = [
+      'slug,url,title,description,tags',
+      'handbook,https://handbook.test,"Handbook, v2","Chapter 1\nChapter ""2""","HR, Policies"',
+      'plain,https://plain.test,,,',
+    ].join('\r\n');
+    writeFileSync(join(dir, 'links.csv'), csv);
+    const noOwner = run(db.dsn, ['import', 'links.csv']);
+    assert.notEqual(noOwner.status, 0);
+    assert.match(noOwner.stderr, /--owner/);
+
+    const first = run(db.dsn, ['import', 'links.csv', '--owner', 'csv@example.test']);
+    assert.equal(first.status, 0, first.stdout + first.stderr);
+    const handbook = (await db.store.links.view((await db.store.links.getBySlug('handbook'))!.id))!;
+    assert.equal(handbook.title, 'Handbook, v2');
+    assert.equal(handbook.description, 'Chapter 1\nChapter "2"');
+    assert.deepEqual(handbook.tags.map((t) => t.name), ['HR', 'Policies']);
+    assert.equal(handbook.owners[0]!.email, 'csv@example.test');
+    await db.store.links.update(handbook.id, { visibility: 'secure' });
+
+    writeFileSync(join(dir, 'links.csv'), csv.replace('https://plain.test', 'https://plain.test/moved'));
+    const second = run(db.dsn, ['import', 'links.csv', '--owner', 'csv@example.test']);
+    assert.match(second.stdout, /^skipped  handbook$/m);
+    assert.match(second.stdout, /^updated  plain$/m);
+    assert.equal((await db.store.links.getBySlug('plain'))!.url, 'https://plain.test/moved');
+    assert.equal((await db.store.links.getBySlug('handbook'))!.visibility, 'secure', 'CSV carries no visibility, so it is kept');
+
+    const fromStdin = run(db.dsn, ['import', '-', '--format', 'csv', '--owner', 'csv@example.test'], 'slug,url\nstdin-link,https://s.test\n');
+    assert.equal(fromStdin.status, 0, fromStdin.stderr);
+    assert.ok(await db.store.links.getBySlug('stdin-link'));
+  });
+});
