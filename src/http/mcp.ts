@@ -1,0 +1,115 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestUser } from '../auth/currentUser.js';
+import type { Config } from '../config.js';
+import { createLinkSuggestions, type LinkSuggestions } from '../llm/index.js';
+import { createMcpServer } from '../mcp/server.js';
+import type { Metrics } from '../metrics.js';
+import type { Store } from '../store/index.js';
+import type { User } from '../store/types.js';
+import { authenticate } from './api/guards.js';
+import { requestOrigin } from './web/render.js';
+
+/**
+ * The MCP endpoint (agents-and-extension.md §1.1–§1.2): Streamable HTTP at
+ * `/mcp`, stateless, one JSON response per POST. Fastify stays in charge of
+ * the HTTP edge — bearer authentication before anything is parsed, the
+ * per-token rate limit (the API's root hook), the 1 MiB body cap, security
+ * headers, error bodies — and hands the SDK's transport a web `Request`
+ * built from the raw body, so malformed frames get the SDK's own JSON-RPC
+ * parse errors.
+ */
+
+export const MCP_PATH = '/mcp';
+
+/** Nothing served here is a document: the strictest policy, 401s included (§1.2 rule 4). */
+const MCP_HELMET = {
+  contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"] } },
+};
+
+/** Request headers the SDK has no use for; credentials stay with Fastify. */
+const NOT_FORWARDED = new Set(['authorization', 'cookie', 'content-length', 'transfer-encoding', 'connection', 'host', 'keep-alive', 'upgrade']);
+
+function jsonRpcError(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+function webRequest(req: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || NOT_FORWARDED.has(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const body = req.method === 'POST' ? (typeof req.body === 'string' ? req.body : '') : undefined;
+  return new Request(`http://mcp.invalid${req.url}`, { method: req.method, headers, body });
+}
+
+/** The bearer hook's user; null would mean the hook never ran, which tools report as `unauthorized`. */
+function bearerUser(req: FastifyRequest): User | null {
+  try {
+    return requestUser(req);
+  } catch {
+    return null;
+  }
+}
+
+export interface McpDeps {
+  config: Config;
+  store: Store;
+  metrics: Metrics;
+}
+
+export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
+  const { config, store, metrics } = deps;
+  const suggestions: LinkSuggestions | null = createLinkSuggestions(config);
+
+  async function exchange(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    let request: Request;
+    try {
+      request = webRequest(req);
+    } catch {
+      return reply.code(400).type('application/json').send(jsonRpcError(-32600, 'Invalid Request: unusable headers'));
+    }
+    const server = createMcpServer(
+      { metrics },
+      { store, user: bearerUser(req), origin: requestOrigin(config, req), suggestions, log: req.log },
+    );
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Transport complaints (bad Accept, bad JSON) are answered to the client already; the log keeps a trace.
+    transport.onerror = (err) => req.log.debug({ err }, 'mcp transport rejected a request');
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      const text = await response.text();
+      reply.code(response.status).header('cache-control', 'no-store');
+      response.headers.forEach((value, name) => {
+        if (name !== 'content-length') reply.header(name, value);
+      });
+      return text === '' ? reply.send() : reply.send(text);
+    } finally {
+      await server.close().catch((err: unknown) => req.log.warn({ err }, 'closing the MCP server failed'));
+    }
+  }
+
+  await app.register(async (mcp) => {
+    if (suggestions) mcp.addHook('onClose', async () => suggestions.close());
+    // The shared bearer check answers 401 with the API's body; MCP clients also expect the challenge (§1.2 rule 2).
+    mcp.addHook('onSend', async (_req, reply, payload) => {
+      if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer realm="joe-links"');
+      return payload;
+    });
+    // Bodies reach the SDK as text, whatever their type: it answers a wrong
+    // Content-Type with 415 and bad JSON with a JSON-RPC parse error.
+    mcp.removeAllContentTypeParsers();
+    mcp.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+    const route = { onRequest: authenticate({ store }), helmet: MCP_HELMET, schema: { hide: true } };
+    mcp.post(MCP_PATH, route, exchange);
+    // No session exists to end, so DELETE is the SDK's stateless no-op.
+    mcp.delete(MCP_PATH, route, exchange);
+    // No server-initiated streams (§1.1 rule 4).
+    mcp.get(MCP_PATH, route, async (_req, reply) =>
+      reply.code(405).header('allow', 'POST, DELETE').type('application/json').send(jsonRpcError(-32000, 'Method not allowed: POST JSON-RPC messages to /mcp')),
+    );
+  });
+}

@@ -1,0 +1,180 @@
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../domain/errors.js';
+import { tagSlug } from '../domain/tags.js';
+import { changeLink, createLink, fullLinkBody, linkBodies, type LinkChanges } from '../http/api/linkOperations.js';
+import type { LinkView } from '../store/types.js';
+import { defineTool, findLink, LinkRef, requireCap, type AuthedContext } from './context.js';
+import { ToolError } from './errors.js';
+import { linkPayload, listItemPayload, type Payload } from './payloads.js';
+
+/**
+ * The link tools (agents-and-extension.md §1.4–§1.5). Each one authorizes
+ * through LinkCaps (`store.access.caps`) and writes through the same
+ * operations as REST (`http/api/linkOperations.ts`), so validation order,
+ * messages and stored results are REST's. Input schemas check only shapes;
+ * every rule with a REST error code (slug, URL, lengths, tags, visibility,
+ * expiry, list filter) is checked by the domain so it comes back as a
+ * `validation_failed` tool error with REST's message, not a protocol error.
+ */
+
+/** Share rosters are bounded so one call cannot turn into thousands of user lookups. */
+const MAX_SHARE_WITH = 50;
+
+const text = (description: string) => Type.String({ description });
+
+/** The full payload for a caller holding CanView; the roster only with CanManageShares. */
+async function payloadFor(ctx: AuthedContext, view: LinkView, canManageShares: boolean): Promise<Payload> {
+  const sharedWith = canManageShares ? (await ctx.store.shares.list(view.id)).map((s) => s.email) : undefined;
+  return linkPayload(await fullLinkBody(ctx.store, view), ctx.origin, sharedWith);
+}
+
+export const createLinkTool = defineTool({
+  name: 'create_link',
+  description:
+    'Create a go link owned by you. Visibility defaults to "private", or "secure" when share_with names anyone; ' +
+    'share_with users must already have signed in once. Fails with duplicate_slug when the slug exists.',
+  input: Type.Object(
+    {
+      slug: text('lower-case letters, digits and inner hyphens; at most 128 characters; not reserved'),
+      url: text('http(s) destination; may contain $name placeholders, each at most once'),
+      title: Type.Optional(text('at most 200 characters')),
+      description: Type.Optional(text('at most 2000 characters')),
+      tags: Type.Optional(Type.Array(Type.String(), { description: 'at most 20 tag names: letters, digits, spaces, "-" and "_", each at most 50 characters' })),
+      visibility: Type.Optional(text('"public", "private" or "secure"; default "private", or "secure" when share_with is given')),
+      expires_at: Type.Optional(text('RFC 3339 date-time in the future, e.g. 2030-01-02T15:04:05Z; empty = never expires')),
+      health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
+      share_with: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_SHARE_WITH, description: 'emails of existing users to share the link with' })),
+    },
+    { additionalProperties: false },
+  ),
+  async run(args, ctx) {
+    const emails = [...new Set((args.share_with ?? []).map((e) => e.trim()).filter((e) => e !== ''))];
+    // Every recipient is resolved before anything is written, and every unknown one is named.
+    const users = await Promise.all(emails.map((e) => ctx.store.users.findByExactEmail(e)));
+    const unknown = emails.filter((_e, i) => users[i] === null);
+    if (unknown.length > 0) {
+      throw new ToolError('unknown_user', `no user with email ${unknown.join(', ')}; they must sign in once before a link can be shared with them`);
+    }
+    const visibility = args.visibility !== undefined && args.visibility !== '' ? args.visibility : emails.length > 0 ? 'secure' : 'private';
+    const view = await createLink(ctx.store, ctx.user.id, {
+      slug: args.slug,
+      url: args.url,
+      title: args.title,
+      description: args.description,
+      visibility,
+      tags: args.tags,
+      expiresAt: args.expires_at === '' ? null : args.expires_at,
+      healthChecksDisabled: args.health_checks_disabled,
+      shareWith: users.map((u) => u!.id),
+    }).catch((e: unknown) => {
+      if (e instanceof AppError && e.code === 'SLUG_CONFLICT') throw new ToolError('duplicate_slug', `slug "${args.slug}" already exists`);
+      throw e;
+    });
+    return payloadFor(ctx, view, true);
+  },
+});
+
+export const getLinkTool = defineTool({
+  name: 'get_link',
+  description: 'Get one link by slug or id: owners, co-owners, share recipients and admins may read it.',
+  input: Type.Object({ link: LinkRef }, { additionalProperties: false }),
+  async run(args, ctx) {
+    const link = await findLink(ctx, args.link);
+    const caps = await requireCap(ctx, link, 'canView', 'you do not have access to this link');
+    const view = await ctx.store.links.view(link.id);
+    if (!view) throw new ToolError('not_found', `no link matches "${args.link.trim()}"`);
+    return payloadFor(ctx, view, caps.canManageShares);
+  },
+});
+
+const FILTERS = ['', 'mine', 'shared', 'public'] as const;
+export const LIST_DEFAULT = 50;
+export const LIST_MAX = 200;
+
+export const listLinksTool = defineTool({
+  name: 'list_links',
+  description:
+    'List links. filter "mine" (default): links you own or co-own, any lifecycle state, by slug; "shared": links shared with you, by slug; ' +
+    '"public": everyone’s active public links, newest first. q searches slug, URL, title and description; tag (mine only) filters by tag.',
+  input: Type.Object(
+    {
+      q: Type.Optional(text('case-insensitive literal substring of slug, URL, title or description (mine and public)')),
+      tag: Type.Optional(text('tag slug, used with filter "mine" when q is empty')),
+      filter: Type.Optional(text('"mine" (default), "shared" or "public"')),
+      limit: Type.Optional(Type.Integer({ description: `rows to return: default ${LIST_DEFAULT}, at most ${LIST_MAX}` })),
+    },
+    { additionalProperties: false },
+  ),
+  async run(args, ctx) {
+    const filter = args.filter ?? '';
+    if (!(FILTERS as readonly string[]).includes(filter)) throw new ToolError('validation_failed', 'filter must be "mine", "shared", or "public"');
+    const limit = args.limit === undefined || args.limit <= 0 ? LIST_DEFAULT : Math.min(args.limit, LIST_MAX);
+    const q = args.q ?? '';
+    const { store, viewer } = ctx;
+    let links: LinkView[];
+    if (filter === 'public') {
+      // The public browser's own query: public, neither expired nor archived, newest first.
+      links = (await store.browse.publicLinks({ q, offset: 0, limit })).links;
+    } else if (filter === 'shared') {
+      links = (await store.links.list({ scope: 'shared', viewer, limit })).links;
+    } else {
+      const tag = q === '' && args.tag !== undefined && args.tag.trim() !== '' ? tagSlug(args.tag) : undefined;
+      links = (await store.links.list({ scope: 'owned', viewer, q: q === '' ? undefined : q, tagSlug: tag, limit })).links;
+    }
+    const rows = (await linkBodies(store, links, viewer)).map((b) => listItemPayload(b, ctx.origin));
+    return { links: rows, count: rows.length };
+  },
+});
+
+export const updateLinkTool = defineTool({
+  name: 'update_link',
+  description:
+    'Change a link you own or co-own (admins: any). Only the fields you pass change. expires_at null or "" clears the expiry; ' +
+    'tags replaces the whole set ([] clears it); archived true/false archives or restores the link.',
+  input: Type.Object(
+    {
+      link: LinkRef,
+      url: Type.Optional(text('new http(s) destination; cannot be empty')),
+      title: Type.Optional(text('at most 200 characters')),
+      description: Type.Optional(text('at most 2000 characters')),
+      tags: Type.Optional(Type.Array(Type.String(), { description: 'replaces every tag; at most 20' })),
+      visibility: Type.Optional(text('"public", "private" or "secure"; empty keeps the current value')),
+      expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'RFC 3339 date-time; null or "" clears it; omit to keep it' })),
+      archived: Type.Optional(Type.Boolean({ description: 'true archives (keeping the first archive time), false restores' })),
+      health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
+    },
+    { additionalProperties: false },
+  ),
+  async run(args, ctx) {
+    const link = await findLink(ctx, args.link);
+    await requireCap(ctx, link, 'canEdit', 'only owners and admins may update a link');
+    if (args.url !== undefined && args.url.trim() === '') throw new ToolError('validation_failed', 'url cannot be empty');
+    const changes: LinkChanges = {
+      url: args.url,
+      title: args.title,
+      description: args.description,
+      tags: args.tags,
+      visibility: args.visibility,
+      archived: args.archived,
+      healthChecksDisabled: args.health_checks_disabled,
+    };
+    // Present-but-null is told apart from absent: the arguments arrive exactly as the client sent them.
+    if (Object.prototype.hasOwnProperty.call(args, 'expires_at')) {
+      changes.expiresAt = args.expires_at === null || args.expires_at === '' ? null : args.expires_at;
+    }
+    const view = await changeLink(ctx.store, link, changes);
+    return payloadFor(ctx, view, true);
+  },
+});
+
+export const deleteLinkTool = defineTool({
+  name: 'delete_link',
+  description: 'Delete a link you own or co-own (admins: any), with its tags, shares and clicks. The slug becomes free.',
+  input: Type.Object({ link: LinkRef }, { additionalProperties: false }),
+  async run(args, ctx) {
+    const link = await findLink(ctx, args.link);
+    await requireCap(ctx, link, 'canDelete', 'only owners and admins may delete a link');
+    await ctx.store.links.delete(link.id);
+    return { deleted: true, slug: link.slug };
+  },
+});

@@ -1,0 +1,124 @@
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../domain/errors.js';
+import { iso, toOwnerBody } from '../http/api/schemas.js';
+import { defineTool, findLink, LinkRef, requireCap, userByEmail, type AuthedContext } from './context.js';
+import { ToolError } from './errors.js';
+import type { Payload } from './payloads.js';
+
+/**
+ * Shares, co-owners, stats, keywords and LLM suggestions over MCP
+ * (agents-and-extension.md §1.4–§1.5), each on the store calls of its REST
+ * counterpart and gated by the same LinkCaps capability.
+ */
+
+const MANAGE_SHARES = 'only owners and admins may manage shares';
+const EmailArg = Type.String({ description: 'exact email of an existing user' });
+
+async function roster(ctx: AuthedContext, linkId: string): Promise<string[]> {
+  return (await ctx.store.shares.list(linkId)).map((s) => s.email).sort();
+}
+
+export const shareLinkTool = defineTool({
+  name: 'share_link',
+  description: 'Share a link you own or co-own with a user by email (they must have signed in once). Secure links admit only owners and share recipients.',
+  input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
+  async run(args, ctx) {
+    const link = await findLink(ctx, args.link);
+    await requireCap(ctx, link, 'canManageShares', MANAGE_SHARES);
+    const user = await userByEmail(ctx, args.email);
+    await ctx.store.shares.add(link.id, user.id, ctx.user.id);
+    return { link: link.slug, shared_with: await roster(ctx, link.id) };
+  },
+});
+
+export const unshareLinkTool = defineTool({
+  name: 'unshare_link',
+  description: 'Stop sharing a link with a user by email. Succeeds when the link was not shared with them, and returns the current recipients.',
+  input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
+  async run(args, ctx) {
+    const link = await findLink(ctx, args.link);
+    await requireCap(ctx, link, 'canManageShares', MANAGE_SHARES);
+    const user = await userByEmail(ctx, args.email);
+    try {
+      await ctx.store.shares.remove(link.id, user.id);
+    } catch (e) {
+      // Idempotent by design: "not shared with them" is the state the caller asked for.
+      if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e;
+    }
+    return { link: link.slug, shared_with: await roster(ctx, link.id) };
+  },
+});
+
+export const addCoOwnerTool = defineTool({
+  name: 'add_co_owner',
+  description: 'Make a user (by email) a co-owner of a link you own or co-own: they may then edit, delete and share it.',
+  input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
+  async run(args, ctx) {
+    const link = await findLink(ctx, args.link);
+    await requireCap(ctx, link, 'canManageShares', MANAGE_SHARES);
+    const user = await userByEmail(ctx, args.email);
+    await ctx.store.owners.add(link.id, user.id);
+    return { link: link.slug, owners: (await ctx.store.owners.list(link.id)).map(toOwnerBody) };
+  },
+});
+
+export const STATS_DEFAULT = 20;
+export const STATS_MAX = 100;
+
+export const getLinkStatsTool = defineTool({
+  name: 'get_link_stats',
+  description:
+    'Click counts of a link (total, last 7 and 30 days) and its most recent clicks, newest first. ' +
+    'Who clicked is shown only to owners and admins.',
+  input: Type.Object(
+    {
+      link: LinkRef,
+      limit: Type.Optional(Type.Integer({ description: `recent clicks to return: default ${STATS_DEFAULT}, at most ${STATS_MAX}` })),
+    },
+    { additionalProperties: false },
+  ),
+  async run(args, ctx) {
+    const link = await findLink(ctx, args.link);
+    const caps = await requireCap(ctx, link, 'canStats', 'you do not have access to this link');
+    const limit = args.limit === undefined || args.limit <= 0 ? STATS_DEFAULT : Math.min(args.limit, STATS_MAX);
+    const [totals, page] = await Promise.all([
+      ctx.store.analytics.totals(link.id),
+      // Clicker identity only with CanManageShares, decided by the store from this flag.
+      ctx.store.analytics.recentClicks(link.id, { limit, attribution: caps.canManageShares }),
+    ]);
+    const recent = page.clicks.map((c) => {
+      const row: Payload = { clicked_at: iso(c.clickedAt) };
+      if (c.referrer) row.referrer = c.referrer;
+      if (c.user && c.user.displayName !== '') row.user = c.user.displayName;
+      return row;
+    });
+    return { link: link.slug, total: totals.total, last_7d: totals.last7d, last_30d: totals.last30d, recent };
+  },
+});
+
+export const listKeywordsTool = defineTool({
+  name: 'list_keywords',
+  description: 'The keywords configured on this server (e.g. "gh" for gh/<repo>), by name.',
+  input: Type.Object({}, { additionalProperties: false }),
+  async run(_args, ctx) {
+    return { keywords: (await ctx.store.keywords.list()).map((k) => k.keyword) };
+  },
+});
+
+export const suggestLinkMetadataTool = defineTool({
+  name: 'suggest_link_metadata',
+  description: 'Ask the configured LLM for a slug, title, description and tags for a URL. Advisory only: nothing is saved.',
+  input: Type.Object({ url: Type.String({ description: 'the destination to describe' }) }, { additionalProperties: false }),
+  available: (ctx) => ctx.suggestions !== null,
+  async run(args, ctx) {
+    if (args.url.trim() === '') throw new ToolError('validation_failed', 'url is required');
+    if (!ctx.suggestions) throw new ToolError('llm_error', 'LLM suggestions are not configured');
+    const s = await ctx.suggestions.suggest({ url: args.url }, ctx.log);
+    const out: Payload = {};
+    if (s.slug !== '') out.slug = s.slug;
+    if (s.title !== '') out.title = s.title;
+    if (s.description !== '') out.description = s.description;
+    if (s.tags.length > 0) out.tags = s.tags;
+    return out;
+  },
+});

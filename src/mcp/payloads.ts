@@ -1,0 +1,60 @@
+import type { LinkBody } from '../http/api/schemas.js';
+
+/**
+ * MCP's link shapes (agents-and-extension.md §1.4), built from the REST link
+ * resource so values, lifecycle fields and health gating are REST's own
+ * (lifecycle.md §12.1). The differences are presentational: `short_url` is
+ * added, and empty or null members are left out instead of written as `null`
+ * (absent `expires_at` = never expires, absent `health` = not capable).
+ */
+
+export type Payload = Record<string, unknown>;
+
+/** `{scheme}://{Host}/{slug}`, the origin computed as the web UI computes it. */
+export function shortUrl(origin: string, slug: string): string {
+  return `${origin}/${slug}`;
+}
+
+function putIfSet(out: Payload, key: string, value: string | null | undefined): void {
+  if (value !== null && value !== undefined && value !== '') out[key] = value;
+}
+
+function putHealth(out: Payload, body: LinkBody): void {
+  if (body.health === undefined) return;
+  out.health = body.health;
+  out.health_checks_disabled = body.health_checks_disabled;
+}
+
+/**
+ * The link payload: `shared_with` is passed only for CanManageShares callers
+ * (emails, sorted), so share recipients never see the roster.
+ */
+export function linkPayload(body: LinkBody, origin: string, sharedWith?: readonly string[]): Payload {
+  const out: Payload = { id: body.id, slug: body.slug, short_url: shortUrl(origin, body.slug), url: body.url };
+  putIfSet(out, 'title', body.title);
+  putIfSet(out, 'description', body.description);
+  out.visibility = body.visibility;
+  out.lifecycle_state = body.lifecycle_state;
+  putIfSet(out, 'expires_at', body.expires_at);
+  putIfSet(out, 'archived_at', body.archived_at);
+  if (body.tags.length > 0) out.tags = body.tags;
+  if (body.owners.length > 0) out.owners = body.owners;
+  putHealth(out, body);
+  if (sharedWith && sharedWith.length > 0) out.shared_with = [...sharedWith].sort();
+  out.created_at = body.created_at;
+  out.updated_at = body.updated_at;
+  return out;
+}
+
+/** A row of `list_links`: the link's identity, destination, text, visibility and lifecycle. */
+export function listItemPayload(body: LinkBody, origin: string): Payload {
+  const out: Payload = { id: body.id, slug: body.slug, short_url: shortUrl(origin, body.slug), url: body.url };
+  putIfSet(out, 'title', body.title);
+  putIfSet(out, 'description', body.description);
+  out.visibility = body.visibility;
+  putIfSet(out, 'expires_at', body.expires_at);
+  putIfSet(out, 'archived_at', body.archived_at);
+  out.lifecycle_state = body.lifecycle_state;
+  putHealth(out, body);
+  return out;
+}

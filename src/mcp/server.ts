@@ -1,0 +1,150 @@
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Metrics } from '../metrics.js';
+import { APP_VERSION } from '../views/version.js';
+import type { AuthedContext, ToolContext, ToolDefinition } from './context.js';
+import { ToolError, toToolError } from './errors.js';
+import { createLinkTool, deleteLinkTool, getLinkTool, listLinksTool, updateLinkTool } from './linkTools.js';
+import { addCoOwnerTool, getLinkStatsTool, listKeywordsTool, shareLinkTool, suggestLinkMetadataTool, unshareLinkTool } from './memberTools.js';
+
+/**
+ * The MCP server of one HTTP request (agents-and-extension.md §1): the
+ * endpoint is stateless, so each POST gets a fresh SDK `Server` that lives
+ * exactly as long as the request. The low-level `Server` is used rather than
+ * `McpServer` because §1.7 wants unknown tools and schema violations as
+ * JSON-RPC errors, which `McpServer` would turn into tool results.
+ */
+
+export const SERVER_NAME = 'joe-links';
+
+/** The complete inventory of §1.4, in the order `tools/list` shows it. */
+export const TOOLS: readonly ToolDefinition[] = [
+  createLinkTool,
+  getLinkTool,
+  listLinksTool,
+  updateLinkTool,
+  deleteLinkTool,
+  shareLinkTool,
+  unshareLinkTool,
+  addCoOwnerTool,
+  getLinkStatsTool,
+  suggestLinkMetadataTool,
+  listKeywordsTool,
+];
+
+interface CompiledTool {
+  definition: ToolDefinition;
+  check: TypeCheck<TSchema>;
+  /** The input schema as plain JSON (TypeBox's symbol keys dropped), for `tools/list`. */
+  listing: Tool;
+}
+
+const COMPILED: ReadonlyMap<string, CompiledTool> = new Map(
+  TOOLS.map((t) => [
+    t.name,
+    {
+      definition: t,
+      check: TypeCompiler.Compile(t.input),
+      listing: { name: t.name, description: t.description, inputSchema: JSON.parse(JSON.stringify(t.input)) as Tool['inputSchema'] },
+    },
+  ]),
+);
+
+/** This server never elicits input, so the SDK's schema validator for elicitation answers is never needed. */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'elicitation is not supported' }),
+};
+
+function offered(ctx: ToolContext): CompiledTool[] {
+  return [...COMPILED.values()].filter((t) => t.definition.available?.(ctx) ?? true);
+}
+
+function describeArgumentError(tool: CompiledTool, args: unknown): string {
+  const first = tool.check.Errors(args).First();
+  if (!first) return `invalid arguments for ${tool.definition.name}`;
+  const field = first.path.replace(/^\//, '').replace(/\//g, '.');
+  return `invalid arguments for ${tool.definition.name}: ${field === '' ? 'arguments' : field}: ${first.message}`;
+}
+
+/**
+ * The first argument holding a NUL character, by name. PostgreSQL refuses NUL
+ * in text, so such a value would fail on one database and be stored on the
+ * others; it is refused up front on all three, as REST does.
+ */
+function nulArgument(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'arguments' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = nulArgument(value[i], `${path}[${i}]`);
+      if (hit) return hit;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      const hit = nulArgument(v, path ? `${path}.${k}` : k);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}
+
+function toolResult(payload: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload };
+}
+
+function errorResult(err: ToolError): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify({ code: err.code, message: err.message }) }], isError: true };
+}
+
+export interface McpServerDeps {
+  metrics: Metrics;
+}
+
+/**
+ * Runs one tool call: argument check (JSON-RPC error), then the handler, whose
+ * every failure becomes a structured tool error. Counted and logged once per
+ * call, with the user id and never the token.
+ */
+async function callTool(deps: McpServerDeps, ctx: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
+  const tool = offered(ctx).find((t) => t.definition.name === name);
+  // Unknown names are not counted: the metric's `tool` label only ever holds listed names.
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+  const userId = ctx.user?.id ?? null;
+  const record = (outcome: 'success' | 'error', extra: Record<string, unknown> = {}) => {
+    deps.metrics.mcpToolCalls.inc({ tool: name, outcome });
+    ctx.log.info({ tool: name, user_id: userId, outcome, ...extra }, 'mcp tool call');
+  };
+  const input = args ?? {};
+  if (!tool.check.Check(input)) {
+    const message = describeArgumentError(tool, input);
+    record('error', { reason: 'invalid_arguments' });
+    throw new McpError(ErrorCode.InvalidParams, message);
+  }
+  try {
+    if (!ctx.user) throw new ToolError('unauthorized', 'no authenticated user');
+    const nul = nulArgument(input);
+    if (nul) throw new ToolError('validation_failed', `${nul} must not contain NUL characters`);
+    const authed: AuthedContext = { ...ctx, user: ctx.user, viewer: { id: ctx.user.id, isAdmin: ctx.user.role === 'admin' } };
+    const payload = await tool.definition.run(input, authed);
+    record('success');
+    return toolResult(payload);
+  } catch (e) {
+    const err = toToolError(e);
+    if (err.code === 'internal_error') ctx.log.error({ err: e, tool: name, user_id: userId }, 'mcp tool failed');
+    record('error', { code: err.code });
+    return errorResult(err);
+  }
+}
+
+/** A fresh SDK server for one request, answering `initialize`, `tools/list` and `tools/call`. */
+export function createMcpServer(deps: McpServerDeps, ctx: ToolContext): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: APP_VERSION },
+    { capabilities: { tools: {} }, jsonSchemaValidator: NO_ELICITATION },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered(ctx).map((t) => t.listing) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(deps, ctx, request.params.name, request.params.arguments));
+  return server;
+}
