@@ -7,11 +7,15 @@ import { currentUser } from './auth/currentUser.js';
 import type { Config } from './config.js';
 import { isAppError } from './domain/errors.js';
 import { registerApiRoutes } from './http/api/index.js';
+import { registerMcp } from './http/mcp.js';
+import { registerOpenApi } from './http/openapi.js';
 import { registerResolver } from './http/resolve.js';
 import { registerStateLinkRoutes } from './http/stateLinks.js';
 import { registerSystemRoutes } from './http/system.js';
 import { registerAuth } from './http/web/auth.js';
 import { pageContext, sendHtml } from './http/web/render.js';
+import { registerWebRoutes } from './http/web/index.js';
+import { registerSecurityHeaders } from './http/web/security.js';
 import { registerThemeRoute } from './http/web/theme.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
@@ -61,6 +65,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 2048 },
+    // Malformed percent-encoding or an oversized path parameter never reaches a route; the API
+    // still answers those in its error shape (api.md §4.2), everything else in plain text.
+    frameworkErrors: (error, req, res) => {
+      const reply = res as unknown as FastifyReply;
+      if (isApiRequest(req)) return sendApiError(reply, 400, 'BAD_REQUEST', 'malformed request URL');
+      return reply.code(400).type('text/plain; charset=utf-8').send(error.message);
+    },
   });
 
   // Every registered path, so a test can prove each top-level segment is a reserved slug.
@@ -72,6 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(cookie);
   await app.register(formbody);
+  // Before any route, so every response (and the API docs' own policy) gets its headers.
+  await registerSecurityHeaders(app, config);
   await app.register(fastifyStatic, {
     root: join(STATIC_DIR),
     prefix: '/static/',
@@ -125,7 +138,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuth(app, deps);
   registerSystemRoutes(app, deps);
   registerThemeRoute(app);
-  registerApiRoutes(app, deps);
+  // The OpenAPI collector must see the API routes being added, so it comes first.
+  await registerOpenApi(app);
+  await registerApiRoutes(app, deps);
+  // After the API, whose root hook sets the per-token budget /mcp shares; before the resolver.
+  await registerMcp(app, deps);
 
   app.get('/', async (req, reply) => {
     const user = await currentUser(req, store);
@@ -134,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendHtml(req, reply, ctx, 'Welcome', <Landing shortKeyword={ctx.shortKeyword} />);
   });
 
+  registerWebRoutes(app, deps);
   registerStateLinkRoutes(app, deps);
   registerResolver(app, deps);
   return app;

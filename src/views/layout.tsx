@@ -1,6 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { asset } from './assets.js';
 import type { PageContext } from './context.js';
+import { Icon, type IconName } from './partials/icons.js';
+import { Avatar } from './partials/ui.js';
+import { APP_VERSION } from './version.js';
 
 interface LayoutProps {
   ctx: PageContext;
@@ -8,98 +11,187 @@ interface LayoutProps {
   children: ComponentChildren;
 }
 
-function NavLink({ href, path, exact, children }: { href: string; path: string; exact?: boolean; children: ComponentChildren }) {
+/**
+ * HTMX settings that let it run under our Content-Security-Policy: no eval
+ * (`hx-vals="js:…"`, trigger filters), no injected <style> (the indicator
+ * styles are in app.css), no <script> execution from swapped content, and
+ * requests only to our own origin. History snapshots are not kept in
+ * localStorage (a page may show a secure link); going back reloads the page.
+ */
+export const HTMX_CONFIG = JSON.stringify({
+  allowEval: false,
+  allowScriptTags: false,
+  includeIndicatorStyles: false,
+  selfRequestsOnly: true,
+  historyCacheSize: 0,
+  refreshOnHistoryMiss: true,
+  // DELETE carries its form fields (e.g. `link_action`) in the body, like POST and PUT.
+  methodsThatUseUrlParams: ['get'],
+  // Every element states its own target and swap: a form's hx-target must not leak into the
+  // live checks of the inputs inside it.
+  disableInheritance: true,
+});
+
+function NavLink({ href, path, exact, icon, children }: { href: string; path: string; exact?: boolean; icon: IconName; children: ComponentChildren }) {
+  // Highlight rule of web-ui.md §4: the exact path, or (non-exact items) anything below it.
   const active = path === href || (!exact && path.startsWith(`${href}/`));
   return (
     <li>
       <a href={href} class={active ? 'menu-active' : undefined} aria-current={active ? 'page' : undefined}>
+        <Icon name={icon} class="size-5" />
         {children}
       </a>
     </li>
   );
 }
 
-function ThemeToggle() {
+/** Sun while the dark theme shows, moon while the light one does (web-ui.md §3). */
+function ThemeIcons() {
   return (
-    <button type="button" class="btn btn-ghost btn-sm btn-square" data-theme-toggle aria-label="Toggle theme" title="Toggle theme">
-      <span class="theme-icon-sun" aria-hidden="true">☀</span>
-      <span class="theme-icon-moon" aria-hidden="true">☾</span>
-    </button>
+    <>
+      <span class="theme-icon-sun">
+        <Icon name="sun" class="size-5" />
+      </span>
+      <span class="theme-icon-moon">
+        <Icon name="moon" class="size-5" />
+      </span>
+    </>
   );
 }
 
-function AnonymousNav({ ctx }: { ctx: PageContext }) {
+function Brand({ href }: { href: string }) {
   return (
-    <header class="navbar bg-base-200 border-b border-base-300 px-4">
-      <div class="flex-1">
-        <a href="/" class="text-lg font-bold">Joe Links</a>
-      </div>
-      <nav class="flex items-center gap-2" aria-label="Main">
-        <a href="/links" class={`btn btn-ghost btn-sm${ctx.path === '/links' ? ' btn-active' : ''}`}>Browse</a>
-        <ThemeToggle />
-        <a href="/auth/login" class="btn btn-primary btn-sm">Sign in</a>
-      </nav>
-    </header>
+    <a href={href} class="inline-flex items-center gap-2 text-lg font-bold">
+      <span class="rounded-field bg-primary text-primary-content p-1">
+        <Icon name="link" class="size-5" />
+      </span>
+      Joe Links
+    </a>
+  );
+}
+
+function AnonymousShell({ ctx, children }: { ctx: PageContext; children: ComponentChildren }) {
+  const browsing = ctx.path === '/links' || ctx.path.startsWith('/links/');
+  return (
+    <>
+      <header class="navbar bg-base-200 border-b border-base-300 px-4 gap-2">
+        <div class="flex-1">
+          <Brand href="/" />
+        </div>
+        <nav class="flex items-center gap-1 sm:gap-2" aria-label="Main">
+          <a href="/links" class={`btn btn-ghost btn-sm${browsing ? ' btn-active' : ''}`} aria-current={browsing ? 'page' : undefined}>
+            Browse
+          </a>
+          <button type="button" class="btn btn-ghost btn-sm btn-square" data-theme-toggle aria-label="Toggle theme" title="Toggle theme">
+            <ThemeIcons />
+          </button>
+          <a href="/auth/login" class="btn btn-primary btn-sm">Sign in</a>
+        </nav>
+      </header>
+      <main id="main" class="max-w-5xl mx-auto p-4 md:p-8">
+        {children}
+      </main>
+    </>
   );
 }
 
 function Sidebar({ ctx }: { ctx: PageContext }) {
   const user = ctx.user!;
-  const isAdmin = user.role === 'admin';
+  const name = user.displayName || user.email;
   return (
-    <aside class="w-full md:w-60 md:min-h-screen md:fixed md:inset-y-0 bg-base-200 border-r border-base-300 flex flex-col">
+    <aside class="bg-base-200 min-h-full w-64 flex flex-col border-r border-base-300">
       <div class="p-4">
-        <a href="/dashboard" class="text-lg font-bold">Joe Links</a>
+        <Brand href="/dashboard" />
       </div>
       <nav aria-label="Main" class="flex-1">
-        <ul class="menu w-full">
-          <NavLink href="/dashboard" path={ctx.path} exact>Dashboard</NavLink>
-          <NavLink href="/dashboard/analytics" path={ctx.path}>Analytics</NavLink>
-          <NavLink href="/dashboard/tags" path={ctx.path}>Tags</NavLink>
-          <NavLink href="/links" path={ctx.path}>Browse</NavLink>
-          {isAdmin && (
+        <ul class="menu w-full gap-0.5">
+          <NavLink href="/dashboard" path={ctx.path} exact icon="home">Dashboard</NavLink>
+          <NavLink href="/dashboard/analytics" path={ctx.path} icon="chart">Analytics</NavLink>
+          <NavLink href="/dashboard/tags" path={ctx.path} icon="tag">Tags</NavLink>
+          <NavLink href="/links" path={ctx.path} icon="globe">Browse</NavLink>
+          {user.role === 'admin' && (
             <li>
-              <details open={ctx.path.startsWith('/admin')}>
-                <summary>Admin</summary>
+              <details open={ctx.path === '/admin' || ctx.path.startsWith('/admin/')}>
+                <summary>
+                  <Icon name="shield" class="size-5" />
+                  Admin
+                </summary>
                 <ul>
-                  <NavLink href="/admin" path={ctx.path} exact>Overview</NavLink>
-                  <NavLink href="/admin/users" path={ctx.path}>Users</NavLink>
-                  <NavLink href="/admin/links" path={ctx.path}>Links</NavLink>
-                  <NavLink href="/admin/link-health" path={ctx.path}>Link Health</NavLink>
-                  <NavLink href="/admin/keywords" path={ctx.path}>Keywords</NavLink>
+                  <NavLink href="/admin" path={ctx.path} exact icon="grid">Overview</NavLink>
+                  <NavLink href="/admin/users" path={ctx.path} icon="users">Users</NavLink>
+                  <NavLink href="/admin/links" path={ctx.path} icon="link">Links</NavLink>
+                  <NavLink href="/admin/link-health" path={ctx.path} icon="pulse">Link Health</NavLink>
+                  <NavLink href="/admin/keywords" path={ctx.path} icon="terminal">Keywords</NavLink>
                 </ul>
               </details>
             </li>
           )}
         </ul>
       </nav>
-      <div class="p-4 space-y-3">
-        <a href="/dashboard/links/new" class="btn btn-primary w-full">New link</a>
-        <details class="dropdown dropdown-top w-full">
-          <summary class="btn btn-ghost w-full justify-start gap-2">
-            <span class="avatar avatar-placeholder">
-              <span class="bg-neutral text-neutral-content w-8 rounded-full">
-                <span>{(user.displayName || user.email).slice(0, 1).toUpperCase()}</span>
-              </span>
+      <div class="p-4 space-y-3 border-t border-base-300">
+        <a href="/dashboard/links/new" hx-get="/dashboard/links/new" hx-target="#modal" class="btn btn-primary w-full">
+          <Icon name="plus" class="size-5" />
+          New link
+        </a>
+        <details class="user-menu">
+          <summary class="btn btn-ghost w-full justify-start gap-2 px-2 font-normal">
+            <Avatar name={name} />
+            <span class="truncate">{name}</span>
+            <span class="ml-auto user-menu-chevron">
+              <Icon name="chevronUp" class="size-4" />
             </span>
-            <span class="truncate">{user.displayName || user.email}</span>
-            <span aria-hidden="true" class="ml-auto">▾</span>
           </summary>
-          <ul class="menu dropdown-content bg-base-100 rounded-box w-full shadow">
-            <li><button type="button" data-theme-toggle>Toggle theme</button></li>
-            <li><a href="/dashboard/settings/tokens">API Tokens</a></li>
+          <ul class="menu w-full bg-base-100 rounded-box mt-2 border border-base-300">
             <li>
-              <form method="post" action="/auth/logout">
-                <button type="submit" class="w-full text-left">Sign out</button>
+              <button type="button" data-theme-toggle>
+                <ThemeIcons />
+                Toggle theme
+              </button>
+            </li>
+            <li>
+              <a href="/dashboard/settings/tokens" aria-current={ctx.path.startsWith('/dashboard/settings/tokens') ? 'page' : undefined}>
+                <Icon name="key" class="size-5" />
+                API Tokens
+              </a>
+            </li>
+            <li>
+              <form method="post" action="/auth/logout" class="p-0">
+                <button type="submit" class="w-full flex items-center gap-2 px-3 py-1.5 text-left">
+                  <Icon name="logout" class="size-5" />
+                  Sign out
+                </button>
               </form>
             </li>
           </ul>
         </details>
-        <p class="text-xs opacity-70">
-          joe-links · <a class="link" href="/api/docs/">API docs</a>
+        <p class="text-xs text-base-content/70">
+          {`joe-links v${APP_VERSION}`} · <a class="link" href="/api/docs/">API docs</a>
         </p>
       </div>
     </aside>
+  );
+}
+
+function SignedInShell({ ctx, children }: { ctx: PageContext; children: ComponentChildren }) {
+  return (
+    <div class="drawer md:drawer-open">
+      <input id="nav-drawer" type="checkbox" class="drawer-toggle" aria-label="Show navigation" />
+      <div class="drawer-content flex flex-col min-h-screen min-w-0">
+        <header class="navbar md:hidden bg-base-200 border-b border-base-300 sticky top-0 z-30 gap-2">
+          <label for="nav-drawer" class="btn btn-ghost btn-square" aria-label="Open navigation" role="button" tabindex={0} data-drawer-toggle>
+            <Icon name="menu" class="size-6" />
+          </label>
+          <Brand href="/dashboard" />
+        </header>
+        <main id="main" class="flex-1 w-full max-w-7xl mx-auto p-4 md:p-8">
+          {children}
+        </main>
+      </div>
+      <div class="drawer-side z-40">
+        <label for="nav-drawer" class="drawer-overlay" aria-hidden="true"></label>
+        <Sidebar ctx={ctx} />
+      </div>
+    </div>
   );
 }
 
@@ -110,6 +202,7 @@ export function Layout({ ctx, title, children }: LayoutProps) {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="htmx-config" content={HTMX_CONFIG} />
         <title>{`${title} — Joe Links`}</title>
         <script src={asset('js/theme.js')}></script>
         <link rel="stylesheet" href={asset('css/app.css')} />
@@ -117,12 +210,9 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <script src={asset('js/app.js')} defer></script>
       </head>
       <body class="min-h-screen bg-base-100 text-base-content">
-        <a href="#main" class="sr-only focus:not-sr-only">Skip to content</a>
-        {ctx.user ? <Sidebar ctx={ctx} /> : <AnonymousNav ctx={ctx} />}
-        <main id="main" class={ctx.user ? 'md:ml-60 p-4 md:p-8' : 'max-w-5xl mx-auto p-4 md:p-8'}>
-          {children}
-        </main>
-        <div id="toast-area" class="toast toast-end" aria-live="polite"></div>
+        <a href="#main" class="skip-link">Skip to content</a>
+        {ctx.user ? <SignedInShell ctx={ctx}>{children}</SignedInShell> : <AnonymousShell ctx={ctx}>{children}</AnonymousShell>}
+        <div id="toast-area" class="toast toast-end toast-bottom z-50" aria-live="polite"></div>
         <div id="modal"></div>
       </body>
     </html>

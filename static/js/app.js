@@ -1,30 +1,355 @@
-// Progressive enhancement for server-rendered pages. No inline scripts exist
-// (the Content-Security-Policy forbids them); behaviour hangs off data-* hooks.
+// Progressive enhancement for the server-rendered pages. No inline scripts
+// exist (the Content-Security-Policy forbids them) and HTMX runs without eval,
+// so every behaviour here hangs off data-* hooks and HTMX events. Pages work
+// without this file: links navigate and forms post.
 (function () {
   'use strict';
 
+  var root = document.documentElement;
+
+  // ---- Theme (web-ui.md §3) -------------------------------------------------
+  // One click flips data-theme (and with it the sun/moon icon, which CSS
+  // derives from it) at once, then persists it. Posts are serialised: while
+  // one is in flight further clicks only flip the page, and when it returns
+  // the latest theme is posted if it differs, so the cookie always ends on
+  // what the page shows, however fast the clicks.
   function currentTheme() {
-    return document.documentElement.getAttribute('data-theme') === 'joe-dark' ? 'joe-dark' : 'joe-light';
+    return root.getAttribute('data-theme') === 'joe-dark' ? 'joe-dark' : 'joe-light';
   }
-
   function applyTheme(theme) {
-    document.documentElement.setAttribute('data-theme', theme);
+    root.setAttribute('data-theme', theme);
   }
-
-  // One click flips the theme at once, then persists it; rapid clicks stay
-  // consistent because each post carries the theme that is now showing.
+  var cookieTheme = document.cookie.match(/(?:^|;\s*)theme=(joe-light|joe-dark)(?:;|$)/);
+  var persisted = cookieTheme ? cookieTheme[1] : null;
+  var posting = false;
+  function persistTheme() {
+    if (posting) return;
+    var wanted = currentTheme();
+    if (wanted === persisted) return;
+    posting = true;
+    var trigger = null;
+    fetch('/dashboard/theme', {
+      method: 'POST',
+      body: new URLSearchParams({ theme: wanted }),
+      credentials: 'same-origin',
+      headers: { 'HX-Request': 'true' },
+    })
+      .then(function (r) {
+        if (r.ok) {
+          persisted = wanted;
+          trigger = r.headers.get('HX-Trigger');
+        }
+      })
+      .catch(function () {})
+      .finally(function () {
+        posting = false;
+        if (currentTheme() !== persisted && persisted === wanted) return persistTheme();
+        if (trigger) {
+          try {
+            var detail = JSON.parse(trigger).themeChanged;
+            if (detail) document.body.dispatchEvent(new CustomEvent('themeChanged', { detail: detail, bubbles: true }));
+          } catch (e) {}
+        }
+      });
+  }
   document.addEventListener('click', function (ev) {
     var btn = ev.target instanceof Element ? ev.target.closest('[data-theme-toggle]') : null;
     if (!btn) return;
     ev.preventDefault();
-    var next = currentTheme() === 'joe-dark' ? 'joe-light' : 'joe-dark';
-    applyTheme(next);
-    var body = new URLSearchParams({ theme: next });
-    fetch('/dashboard/theme', { method: 'POST', body: body, credentials: 'same-origin' }).catch(function () {});
+    applyTheme(currentTheme() === 'joe-dark' ? 'joe-light' : 'joe-dark');
+    persistTheme();
   });
-
   document.addEventListener('themeChanged', function (ev) {
     var t = ev.detail && ev.detail.theme;
-    if (t === 'joe-light' || t === 'joe-dark') applyTheme(t);
+    if ((t === 'joe-light' || t === 'joe-dark') && !posting) applyTheme(t);
   });
+
+  // ---- Toasts (#toast-area) -------------------------------------------------
+  var toastArea = function () {
+    return document.getElementById('toast-area');
+  };
+  function scheduleRemoval(el) {
+    if (el.hasAttribute('data-toast-scheduled')) return;
+    el.setAttribute('data-toast-scheduled', '');
+    var ms = Number(el.getAttribute('data-toast-ms')) || (el.classList.contains('alert-error') ? 6000 : 4000);
+    setTimeout(function () {
+      if (el.parentNode) el.parentNode.removeChild(el);
+    }, ms);
+  }
+  function showToast(level, message, ms) {
+    var area = toastArea();
+    if (!area || !message) return;
+    var el = document.createElement('div');
+    el.className = 'alert shadow-md ' + (level === 'error' ? 'alert-error' : level === 'info' ? 'alert-info' : 'alert-success');
+    el.setAttribute('role', level === 'error' ? 'alert' : 'status');
+    el.setAttribute('data-toast', '');
+    if (ms) el.setAttribute('data-toast-ms', String(ms));
+    var span = document.createElement('span');
+    span.textContent = message;
+    el.appendChild(span);
+    area.appendChild(el);
+    scheduleRemoval(el);
+  }
+  function watchToasts() {
+    var area = toastArea();
+    if (!area) return;
+    Array.prototype.forEach.call(area.querySelectorAll('[data-toast]'), scheduleRemoval);
+    new MutationObserver(function () {
+      Array.prototype.forEach.call(area.querySelectorAll('[data-toast]'), scheduleRemoval);
+    }).observe(area, { childList: true, subtree: true });
+  }
+  document.addEventListener('showToast', function (ev) {
+    var d = ev.detail || {};
+    showToast(d.level || 'success', d.message);
+  });
+  document.addEventListener('linkCreated', function () {
+    showToast('success', 'Link created.');
+  });
+  document.addEventListener('linkUpdated', function () {
+    showToast('success', 'Link updated.');
+  });
+  // HTMX swaps nothing on 4xx/5xx; say what happened instead of failing silently.
+  var STATUS_MESSAGES = {
+    400: 'That request could not be processed.',
+    403: "You don't have permission to do that.",
+    404: 'Not found. It may have been deleted.',
+    409: 'That conflicts with existing data.',
+    503: 'The server is busy. Please try again in a moment.',
+  };
+  document.addEventListener('htmx:responseError', function (ev) {
+    var xhr = ev.detail.xhr;
+    if (/showToast/.test(xhr.getResponseHeader('HX-Trigger') || '')) return;
+    var type = xhr.getResponseHeader('Content-Type') || '';
+    var text = /^text\/plain/.test(type) ? String(xhr.responseText || '').trim() : '';
+    showToast('error', text && text.length <= 200 ? text : STATUS_MESSAGES[xhr.status] || 'Something went wrong. Please try again.');
+  });
+  document.addEventListener('htmx:sendError', function () {
+    showToast('error', 'Could not reach the server. Check your connection and try again.');
+  });
+
+  // ---- Copy buttons ---------------------------------------------------------
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    // Plain-http deployments have no Clipboard API; a selected textarea still copies.
+    return new Promise(function (resolve, reject) {
+      var ta = document.createElement('textarea');
+      ta.value = text;
+      ta.setAttribute('readonly', '');
+      ta.className = 'fixed -left-[9999px] top-0';
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try {
+        ok = document.execCommand('copy');
+      } catch (e) {}
+      document.body.removeChild(ta);
+      ok ? resolve() : reject(new Error('copy failed'));
+    });
+  }
+  document.addEventListener('click', function (ev) {
+    var btn = ev.target instanceof Element ? ev.target.closest('[data-copy]') : null;
+    if (!btn) return;
+    ev.preventDefault();
+    copyText(btn.getAttribute('data-copy') || '').then(
+      function () {
+        var toast = btn.getAttribute('data-copy-toast');
+        if (toast) {
+          showToast('success', toast, 3000);
+          return;
+        }
+        var tip = btn.getAttribute('data-tip');
+        var label = btn.getAttribute('aria-label');
+        btn.setAttribute('data-tip', 'Copied!');
+        btn.setAttribute('aria-label', 'Copied!');
+        btn.classList.add('tooltip-open');
+        clearTimeout(btn._copyTimer);
+        btn._copyTimer = setTimeout(function () {
+          if (tip !== null) btn.setAttribute('data-tip', tip);
+          if (label !== null) btn.setAttribute('aria-label', label);
+          btn.classList.remove('tooltip-open');
+        }, 1500);
+      },
+      function () {
+        showToast('error', 'Could not copy. Select the text and copy it by hand.');
+      },
+    );
+  });
+
+  // ---- Modals (#modal) ------------------------------------------------------
+  // Fragments swapped into #modal hold a <dialog data-modal>. showModal() makes
+  // the page behind it inert; Tab is kept inside, Esc and the backdrop close it,
+  // closing empties #modal, and focus goes back to the control that opened it.
+  var opener = null;
+  var FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  function modalRoot() {
+    return document.getElementById('modal');
+  }
+  function openDialog(dialog) {
+    if (!dialog || dialog.open) return;
+    if (typeof dialog.showModal === 'function') dialog.showModal();
+    else dialog.setAttribute('open', '');
+    var first = dialog.querySelector('[autofocus]') || dialog.querySelector('.modal-box ' + 'input:not([type="hidden"]):not([disabled]), .modal-box select, .modal-box textarea');
+    if (!first) {
+      var all = dialog.querySelectorAll('.modal-box ' + FOCUSABLE.split(', ').join(', .modal-box '));
+      first = all.length > 1 ? all[1] : all[0]; // skip the corner close button when there is more
+    }
+    if (first) first.focus();
+  }
+  function closeModal() {
+    var m = modalRoot();
+    if (!m) return;
+    var dialog = m.querySelector('dialog');
+    if (dialog && dialog.open) dialog.close();
+    else finishClose();
+  }
+  function finishClose() {
+    var m = modalRoot();
+    if (m) m.innerHTML = '';
+    var back = opener;
+    opener = null;
+    if (back && document.body.contains(back)) back.focus();
+    else {
+      var main = document.getElementById('main');
+      if (main) main.focus();
+    }
+  }
+  document.addEventListener(
+    'close',
+    function (ev) {
+      var d = ev.target;
+      if (d instanceof HTMLDialogElement && d.closest('#modal')) finishClose();
+      else if (d instanceof HTMLDialogElement && d._opener && document.body.contains(d._opener)) d._opener.focus();
+    },
+    true,
+  );
+  document.addEventListener('htmx:beforeRequest', function (ev) {
+    var t = ev.detail.target;
+    if (t && t.id === 'modal' && !t.querySelector('dialog[open]')) opener = ev.detail.elt;
+  });
+  document.addEventListener('htmx:afterSwap', function (ev) {
+    var t = ev.detail.target;
+    if (t && t.id === 'modal') openDialog(t.querySelector('dialog[data-modal]'));
+  });
+  document.addEventListener('htmx:afterRequest', function (ev) {
+    var elt = ev.detail.elt;
+    if (ev.detail.successful && elt instanceof Element && elt.closest('[data-close-modal-on-success]') && elt.closest('#modal')) closeModal();
+  });
+  document.addEventListener('linkCreated', closeModal);
+  document.addEventListener('linkUpdated', closeModal);
+  document.addEventListener('click', function (ev) {
+    var t = ev.target instanceof Element ? ev.target : null;
+    if (!t) return;
+    var closer = t.closest('[data-modal-close]');
+    if (closer) {
+      ev.preventDefault();
+      var d = closer.closest('dialog');
+      if (d && d.closest('#modal')) closeModal();
+      else if (d) d.close();
+      return;
+    }
+    var open = t.closest('[data-open-dialog]');
+    if (open) {
+      var target = document.getElementById(open.getAttribute('data-open-dialog'));
+      if (target instanceof HTMLDialogElement) {
+        ev.preventDefault();
+        target._opener = open;
+        openDialog(target);
+      }
+    }
+  });
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key !== 'Tab') return;
+    var dialog = document.querySelector('dialog[open]');
+    if (!dialog) return;
+    var items = Array.prototype.filter.call(dialog.querySelectorAll(FOCUSABLE), function (el) {
+      return el.getClientRects().length > 0 && !el.closest('.modal-backdrop');
+    });
+    if (items.length === 0) return;
+    var first = items[0];
+    var last = items[items.length - 1];
+    if (!dialog.contains(document.activeElement)) {
+      ev.preventDefault();
+      first.focus();
+    } else if (ev.shiftKey && document.activeElement === first) {
+      ev.preventDefault();
+      last.focus();
+    } else if (!ev.shiftKey && document.activeElement === last) {
+      ev.preventDefault();
+      first.focus();
+    }
+  });
+
+  // ---- Link form behaviour (web-ui.md §7) ----------------------------------
+  // Tag autocomplete asks for the text after the last comma only.
+  document.addEventListener('htmx:configRequest', function (ev) {
+    var elt = ev.detail.elt;
+    if (!(elt instanceof Element) || !elt.hasAttribute('data-tag-input')) return;
+    var parts = elt.value.split(',');
+    ev.detail.parameters = { q: parts[parts.length - 1].trim() };
+  });
+  document.addEventListener('click', function (ev) {
+    var btn = ev.target instanceof Element ? ev.target.closest('[data-tag-suggestion]') : null;
+    if (!btn) return;
+    ev.preventDefault();
+    var form = btn.closest('form');
+    var input = form && form.querySelector('[data-tag-input]');
+    if (!input) return;
+    var parts = input.value.split(',');
+    parts[parts.length - 1] = (parts.length > 1 ? ' ' : '') + btn.getAttribute('data-tag');
+    input.value = parts.join(',') + ', ';
+    var box = btn.closest('[data-tag-suggestions]');
+    if (box) box.innerHTML = '';
+    input.focus();
+  });
+
+  var PLACEHOLDER = /\$[a-z][a-z0-9_]*/g;
+  function refreshLinkForm(form) {
+    var slugInput = form.querySelector('[name="slug"]');
+    var urlInput = form.querySelector('[data-url-input]');
+    var slug = (slugInput && slugInput.value.trim()) || '';
+    Array.prototype.forEach.call(form.querySelectorAll('[data-slug-preview]'), function (el) {
+      el.textContent = slug || 'your-slug';
+    });
+    var hint = form.querySelector('[data-var-hint]');
+    if (!hint || !urlInput) return;
+    var seen = [];
+    (urlInput.value.match(PLACEHOLDER) || []).forEach(function (n) {
+      if (seen.indexOf(n) === -1) seen.push(n);
+    });
+    if (seen.length === 0) {
+      hint.classList.add('hidden');
+      return;
+    }
+    var kw = hint.getAttribute('data-keyword') || 'go';
+    hint.querySelector('[data-var-names]').textContent = seen.join(', ');
+    hint.querySelector('[data-var-example]').textContent =
+      kw + '/' + (slug || 'my-link') + '/' + seen.map(function (n) { return n.slice(1); }).join('/');
+    hint.classList.remove('hidden');
+  }
+  function refreshAll(scope) {
+    Array.prototype.forEach.call((scope || document).querySelectorAll('form[data-link-form]'), refreshLinkForm);
+  }
+  document.addEventListener('input', function (ev) {
+    var form = ev.target instanceof Element ? ev.target.closest('form[data-link-form]') : null;
+    if (form) refreshLinkForm(form);
+  });
+  document.addEventListener('htmx:load', function (ev) {
+    refreshAll(ev.detail.elt);
+  });
+
+  // The mobile menu button is a <label> (it works without JavaScript); make it keyboard-operable.
+  document.addEventListener('keydown', function (ev) {
+    var t = ev.target instanceof Element ? ev.target.closest('[data-drawer-toggle]') : null;
+    if (t && (ev.key === 'Enter' || ev.key === ' ')) {
+      ev.preventDefault();
+      t.click();
+    }
+  });
+
+  function init() {
+    watchToasts();
+    refreshAll(document);
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
 })();

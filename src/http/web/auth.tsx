@@ -137,8 +137,11 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): { oidc: Oidc
 
   app.get('/auth/local', async (req, reply) => {
     if (config.authMode !== 'local') return reply.callNotFound();
-    // The token is in this page's URL: keep it out of Referer headers.
-    reply.header('referrer-policy', 'no-referrer');
+    // The token is in this page's URL: keep it out of Referer headers sent to
+    // other sites. Not `no-referrer`: under that policy browsers send
+    // `Origin: null` with the page's own form post, which the cross-site
+    // check must refuse.
+    reply.header('referrer-policy', 'same-origin');
     const token = param(req.query, 'token') ?? '';
     const user = await store.loginTokens.peek(token);
     if (!user) return page(req, reply, 'Sign-in link invalid', <LocalSignInInvalid />, 400, null);

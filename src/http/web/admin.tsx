@@ -1,0 +1,195 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestUser } from '../../auth/currentUser.js';
+import { requireAdmin } from '../../auth/guards.js';
+import { issueSignInUrl } from '../../auth/localLogin.js';
+import { isAppError } from '../../domain/errors.js';
+import { KEYWORD_PATTERN } from '../../store/keywords.js';
+import type { Role, User } from '../../store/types.js';
+import type { LinkAction } from '../../store/userDeletion.js';
+import {
+  AdminOverview,
+  ConfirmDeleteUser,
+  KeywordsPage,
+  KeywordsSection,
+  LinkHealthPage,
+  SignInLinkModal,
+  UserRow,
+  UsersPage,
+  UsersSection,
+  type AddUserState,
+  type KeywordFormState,
+} from '../../views/pages/admin.js';
+import { ConfirmDelete } from '../../views/pages/linkDetail.js';
+import { renderFragment } from '../../views/render.js';
+import { webRoute } from './methodOverride.js';
+import { isHtmx, pageContext, sendHtml } from './render.js';
+import { field, isUuid, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, withToast, type WebDeps } from './support.js';
+
+const EMPTY_ADD_USER: AddUserState = { values: { email: '', name: '', role: 'user' }, error: null, created: null };
+const EMPTY_KEYWORD_FORM: KeywordFormState = { values: { keyword: '', urlTemplate: '', description: '' }, error: null };
+
+/** A value from the form body, or for DELETE requests sent with URL parameters, the query. */
+function bodyOrQuery(req: FastifyRequest, name: string): string {
+  return field(req, name) || query(req, name);
+}
+
+/**
+ * The admin area (web-ui.md §10, lifecycle.md §9): overview, users (role,
+ * delete with link disposition, local-mode onboarding), keywords and the
+ * broken-destination report. Every route sits behind requireAdmin.
+ */
+export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { store, config } = deps;
+  const guard = { preHandler: requireAdmin(deps) };
+  const localMode = config.authMode === 'local';
+
+  app.get('/admin', guard, async (req, reply) => {
+    const counts = await store.browse.adminCounts();
+    return sendHtml(req, reply, await pageContext(deps, req), 'Admin Dashboard', <AdminOverview {...counts} />);
+  });
+
+  // --- users -------------------------------------------------------------------
+
+  const usersReply = async (req: FastifyRequest, reply: FastifyReply, addUser: AddUserState, status = 200) => {
+    const me = requestUser(req);
+    const users = await store.users.listAll();
+    const props = { users, selfId: me.id, localMode, addUser };
+    if (wantsFragment(req)) return sendFragment(reply, renderFragment(<UsersSection {...props} />), 200);
+    return sendHtml(req, reply, await pageContext(deps, req, me), 'Users', <UsersPage {...props} />, status);
+  };
+
+  const targetUser = async (req: FastifyRequest, reply: FastifyReply): Promise<User | null> => {
+    const id = param(req, 'id');
+    const user = isUuid(id) ? await store.users.findById(id) : null;
+    if (!user) await notFound(deps, req, reply, 'That user does not exist.');
+    return user;
+  };
+
+  app.get('/admin/users', guard, async (req, reply) => usersReply(req, reply, EMPTY_ADD_USER));
+
+  webRoute(app, 'PUT', '/admin/users/:id/role', guard, async (req, reply) => {
+    const target = await targetUser(req, reply);
+    if (!target) return reply;
+    const role = field(req, 'role');
+    if (role !== 'user' && role !== 'admin') return textError(reply, 400, 'invalid role');
+    // A role set by hand is kept across sign-ins (api.md §2.5).
+    await store.users.setRole(target.id, role as Role, 'manual');
+    if (!wantsFragment(req)) return seeOther(reply, '/admin/users');
+    const updated = (await store.users.findById(target.id))!;
+    const row = <UserRow user={updated} selfId={requestUser(req).id} localMode={localMode} />;
+    return sendFragment(reply, withToast(row, 'success', `${updated.displayName || updated.email} is now ${role === 'admin' ? 'an admin' : 'a user'}.`));
+  });
+
+  app.get('/admin/users/:id/confirm-delete', guard, async (req, reply) => {
+    const target = await targetUser(req, reply);
+    if (!target) return reply;
+    if (target.id === requestUser(req).id) return textError(reply, 400, 'cannot delete yourself');
+    const primaryLinks = await store.userAdmin.primaryLinkCount(target.id);
+    return sendHtml(req, reply, await pageContext(deps, req), 'Delete user', <ConfirmDeleteUser user={target} primaryLinks={primaryLinks} asModal={isHtmx(req)} />);
+  });
+
+  webRoute(app, 'DELETE', '/admin/users/:id', guard, async (req, reply) => {
+    const target = await targetUser(req, reply);
+    if (!target) return reply;
+    const raw = bodyOrQuery(req, 'link_action');
+    const action: LinkAction | undefined = raw === 'reassign' || raw === 'delete' ? raw : undefined;
+    if (raw !== '' && action === undefined) return textError(reply, 400, 'link_action required (reassign or delete)');
+    try {
+      await store.userAdmin.deleteUser(target.id, requestUser(req).id, action);
+    } catch (e) {
+      if (isAppError(e) && e.status < 500) return textError(reply, e.status, e.message);
+      throw e;
+    }
+    if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'User deleted.'));
+    return seeOther(reply, '/admin/users');
+  });
+
+  // Local mode only: adding people and handing them sign-in links (api.md §2.12 rule 6).
+  app.post('/admin/users', guard, async (req, reply) => {
+    if (!localMode) return notFound(deps, req, reply);
+    const values = { email: field(req, 'email').trim(), name: field(req, 'name').trim(), role: field(req, 'role') };
+    const fail = (error: string) => usersReply(req, reply, { values, error, created: null }, 400);
+    if (values.email === '') return fail('Email is required.');
+    if (values.role !== '' && values.role !== 'user' && values.role !== 'admin') return fail('invalid role');
+    let user: User;
+    try {
+      user = await store.users.create({ email: values.email, displayName: values.name, role: values.role === 'admin' ? 'admin' : 'user', roleSource: 'manual', provider: 'local' });
+    } catch (e) {
+      if (isAppError(e) && e.status === 400) return fail(e.message);
+      throw e;
+    }
+    const url = await issueSignInUrl(store, config, user);
+    return usersReply(req, reply, { values: EMPTY_ADD_USER.values, error: null, created: { email: user.email, url } });
+  });
+
+  app.post('/admin/users/:id/sign-in-link', guard, async (req, reply) => {
+    if (!localMode) return notFound(deps, req, reply);
+    const target = await targetUser(req, reply);
+    if (!target) return reply;
+    const url = await issueSignInUrl(store, config, target);
+    return sendHtml(req, reply, await pageContext(deps, req), 'New sign-in link', <SignInLinkModal email={target.email} url={url} asModal={isHtmx(req)} />);
+  });
+
+  // --- keywords ----------------------------------------------------------------
+
+  const keywordsReply = async (req: FastifyRequest, reply: FastifyReply, form: KeywordFormState, status = 200, toast: string | null = null) => {
+    const keywords = await store.keywords.list();
+    if (wantsFragment(req)) {
+      const section = <KeywordsSection keywords={keywords} form={form} />;
+      return sendFragment(reply, toast ? withToast(section, 'success', toast) : renderFragment(section));
+    }
+    return sendHtml(req, reply, await pageContext(deps, req), 'Keyword Templates', <KeywordsPage keywords={keywords} form={form} />, status);
+  };
+
+  app.get('/admin/keywords', guard, async (req, reply) => keywordsReply(req, reply, EMPTY_KEYWORD_FORM));
+
+  app.post('/admin/keywords', guard, async (req, reply) => {
+    const values = { keyword: field(req, 'keyword').trim(), urlTemplate: field(req, 'url_template').trim(), description: field(req, 'description').trim() };
+    const fail = (error: string) => keywordsReply(req, reply, { values, error }, 400);
+    if (values.keyword === '' || values.urlTemplate === '') return fail('Keyword and URL template are required.');
+    if (!KEYWORD_PATTERN.test(values.keyword)) return fail('Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
+    if (!values.urlTemplate.includes('{slug}')) return fail('URL template must contain {slug} placeholder.');
+    try {
+      await store.keywords.create(values);
+    } catch (e) {
+      if (isAppError(e) && e.field === 'keyword' && /already exists/.test(e.message)) return fail('A keyword with that name already exists.');
+      req.log.error({ err: e }, 'creating a keyword failed');
+      return fail('Failed to create keyword.');
+    }
+    if (!wantsFragment(req)) return seeOther(reply, '/admin/keywords');
+    return keywordsReply(req, reply, EMPTY_KEYWORD_FORM, 200, `Keyword ${values.keyword} created.`);
+  });
+
+  const findKeyword = async (req: FastifyRequest) => {
+    const id = param(req, 'id');
+    return isUuid(id) ? ((await store.keywords.list()).find((k) => k.id === id) ?? null) : null;
+  };
+
+  app.get('/admin/keywords/:id/confirm-delete', guard, async (req, reply) => {
+    const k = await findKeyword(req);
+    if (!k) return notFound(deps, req, reply, 'That keyword does not exist.');
+    return sendHtml(
+      req,
+      reply,
+      await pageContext(deps, req),
+      `Delete ${k.keyword}`,
+      <ConfirmDelete name={k.keyword} action={`/admin/keywords/${k.id}`} target={`#keyword-${k.id}`} asModal={isHtmx(req)} cancelHref="/admin/keywords" />,
+    );
+  });
+
+  webRoute(app, 'DELETE', '/admin/keywords/:id', guard, async (req, reply) => {
+    const id = param(req, 'id');
+    const deleted = isUuid(id) && (await store.keywords.delete(id));
+    if (!deleted) return notFound(deps, req, reply, 'That keyword does not exist.');
+    // The row's outerHTML becomes the empty body (web-ui.md §9).
+    if (wantsFragment(req)) return sendFragment(reply, '');
+    return seeOther(reply, '/admin/keywords');
+  });
+
+  // --- link health (lifecycle.md §9) ---------------------------------------------
+
+  app.get('/admin/link-health', guard, async (req, reply) => {
+    const rows = await store.health.brokenReport();
+    return sendHtml(req, reply, await pageContext(deps, req), 'Link Health', <LinkHealthPage rows={rows} />);
+  });
+}

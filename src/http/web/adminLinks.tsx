@@ -1,0 +1,131 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestUser } from '../../auth/currentUser.js';
+import { requireAdmin } from '../../auth/guards.js';
+import { VISIBILITIES, type Visibility } from '../../domain/caps.js';
+import { isAppError } from '../../domain/errors.js';
+import { validateDescription, validateTitle } from '../../domain/linkInput.js';
+import { validateDestination } from '../../domain/url.js';
+import { isStalenessFilter, stalenessHint } from '../../store/staleness.js';
+import type { LinkView } from '../../store/types.js';
+import { viewerOf } from '../../store/types.js';
+import { AdminLinkEditPage, AdminLinkEditRow, AdminLinkList, AdminLinksPage, type AdminEditValues, type AdminLinkListProps } from '../../views/pages/adminLinks.js';
+import { ConfirmDelete } from '../../views/pages/linkDetail.js';
+import { LinkRow } from '../../views/partials/linkTable.js';
+import { renderFragment } from '../../views/render.js';
+import { webRoute } from './methodOverride.js';
+import { isHtmx, pageContext, sendHtml } from './render.js';
+import { field, linkFor, linkRows, query, seeOther, sendFragment, tableEnv, wantsFragment, withToast, type WebDeps } from './support.js';
+
+const PAGE_SIZE = 50;
+
+/**
+ * `/admin/links` (web-ui.md §10): every link with the full column set,
+ * search over slug, URL, title and owners, the staleness filters, inline
+ * edit and delete. Admin-only; per-link decisions still go through LinkCaps.
+ */
+export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { store, config } = deps;
+  const guard = { preHandler: requireAdmin(deps) };
+
+  app.get('/admin/links', guard, async (req, reply) => {
+    const user = requestUser(req);
+    const viewer = viewerOf(user);
+    const rawFilter = query(req, 'filter');
+    const filter = isStalenessFilter(rawFilter) ? rawFilter : null;
+    const q = filter === null ? query(req, 'q').trim() : '';
+    const after = query(req, 'after') || undefined;
+    const [page, total] = await Promise.all([
+      filter
+        ? store.staleness.list(filter, viewer, { afterSlug: after, limit: PAGE_SIZE })
+        : store.links.list({ scope: 'all', viewer, q, searchIn: ['slug', 'url', 'title', 'owner'], afterSlug: after, limit: PAGE_SIZE }),
+      filter ? Promise.resolve(null) : store.browse.countLinks({ q }),
+    ]);
+    const ctx = await pageContext(deps, req, user);
+    const props: AdminLinkListProps = {
+      rows: await linkRows(store, page.links, user),
+      env: tableEnv(deps, req, ctx),
+      q,
+      filter,
+      total,
+      nextAfter: page.hasMore ? (page.links[page.links.length - 1]?.slug ?? null) : null,
+      hint: filter ? stalenessHint(filter, config.clickRetentionDays !== null) : null,
+    };
+    if (isHtmx(req)) return sendHtml(req, reply, ctx, 'All Links', <AdminLinkList {...props} />);
+    return sendHtml(req, reply, ctx, 'All Links', <AdminLinksPage {...props} />);
+  });
+
+  const readOnlyRow = async (req: FastifyRequest, view: LinkView) => {
+    const ctx = await pageContext(deps, req);
+    const [row] = await linkRows(store, [view], requestUser(req));
+    return <LinkRow row={row!} variant="admin" env={tableEnv(deps, req, ctx)} />;
+  };
+
+  const editReply = async (req: FastifyRequest, reply: FastifyReply, view: LinkView, values: AdminEditValues, error: string | null) => {
+    const ctx = await pageContext(deps, req);
+    if (wantsFragment(req)) {
+      const row = <AdminLinkEditRow link={view} values={values} shortKeyword={ctx.shortKeyword} />;
+      // The row stays in edit mode with what was typed; the reason arrives as a toast.
+      return sendFragment(reply, error ? withToast(row, 'error', error) : renderFragment(row));
+    }
+    return sendHtml(req, reply, ctx, `Edit ${view.slug}`, <AdminLinkEditPage link={view} values={values} shortKeyword={ctx.shortKeyword} error={error} />, error ? 400 : 200);
+  };
+
+  app.get('/admin/links/:id/edit', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canEdit');
+    if (!got) return reply;
+    const view = (await store.links.view(got.link.id))!;
+    return editReply(req, reply, view, { url: view.url, title: view.title, description: view.description, visibility: view.visibility }, null);
+  });
+
+  app.get('/admin/links/:id/row', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canView');
+    if (!got) return reply;
+    if (!isHtmx(req)) return seeOther(reply, '/admin/links');
+    return sendFragment(reply, renderFragment(await readOnlyRow(req, (await store.links.view(got.link.id))!)));
+  });
+
+  webRoute(app, 'PUT', '/admin/links/:id', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canEdit');
+    if (!got) return reply;
+    const view = (await store.links.view(got.link.id))!;
+    const values: AdminEditValues = { url: field(req, 'url'), title: field(req, 'title'), description: field(req, 'description'), visibility: field(req, 'visibility') };
+    let patch;
+    try {
+      if (values.url.trim() === '') return editReply(req, reply, view, values, 'URL is required.');
+      patch = {
+        url: validateDestination(values.url),
+        title: validateTitle(values.title),
+        description: validateDescription(values.description),
+        // An unknown visibility leaves the stored one alone; expiry and tags are not edited here.
+        ...((VISIBILITIES as readonly string[]).includes(values.visibility) ? { visibility: values.visibility as Visibility } : {}),
+      };
+    } catch (e) {
+      if (isAppError(e)) return editReply(req, reply, view, values, e.message);
+      throw e;
+    }
+    const updated = await store.links.update(view.id, patch);
+    if (!wantsFragment(req)) return seeOther(reply, '/admin/links');
+    return sendFragment(reply, withToast(await readOnlyRow(req, updated), 'success', `Saved ${updated.slug}.`));
+  });
+
+  app.get('/admin/links/:id/confirm-delete', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canDelete');
+    if (!got) return reply;
+    const id = got.link.id;
+    return sendHtml(
+      req,
+      reply,
+      await pageContext(deps, req),
+      `Delete ${got.link.slug}`,
+      <ConfirmDelete name={got.link.slug} action={`/admin/links/${id}`} target={`#link-${id}`} asModal={isHtmx(req)} cancelHref="/admin/links" />,
+    );
+  });
+
+  webRoute(app, 'DELETE', '/admin/links/:id', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canDelete');
+    if (!got) return reply;
+    await store.links.delete(got.link.id);
+    if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'Link deleted.'));
+    return seeOther(reply, '/admin/links');
+  });
+}

@@ -1,0 +1,403 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import QRCode from 'qrcode';
+import { requestUser } from '../../auth/currentUser.js';
+import { requireUser } from '../../auth/guards.js';
+import type { LinkCaps } from '../../domain/caps.js';
+import { isAppError } from '../../domain/errors.js';
+import { lifecycleState } from '../../domain/lifecycle.js';
+import { validateDescription, validateExpiry, validateTitle, validateVisibility } from '../../domain/linkInput.js';
+import { slugError } from '../../domain/slug.js';
+import { normalizeTags, splitTagList, type TagInput } from '../../domain/tags.js';
+import { validateDestination } from '../../domain/url.js';
+import type { Link } from '../../store/types.js';
+import { datetimeLocalValue } from '../../views/format.js';
+import { ConfirmDelete, LinkDetail, OwnersSection, SharesPanel, type LinkDetailProps } from '../../views/pages/linkDetail.js';
+import {
+  EMPTY_LINK_FORM,
+  LinkForm,
+  LinkFormModal,
+  LinkFormPage,
+  SlugCheck,
+  type FormError,
+  type LinkFormValues,
+} from '../../views/pages/linkForm.js';
+import { LinkRow } from '../../views/partials/linkTable.js';
+import { renderFragment } from '../../views/render.js';
+import { webRoute } from './methodOverride.js';
+import { isHtmx, pageContext, requestOrigin, sendHtml } from './render.js';
+import {
+  checkbox,
+  field,
+  linkFor,
+  linkRows,
+  param,
+  parseExpiresInput,
+  query,
+  seeOther,
+  sendFragment,
+  tableEnv,
+  textError,
+  wantsFragment,
+  withToast,
+  type WebDeps,
+} from './support.js';
+
+/**
+ * Link pages and fragments (web-ui.md §7–§9, lifecycle.md §5–§6): the
+ * create/edit forms (modal or page), the live slug check, the detail page
+ * with its QR code, co-owners and shares, archive/unarchive/renew and delete.
+ * Every route loads the link, then asks LinkCaps; nothing here decides access.
+ */
+
+interface ValidLinkForm {
+  url: string;
+  title: string;
+  description: string;
+  /** undefined on edit with an empty field: keep the stored value. */
+  visibility: ReturnType<typeof validateVisibility> | undefined;
+  tags: TagInput[];
+  expiresAt: number | null;
+  healthChecksDisabled: boolean;
+}
+
+function formValues(req: FastifyRequest): LinkFormValues {
+  return {
+    slug: field(req, 'slug').trim(),
+    url: field(req, 'url'),
+    title: field(req, 'title'),
+    description: field(req, 'description'),
+    visibility: field(req, 'visibility'),
+    expiresAt: field(req, 'expires_at'),
+    healthChecksDisabled: checkbox(req, 'health_checks_disabled'),
+    tags: field(req, 'tags'),
+  };
+}
+
+/**
+ * The checks of web-ui.md §7 in their order, first failure wins: slug → URL
+ * (scheme, host, duplicate variables) → title/description → tags →
+ * visibility → expiry. The store re-checks everything on write.
+ */
+function validateLinkForm(v: LinkFormValues, opts: { create: boolean; now: number; storedExpiry: number | null }): { ok: ValidLinkForm } | { error: FormError } {
+  try {
+    if (opts.create) {
+      const msg = slugError(v.slug);
+      if (msg) return { error: { field: 'slug', message: msg } };
+    }
+    if (v.url.trim() === '') return { error: { field: 'url', message: 'url is required' } };
+    const url = validateDestination(v.url);
+    const title = validateTitle(v.title);
+    const description = validateDescription(v.description);
+    const tags = normalizeTags(splitTagList(v.tags));
+    const visibility = !opts.create && v.visibility === '' ? undefined : validateVisibility(v.visibility);
+    const parsed = parseExpiresInput(v.expiresAt);
+    if (!parsed.ok) return { error: { field: 'expires_at', message: parsed.message } };
+    const expiresAt = validateExpiry(parsed.value, opts.now, opts.create ? null : opts.storedExpiry);
+    return { ok: { url, title, description, visibility, tags, expiresAt, healthChecksDisabled: v.healthChecksDisabled } };
+  } catch (e) {
+    if (isAppError(e)) return { error: { field: e.field ?? null, message: e.message } };
+    throw e;
+  }
+}
+
+export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { store, config } = deps;
+  const guard = { preHandler: requireUser(deps) };
+
+  const renderForm = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    props: { mode: 'create' | 'edit'; values: LinkFormValues; linkId?: string; error?: FormError | null },
+    status = 200,
+  ) => {
+    const ctx = await pageContext(deps, req);
+    const common = { ...props, shortKeyword: ctx.shortKeyword };
+    if (wantsFragment(req)) {
+      // A failed HTMX save swaps the form in place inside the open modal;
+      // HTMX only swaps 2xx responses, so errors answer 200 here.
+      if (req.method !== 'GET') return sendFragment(reply, renderFragment(<LinkForm {...common} asModal />));
+      return sendHtml(req, reply, ctx, '', <LinkFormModal {...common} />);
+    }
+    const title = props.mode === 'create' ? 'New link' : `Edit ${props.values.slug}`;
+    return sendHtml(req, reply, ctx, title, <LinkFormPage {...common} />, status);
+  };
+
+  const detailProps = async (req: FastifyRequest, link: Link, caps: LinkCaps, extra: Partial<LinkDetailProps> = {}): Promise<LinkDetailProps> => {
+    const view = (await store.links.view(link.id))!;
+    const ctx = await pageContext(deps, req);
+    const origin = requestOrigin(config, req);
+    const [health, shares, qrSvg] = await Promise.all([
+      store.health.forLink(view),
+      caps.canManageShares && view.visibility === 'secure' ? store.shares.list(view.id) : Promise.resolve(null),
+      qrCode(`${origin}/${view.slug}`),
+    ]);
+    return { link: view, caps, state: lifecycleState(view, store.now()), health, shares, shortKeyword: ctx.shortKeyword, origin, qrSvg, ...extra };
+  };
+
+  const sendDetail = async (req: FastifyRequest, reply: FastifyReply, props: LinkDetailProps, status = 200) =>
+    sendHtml(req, reply, await pageContext(deps, req), props.link.slug, <LinkDetail {...props} />, status);
+
+  // --- live slug check and the forms ---------------------------------------
+
+  app.get('/dashboard/links/validate-slug', guard, async (req, reply) => {
+    const slug = query(req, 'slug').trim();
+    if (slug === '') return sendFragment(reply, '');
+    const msg = slugError(slug);
+    if (msg) return sendFragment(reply, renderFragment(<SlugCheck state="error" message={msg} />));
+    const taken = await store.links.slugTaken(slug);
+    return sendFragment(reply, renderFragment(<SlugCheck state={taken ? 'taken' : 'available'} />));
+  });
+
+  app.get('/dashboard/links/new', guard, async (req, reply) =>
+    renderForm(req, reply, { mode: 'create', values: { ...EMPTY_LINK_FORM, slug: query(req, 'slug').trim() } }),
+  );
+
+  app.post('/dashboard/links', guard, async (req, reply) => {
+    const user = requestUser(req);
+    const values = formValues(req);
+    const checked = validateLinkForm(values, { create: true, now: store.now(), storedExpiry: null });
+    if ('error' in checked) return renderForm(req, reply, { mode: 'create', values, error: checked.error }, 400);
+    const v = checked.ok;
+    try {
+      await store.links.create(
+        { slug: values.slug, url: v.url, title: v.title, description: v.description, visibility: v.visibility, tags: v.tags.map((t) => t.name), expiresAt: v.expiresAt },
+        user.id,
+        { healthChecksDisabled: v.healthChecksDisabled },
+      );
+    } catch (e) {
+      let error: FormError = { field: null, message: 'Could not create the link. Please try again.' };
+      if (isAppError(e) && e.code === 'SLUG_CONFLICT') error = { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
+      else if (isAppError(e) && e.status === 400) error = { field: e.field ?? null, message: e.message };
+      else req.log.error({ err: e }, 'creating a link from the web form failed');
+      return renderForm(req, reply, { mode: 'create', values, error }, isAppError(e) ? e.status : 500);
+    }
+    if (wantsFragment(req)) {
+      // Nothing to swap: the modal closes and #link-list refreshes itself on the event.
+      return reply.code(200).header('hx-trigger', 'linkCreated').header('hx-reswap', 'none').header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send('');
+    }
+    return seeOther(reply, '/dashboard');
+  });
+
+  // --- detail ----------------------------------------------------------------
+
+  app.get('/dashboard/links/:id', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canView');
+    if (!got) return reply;
+    return sendDetail(req, reply, await detailProps(req, got.link, got.caps));
+  });
+
+  app.get('/dashboard/links/:id/qr.svg', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canView');
+    if (!got) return reply;
+    const svg = await qrCode(`${requestOrigin(config, req)}/${got.link.slug}`);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${got.link.slug}-qr.svg"`)
+      .header('cache-control', 'private, no-store')
+      .send(svg);
+  });
+
+  app.get('/dashboard/links/:id/edit', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canEdit');
+    if (!got) return reply;
+    const view = (await store.links.view(got.link.id))!;
+    const values: LinkFormValues = {
+      slug: view.slug,
+      url: view.url,
+      title: view.title,
+      description: view.description,
+      visibility: view.visibility,
+      expiresAt: datetimeLocalValue(view.expiresAt),
+      healthChecksDisabled: view.healthChecksDisabled,
+      tags: view.tags.map((t) => t.name).join(', '),
+    };
+    return renderForm(req, reply, { mode: 'edit', values, linkId: view.id });
+  });
+
+  webRoute(app, 'PUT', '/dashboard/links/:id', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canEdit');
+    if (!got) return reply;
+    const { link } = got;
+    // The slug is immutable: whatever the form sends for it is ignored.
+    const values = { ...formValues(req), slug: link.slug };
+    const checked = validateLinkForm(values, { create: false, now: store.now(), storedExpiry: link.expiresAt });
+    if ('error' in checked) return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: checked.error }, 400);
+    const v = checked.ok;
+    try {
+      await store.links.update(link.id, {
+        url: v.url,
+        title: v.title,
+        description: v.description,
+        ...(v.visibility !== undefined ? { visibility: v.visibility } : {}),
+        expiresAt: v.expiresAt,
+        healthChecksDisabled: v.healthChecksDisabled,
+      });
+    } catch (e) {
+      const error: FormError = isAppError(e) && e.status === 400 ? { field: e.field ?? null, message: e.message } : { field: null, message: 'Update failed.' };
+      if (!isAppError(e)) req.log.error({ err: e }, 'updating a link from the web form failed');
+      return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error }, isAppError(e) ? e.status : 500);
+    }
+    // The tag set is saved on its own, after the fields (web-ui.md §7), so a
+    // failure there can say exactly what was and was not saved.
+    try {
+      await store.links.update(link.id, { tags: v.tags.map((t) => t.name) });
+    } catch (e) {
+      req.log.error({ err: e }, 'saving the tags of an edited link failed');
+      const error: FormError = { field: 'tags', message: 'The link was saved, but its tags could not be updated. Please try again.' };
+      return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error }, 500);
+    }
+    if (wantsFragment(req)) {
+      return reply.code(200).header('hx-trigger', 'linkUpdated').header('hx-reswap', 'none').header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send('');
+    }
+    return seeOther(reply, `/dashboard/links/${link.id}`);
+  });
+
+  app.get('/dashboard/links/:id/confirm-delete', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canDelete');
+    if (!got) return reply;
+    const ctx = await pageContext(deps, req);
+    const id = got.link.id;
+    return sendHtml(
+      req,
+      reply,
+      ctx,
+      `Delete ${got.link.slug}`,
+      <ConfirmDelete name={got.link.slug} action={`/dashboard/links/${id}`} target={`#link-${id}`} asModal={isHtmx(req)} cancelHref={`/dashboard/links/${id}`} />,
+    );
+  });
+
+  webRoute(app, 'DELETE', '/dashboard/links/:id', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canDelete');
+    if (!got) return reply;
+    await store.links.delete(got.link.id);
+    // The row's outerHTML becomes nothing; only the toast arrives (web-ui.md §9).
+    if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'Link deleted.'));
+    return seeOther(reply, '/dashboard');
+  });
+
+  // --- lifecycle (lifecycle.md §5–§6) ----------------------------------------
+
+  for (const action of ['archive', 'unarchive'] as const) {
+    app.post(`/dashboard/links/:id/${action}`, guard, async (req, reply) => {
+      const got = await linkFor(deps, req, reply, 'canEdit');
+      if (!got) return reply;
+      await store.links.setLifecycle(got.link.id, { archived: action === 'archive' });
+      if (!wantsFragment(req)) return seeOther(reply, `/dashboard/links/${got.link.id}`);
+      const props = await detailProps(req, got.link, got.caps);
+      const message = action === 'archive' ? 'Link archived. It no longer redirects.' : 'Link unarchived. It redirects again.';
+      return sendFragment(reply, withToast(<LinkDetail {...props} />, 'success', message));
+    });
+  }
+
+  app.post('/dashboard/links/:id/renew', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canEdit');
+    if (!got) return reply;
+    const view = await store.links.setLifecycle(got.link.id, { renew: true });
+    if (!wantsFragment(req)) return seeOther(reply, '/dashboard');
+    // The row keeps the columns of the table it came from (lifecycle.md §6).
+    const from = headerPath(req.headers['hx-current-url']);
+    const variant = from.startsWith('/dashboard/tags/') ? 'tag' : 'dashboard';
+    const ctx = await pageContext(deps, req);
+    const [row] = await linkRows(store, [view], requestUser(req));
+    return sendFragment(reply, withToast(<LinkRow row={row!} variant={variant} env={tableEnv(deps, req, ctx)} />, 'success', 'Link renewed. It no longer expires.'));
+  });
+
+  // --- co-owners and shares (web-ui.md §8) ------------------------------------
+
+  const ownersReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
+    if (wantsFragment(req)) {
+      const owners = await store.owners.list(link.id);
+      return sendFragment(reply, renderFragment(<OwnersSection linkId={link.id} owners={owners} canManage={caps.canManageShares} error={error} />));
+    }
+    if (!error) return seeOther(reply, `/dashboard/links/${link.id}`);
+    return sendDetail(req, reply, await detailProps(req, link, caps, { ownersError: error }), status);
+  };
+
+  app.post('/dashboard/links/:id/owners', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canManageShares');
+    if (!got) return reply;
+    const email = field(req, 'email').trim();
+    if (email === '') return ownersReply(req, reply, got.link, got.caps, 'Email is required.', 400);
+    const user = await store.users.findByEmail(email);
+    if (!user) return ownersReply(req, reply, got.link, got.caps, 'No user found with that email.', 400);
+    try {
+      await store.owners.add(got.link.id, user.id);
+    } catch (e) {
+      const duplicate = isAppError(e) && e.code === 'DUPLICATE_OWNER';
+      if (!duplicate) req.log.error({ err: e }, 'adding a co-owner failed');
+      return ownersReply(req, reply, got.link, got.caps, duplicate ? 'User is already a co-owner.' : 'Could not add co-owner.', duplicate ? 400 : 500);
+    }
+    return ownersReply(req, reply, got.link, got.caps, null);
+  });
+
+  webRoute(app, 'DELETE', '/dashboard/links/:id/owners/:uid', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canManageShares');
+    if (!got) return reply;
+    try {
+      await store.owners.remove(got.link.id, param(req, 'uid'));
+    } catch (e) {
+      if (isAppError(e) && e.code === 'PRIMARY_OWNER_PROTECTED') return textError(reply, 400, 'Cannot remove primary owner');
+      if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user is not an owner of this link.');
+      throw e;
+    }
+    return ownersReply(req, reply, got.link, got.caps, null);
+  });
+
+  const sharesReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
+    if (wantsFragment(req)) {
+      const shares = await store.shares.list(link.id);
+      return sendFragment(reply, renderFragment(<SharesPanel linkId={link.id} shares={shares} error={error} />));
+    }
+    if (!error) return seeOther(reply, `/dashboard/links/${link.id}`);
+    return sendDetail(req, reply, await detailProps(req, link, caps, { sharesError: error }), status);
+  };
+
+  app.post('/dashboard/links/:id/shares', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canManageShares');
+    if (!got) return reply;
+    const email = field(req, 'email').trim();
+    if (email === '') return sharesReply(req, reply, got.link, got.caps, 'Email is required.', 400);
+    const user = await store.users.findByEmail(email);
+    if (!user) return sharesReply(req, reply, got.link, got.caps, 'No user found with that email.', 400);
+    try {
+      // The acting user is recorded as the grantor.
+      await store.shares.add(got.link.id, user.id, got.user.id);
+    } catch (e) {
+      if (!(isAppError(e) && e.code === 'DUPLICATE_SHARE')) req.log.error({ err: e }, 'adding a share failed');
+      return sharesReply(req, reply, got.link, got.caps, 'Could not add user. They may already have access.', 400);
+    }
+    return sharesReply(req, reply, got.link, got.caps, null);
+  });
+
+  webRoute(app, 'DELETE', '/dashboard/links/:id/shares/:uid', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canManageShares');
+    if (!got) return reply;
+    try {
+      await store.shares.remove(got.link.id, param(req, 'uid'));
+    } catch (e) {
+      if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user has no access to remove.');
+      throw e;
+    }
+    return sharesReply(req, reply, got.link, got.caps, null);
+  });
+}
+
+/** The path of an absolute URL header such as HX-Current-URL, or ''. */
+function headerPath(v: string | string[] | undefined): string {
+  const raw = Array.isArray(v) ? v[0] : v;
+  if (!raw) return '';
+  try {
+    return new URL(raw).pathname;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The QR code of a short URL as SVG. It holds only geometry (the URL is
+ * encoded in the modules, never written as text), so it is safe to inline.
+ */
+export async function qrCode(url: string): Promise<string> {
+  return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+}
+

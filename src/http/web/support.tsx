@@ -1,0 +1,170 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { VNode } from 'preact';
+import { requestUser } from '../../auth/currentUser.js';
+import type { Config } from '../../config.js';
+import { CAPABILITIES, type LinkCaps } from '../../domain/caps.js';
+import { lifecycleState } from '../../domain/lifecycle.js';
+import type { Store } from '../../store/index.js';
+import { viewerOf, type Link, type LinkView, type User } from '../../store/types.js';
+import type { PageContext } from '../../views/context.js';
+import { Forbidden, PlainNotFound } from '../../views/pages/errors.js';
+import type { LinkRowData, LinkTableEnv } from '../../views/partials/linkTable.js';
+import { ToastOob, type ToastLevel } from '../../views/partials/ui.js';
+import { renderFragment } from '../../views/render.js';
+import { isMethodOverride } from './methodOverride.js';
+import { errorToastHeader, isHtmx, pageContext, requestOrigin, sendHtml } from './render.js';
+
+/** What every web route needs. */
+export interface WebDeps {
+  config: Config;
+  store: Store;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are UUIDs; anything else cannot name a row and is answered 404 without a query. */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}
+
+export function param(req: FastifyRequest, name: string): string {
+  return String((req.params as Record<string, string | undefined>)[name] ?? '');
+}
+
+/** A query-string value; arrays (repeated keys) take the first. */
+export function query(req: FastifyRequest, name: string): string {
+  const v = (req.query as Record<string, unknown> | undefined)?.[name];
+  if (Array.isArray(v)) return typeof v[0] === 'string' ? v[0] : '';
+  return typeof v === 'string' ? v : '';
+}
+
+/** A form field; anything but a single string (absent, repeated, JSON object) reads as empty. */
+export function field(req: FastifyRequest, name: string): string {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v : '';
+}
+
+/** An HTML checkbox: present with any non-empty value other than `false`/`0` means checked. */
+export function checkbox(req: FastifyRequest, name: string): boolean {
+  const v = field(req, name);
+  return v !== '' && v !== 'false' && v !== '0' && v !== 'off';
+}
+
+/**
+ * A request expects the HTMX answer (fragment, HX-Trigger) when HTMX sent it
+ * and it is not a plain form post overriding its method, which expects the
+ * full page or a 303 (web-ui.md §1).
+ */
+export function wantsFragment(req: FastifyRequest): boolean {
+  return isHtmx(req) && !isMethodOverride(req);
+}
+
+export function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).header('location', location).header('cache-control', 'private, no-store').send();
+}
+
+export function tableEnv(deps: WebDeps, req: FastifyRequest, ctx: PageContext): LinkTableEnv {
+  return { shortKeyword: ctx.shortKeyword, origin: requestOrigin(deps.config, req), viewerId: ctx.user?.id ?? null };
+}
+
+/** The styled 404 (page, or fragment + error toast for HTMX). Says nothing about whether a hidden row exists. */
+export async function notFound(deps: WebDeps, req: FastifyRequest, reply: FastifyReply, message?: string): Promise<FastifyReply> {
+  if (isHtmx(req)) errorToastHeader(reply, message ?? 'Not found.');
+  return sendHtml(req, reply, await pageContext(deps, req), 'Not found', <PlainNotFound message={message} />, 404);
+}
+
+export async function forbidden(deps: WebDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  if (isHtmx(req)) errorToastHeader(reply, "You don't have permission to do that.");
+  return sendHtml(req, reply, await pageContext(deps, req), 'Access denied', <Forbidden />, 403);
+}
+
+/** A plain-text 4xx for HTMX callers, shown by the page script as an error toast. */
+export function textError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  errorToastHeader(reply, message);
+  return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(message);
+}
+
+export type Capability = keyof LinkCaps;
+
+/**
+ * Loads a link for a guarded route and checks one capability through
+ * LinkCaps: an unknown id is a 404 before any capability check, a missing
+ * capability the styled 403 (core.md §6). Returns null when it answered.
+ */
+export async function linkFor(
+  deps: WebDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  need: Capability,
+): Promise<{ link: Link; caps: LinkCaps; user: User } | null> {
+  const id = param(req, 'id');
+  const user = requestUser(req);
+  const link = isUuid(id) ? await deps.store.links.get(id) : null;
+  if (!link) {
+    await notFound(deps, req, reply, 'That link does not exist.');
+    return null;
+  }
+  const caps = await deps.store.access.caps(link.id, viewerOf(user));
+  if (!CAPABILITIES.includes(need) || !caps[need]) {
+    await forbidden(deps, req, reply);
+    return null;
+  }
+  return { link, caps, user };
+}
+
+/**
+ * Caps, lifecycle state and health for a list, in a constant number of
+ * queries whatever its length: one caps load, one health load for the rows
+ * the viewer may see health on (CanView).
+ */
+export async function linkRows(store: Store, links: readonly LinkView[], user: User | null): Promise<LinkRowData[]> {
+  const viewer = viewerOf(user);
+  const caps = await store.access.capsMany(
+    links.map((l) => l.id),
+    viewer,
+  );
+  const now = store.now();
+  const health = await store.health.forLinks(links.filter((l) => caps.get(l.id)?.canView === true), now);
+  return links.map((link) => ({
+    link,
+    caps: caps.get(link.id)!,
+    state: lifecycleState(link, now),
+    health: health.get(link.id) ?? null,
+  }));
+}
+
+/** A fragment followed by an out-of-band toast, in one HTMX response. */
+export function withToast(body: VNode | null, level: ToastLevel, message: string): string {
+  return (body ? renderFragment(body) : '') + renderFragment(<ToastOob level={level} message={message} />);
+}
+
+export function sendFragment(reply: FastifyReply, html: string, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'HX-Request').send(html);
+}
+
+/**
+ * `expires_at` from a `datetime-local` input, read as UTC
+ * (`YYYY-MM-DDTHH:MM[:SS]`, lifecycle.md §3 rule 7). Empty → null (never
+ * expires); anything else that does not parse → an error message.
+ */
+export function parseExpiresInput(raw: string): { ok: true; value: number | null } | { ok: false; message: string } {
+  const v = raw.trim();
+  if (v === '') return { ok: true, value: null };
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(v);
+  if (m) {
+    const [, y, mo, d, h, mi, s] = m;
+    const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? '0'));
+    const back = new Date(ms);
+    // Date.UTC rolls 2030-02-31 over into March; a rolled date is not what was typed.
+    if (
+      back.getUTCFullYear() === Number(y) &&
+      back.getUTCMonth() === Number(mo) - 1 &&
+      back.getUTCDate() === Number(d) &&
+      back.getUTCHours() === Number(h) &&
+      back.getUTCMinutes() === Number(mi)
+    ) {
+      return { ok: true, value: ms };
+    }
+  }
+  return { ok: false, message: 'expiration must be a date and time (UTC)' };
+}

@@ -1,0 +1,137 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { activeAt } from './access.js';
+import type { SearchField } from './links.js';
+import type { OwnerStore } from './owners.js';
+import { LINK_COLUMNS, toLink } from './rows.js';
+import { contains, ilike } from './sql.js';
+import type { TagCount, TagStore } from './tags.js';
+import type { Clock, Link, LinkView, Viewer } from './types.js';
+
+type LinksQuery = SelectQueryBuilder<Database, 'links', object>;
+
+/**
+ * Page-shaped reads of the web UI that the keyset `links.list` cannot serve:
+ * the public browser and profiles (newest first, numbered pages with a total,
+ * web-ui.md §11–§12), the admin list's total, and the dashboard's tag chips.
+ */
+export class BrowseStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+    private readonly tags: TagStore,
+    private readonly owners: OwnerStore,
+  ) {}
+
+  /** Tags and owners for a page in two queries, the shape every link list has. */
+  private async withDetails(links: readonly Link[]): Promise<LinkView[]> {
+    const ids = links.map((l) => l.id);
+    const [tags, owners] = await Promise.all([this.tags.forLinks(ids), this.owners.forLinks(ids)]);
+    return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [] }));
+  }
+
+  private search(q: LinksQuery, text: string | undefined, fields: readonly SearchField[]): LinksQuery {
+    if (text === undefined || text === '') return q;
+    const pattern = contains(text);
+    return q.where((eb) =>
+      eb.or(
+        fields.map((f) =>
+          f === 'owner'
+            ? eb.exists(
+                eb
+                  .selectFrom('link_owners')
+                  .innerJoin('users', 'users.id', 'link_owners.user_id')
+                  .select('link_owners.link_id')
+                  .whereRef('link_owners.link_id', '=', 'links.id')
+                  .where(ilike('users.display_name', pattern)),
+              )
+            : ilike(`links.${f}`, pattern),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Public, active links, newest first (web-ui.md §11): optionally only those
+   * whose primary owner is `primaryOwnerId` (profiles, §12) and matching `q`
+   * on slug, URL, title or description.
+   */
+  async publicLinks(opts: { q?: string; primaryOwnerId?: string; offset: number; limit: number }): Promise<{ links: LinkView[]; total: number }> {
+    let base = this.db.selectFrom('links').where('links.visibility', '=', 'public').where(activeAt(this.now()));
+    if (opts.primaryOwnerId !== undefined) {
+      const owner = opts.primaryOwnerId;
+      base = base.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('link_owners')
+            .select('link_owners.link_id')
+            .whereRef('link_owners.link_id', '=', 'links.id')
+            .where('link_owners.user_id', '=', owner)
+            .where('link_owners.is_primary', '=', 1),
+        ),
+      );
+    }
+    base = this.search(base, opts.q, ['slug', 'url', 'title', 'description']);
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      base
+        .select(LINK_COLUMNS)
+        .orderBy('links.created_at', 'desc')
+        .orderBy('links.id', 'desc')
+        .limit(opts.limit)
+        .offset(opts.offset)
+        .execute(),
+    ]);
+    return { links: await this.withDetails(rows.map(toLink)), total: Number(count.n) };
+  }
+
+  /** How many links the admin list shows for `q` (slug, URL, title or any owner's name, core.md §11.5). */
+  async countLinks(opts: { q?: string; searchIn?: readonly SearchField[] } = {}): Promise<number> {
+    const base = this.search(this.db.selectFrom('links'), opts.q, opts.searchIn ?? ['slug', 'url', 'title', 'owner']);
+    const r = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /**
+   * The dashboard's tag chips: tags on the links the tag filter can show —
+   * the viewer's own and co-owned links, every link for an admin — so a chip
+   * never names a tag that sits only on links hidden from the viewer.
+   */
+  async dashboardTags(viewer: Viewer): Promise<TagCount[]> {
+    if (!viewer) return [];
+    let q = this.db
+      .selectFrom('tags')
+      .innerJoin('link_tags', 'link_tags.tag_id', 'tags.id')
+      .innerJoin('links', 'links.id', 'link_tags.link_id')
+      .select((eb) => ['tags.id', 'tags.name', 'tags.slug', eb.fn.count<number>('links.id').as('link_count')])
+      .groupBy(['tags.id', 'tags.name', 'tags.slug'])
+      .orderBy('tags.name')
+      .orderBy('tags.id');
+    if (!viewer.isAdmin) {
+      const me = viewer.id;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('link_owners')
+            .select('link_owners.link_id')
+            .whereRef('link_owners.link_id', '=', 'links.id')
+            .where('link_owners.user_id', '=', me),
+        ),
+      );
+    }
+    const rows = await q.execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, linkCount: Number(r.link_count) }));
+  }
+
+  /** Counts for the admin overview cards. */
+  async adminCounts(): Promise<{ users: number; links: number; keywords: number }> {
+    const count = (table: 'users' | 'links' | 'keywords') =>
+      this.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const [users, links, keywords] = await Promise.all([count('users'), count('links'), count('keywords')]);
+    return { users, links, keywords };
+  }
+}

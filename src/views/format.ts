@@ -1,0 +1,36 @@
+/**
+ * Date formats of web-ui.md §1, always in UTC so a page reads the same for
+ * every viewer and in every test: lists show `Jan 2, 2006`, precise times
+ * `Jan 2, 2006 3:04 PM UTC`.
+ */
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+export function formatDate(ms: number): string {
+  const d = new Date(ms);
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+}
+
+export function formatDateTime(ms: number): string {
+  const d = new Date(ms);
+  const h = d.getUTCHours();
+  const hour12 = h % 12 === 0 ? 12 : h % 12;
+  const minutes = String(d.getUTCMinutes()).padStart(2, '0');
+  return `${formatDate(ms)} ${hour12}:${minutes} ${h < 12 ? 'AM' : 'PM'} UTC`;
+}
+
+/** RFC 3339 UTC for `<time datetime>`; whole seconds, as stored. */
+export function isoUtc(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The value a `datetime-local` input shows for a stored UTC instant, seconds included (lifecycle.md §3 rule 7). */
+export function datetimeLocalValue(ms: number | null): string {
+  if (ms === null) return '';
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+/** `N link` / `N links`. */
+export function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}

@@ -1,0 +1,404 @@
+import type { BrokenLinkRow } from '../../store/health.js';
+import type { Keyword, User } from '../../store/types.js';
+import { formatDate, formatDateTime } from '../format.js';
+import { Icon, type IconName } from '../partials/icons.js';
+import { safeHref } from '../partials/linkTable.js';
+import { Alert, Avatar, CopyButton, EmptyState, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
+
+/** Admin screens of web-ui.md §10 and the link-health report of lifecycle.md §9. */
+
+function StatCard({ label, value, href, cta, icon }: { label: string; value: number; href: string; cta: string; icon: IconName }) {
+  return (
+    <div class="card bg-base-100 border border-base-300">
+      <div class="card-body">
+        <div class="flex items-center justify-between">
+          <h2 class="text-sm font-medium text-base-content/70">{label}</h2>
+          <Icon name={icon} class="size-5 opacity-70" />
+        </div>
+        <p class="text-3xl font-bold">{value}</p>
+        <a class="link link-hover text-sm font-medium" href={href}>{cta}</a>
+      </div>
+    </div>
+  );
+}
+
+export function AdminOverview({ users, links, keywords }: { users: number; links: number; keywords: number }) {
+  return (
+    <>
+      <PageHeader title="Admin Dashboard" subtitle="Manage people, links and keyword templates." />
+      <div class="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <StatCard label="Total Users" value={users} href="/admin/users" cta="Manage →" icon="users" />
+        <StatCard label="Total Links" value={links} href="/admin/links" cta="View →" icon="link" />
+        <StatCard label="Keywords" value={keywords} href="/admin/keywords" cta="Manage →" icon="terminal" />
+      </div>
+    </>
+  );
+}
+
+// --- users -------------------------------------------------------------------
+
+export interface UserRowProps {
+  user: User;
+  selfId: string;
+  localMode: boolean;
+}
+
+export function UserRow({ user, selfId, localMode }: UserRowProps) {
+  const name = user.displayName || user.email;
+  const base = `/admin/users/${user.id}`;
+  return (
+    <tr id={`user-${user.id}`} class="hover:bg-base-200/60">
+      <td>
+        <span class="flex items-center gap-2">
+          <Avatar name={name} />
+          <span class="min-w-0">
+            <span class="font-medium">{user.displayName}</span>
+            {user.id === selfId && <span class="badge badge-xs badge-accent ml-1">you</span>}
+            <span class="block text-xs text-base-content/70 truncate sm:hidden">{user.email}</span>
+          </span>
+        </span>
+      </td>
+      <td class="hidden sm:table-cell break-all">{user.email}</td>
+      <td class="hidden md:table-cell">{user.provider === 'local' ? 'local' : 'OIDC'}</td>
+      <td>
+        <form method="post" action={`${base}/role`} hx-put={`${base}/role`} hx-trigger="change" hx-target={`#user-${user.id}`} hx-swap="outerHTML" class="flex items-center gap-2">
+          <input type="hidden" name="_method" value="PUT" />
+          <select name="role" class="select select-sm w-24" aria-label={`Role of ${name}`}>
+            <option value="user" selected={user.role === 'user'}>user</option>
+            <option value="admin" selected={user.role === 'admin'}>admin</option>
+          </select>
+          <button type="submit" class="btn btn-sm no-js-only">Save</button>
+        </form>
+      </td>
+      <td class="hidden md:table-cell whitespace-nowrap text-sm">{formatDate(user.createdAt)}</td>
+      <td>
+        <div class="flex justify-end gap-1">
+          {localMode && (
+            <form method="post" action={`${base}/sign-in-link`} hx-post={`${base}/sign-in-link`} hx-target="#modal">
+              <button type="submit" class="btn btn-ghost btn-xs whitespace-nowrap">
+                <Icon name="key" class="size-4" />
+                <span class="sr-only md:not-sr-only">New sign-in link</span>
+              </button>
+            </form>
+          )}
+          {user.id !== selfId && (
+            <a href={`${base}/confirm-delete`} hx-get={`${base}/confirm-delete`} hx-target="#modal" class="btn btn-ghost btn-xs btn-square tooltip tooltip-left" data-tip="Delete" aria-label={`Delete ${name}`}>
+              <Icon name="trash" class="size-4" />
+            </a>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** The one-time sign-in URL, shown once right after it was made (api.md §2.12 rule 6). */
+export function SignInLinkReveal({ email, url }: { email: string; url: string }) {
+  return (
+    <div class="space-y-2">
+      <p class="text-sm">
+        {`One-time sign-in link for ${email}. It works once, for 15 minutes. Copy it now — it will not be shown again.`}
+      </p>
+      <div class="flex items-center gap-2">
+        <input type="text" readonly value={url} class="input input-sm w-full font-mono" aria-label="Sign-in link" />
+        <CopyButton value={url} label="Copy sign-in link" />
+      </div>
+    </div>
+  );
+}
+
+export function SignInLinkModal({ email, url, asModal }: { email: string; url: string; asModal: boolean }) {
+  const body = (
+    <>
+      <SignInLinkReveal email={email} url={url} />
+      {asModal && (
+        <div class="modal-action">
+          <button type="button" class="btn" data-modal-close>Done</button>
+        </div>
+      )}
+    </>
+  );
+  return asModal ? <Modal title="New sign-in link">{body}</Modal> : <Panel title="New sign-in link">{body}</Panel>;
+}
+
+export interface AddUserState {
+  values: { email: string; name: string; role: string };
+  error: string | null;
+  created: { email: string; url: string } | null;
+}
+
+function AddUserForm({ state }: { state: AddUserState }) {
+  const v = state.values;
+  return (
+    <section class="card bg-base-100 border border-base-300 mb-6" aria-labelledby="add-user-title">
+      <div class="card-body gap-3">
+        <h2 id="add-user-title" class="card-title text-base">Add user</h2>
+        <p class="text-sm text-base-content/70">Creates a local account and a one-time sign-in link to hand to the person.</p>
+        {state.error && <Alert>{state.error}</Alert>}
+        {state.created && (
+          <div class="alert alert-success flex-col items-stretch">
+            <SignInLinkReveal email={state.created.email} url={state.created.url} />
+          </div>
+        )}
+        <form method="post" action="/admin/users" hx-post="/admin/users" hx-target="#users-section" hx-swap="outerHTML" class="grid gap-3 sm:grid-cols-[2fr_2fr_1fr_auto] items-end">
+          <div>
+            <label for="new-user-email" class="block text-sm font-medium mb-1">Email</label>
+            <input id="new-user-email" name="email" type="email" required value={v.email} class="input w-full" autocomplete="off" />
+          </div>
+          <div>
+            <label for="new-user-name" class="block text-sm font-medium mb-1">Name (optional)</label>
+            <input id="new-user-name" name="name" type="text" value={v.name} class="input w-full" autocomplete="off" />
+          </div>
+          <div>
+            <label for="new-user-role" class="block text-sm font-medium mb-1">Role</label>
+            <select id="new-user-role" name="role" class="select w-full">
+              <option value="user" selected={v.role !== 'admin'}>user</option>
+              <option value="admin" selected={v.role === 'admin'}>admin</option>
+            </select>
+          </div>
+          <button type="submit" class="btn btn-primary">
+            <Spinner />
+            Add user
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+export function UsersSection({ users, selfId, localMode, addUser }: { users: readonly User[]; selfId: string; localMode: boolean; addUser: AddUserState }) {
+  return (
+    <div id="users-section">
+      {localMode && <AddUserForm state={addUser} />}
+      <p class="text-sm text-base-content/70 mb-2">{`${users.length} user(s)`}</p>
+      {users.length === 0 ? (
+        <EmptyState icon="users" title="No users yet." />
+      ) : (
+        <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
+          <table class="table table-sm md:table-md">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" class="hidden sm:table-cell">Email</th>
+                <th scope="col" class="hidden md:table-cell">Provider</th>
+                <th scope="col">Role</th>
+                <th scope="col" class="hidden md:table-cell">Joined</th>
+                <th scope="col" class="text-right">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <UserRow user={u} selfId={selfId} localMode={localMode} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function UsersPage(props: { users: readonly User[]; selfId: string; localMode: boolean; addUser: AddUserState }) {
+  return (
+    <>
+      <PageHeader title="Users" subtitle="Everyone who can sign in, and their roles." />
+      <UsersSection {...props} />
+    </>
+  );
+}
+
+export function ConfirmDeleteUser({ user, primaryLinks, asModal }: { user: User; primaryLinks: number; asModal: boolean }) {
+  const action = `/admin/users/${user.id}`;
+  const body = (
+    <form
+      method="post"
+      action={action}
+      hx-delete={asModal ? action : undefined}
+      hx-target={asModal ? `#user-${user.id}` : undefined}
+      hx-swap={asModal ? 'outerHTML' : undefined}
+      data-close-modal-on-success
+      class="space-y-4"
+    >
+      <input type="hidden" name="_method" value="DELETE" />
+      <p class="font-medium break-words">{`${user.displayName} (${user.email})`}</p>
+      <p>{`This user owns ${primaryLinks} link(s).`}</p>
+      {primaryLinks > 0 && (
+        <fieldset class="space-y-2">
+          <legend class="text-sm font-medium mb-1">What happens to their links?</legend>
+          <label class="flex items-center gap-2 cursor-pointer">
+            <input type="radio" name="link_action" value="reassign" class="radio radio-sm" checked />
+            <span>Reassign links to me</span>
+          </label>
+          <label class="flex items-center gap-2 cursor-pointer">
+            <input type="radio" name="link_action" value="delete" class="radio radio-sm" />
+            <span>Delete all links</span>
+          </label>
+        </fieldset>
+      )}
+      <p class="text-sm">This action cannot be undone.</p>
+      <div class="modal-action">
+        {asModal ? (
+          <button type="button" class="btn btn-ghost" data-modal-close autofocus>Cancel</button>
+        ) : (
+          <a class="btn btn-ghost" href="/admin/users">Cancel</a>
+        )}
+        <button type="submit" class="btn btn-error">
+          <Spinner />
+          Delete User
+        </button>
+      </div>
+    </form>
+  );
+  return asModal ? <Modal title="Delete user?">{body}</Modal> : <Panel title="Delete user?">{body}</Panel>;
+}
+
+// --- keywords ----------------------------------------------------------------
+
+export interface KeywordFormState {
+  values: { keyword: string; urlTemplate: string; description: string };
+  error: string | null;
+}
+
+export function KeywordRow({ k }: { k: Keyword }) {
+  const base = `/admin/keywords/${k.id}`;
+  return (
+    <tr id={`keyword-${k.id}`} class="hover:bg-base-200/60">
+      <td class="font-mono font-semibold">{k.keyword}</td>
+      <td class="font-mono text-sm break-all">{k.urlTemplate}</td>
+      <td class="hidden md:table-cell">{k.description}</td>
+      <td class="text-right">
+        <a href={`${base}/confirm-delete`} hx-get={`${base}/confirm-delete`} hx-target="#modal" class="btn btn-ghost btn-xs btn-square tooltip tooltip-left" data-tip="Delete" aria-label={`Delete ${k.keyword}`}>
+          <Icon name="trash" class="size-4" />
+        </a>
+      </td>
+    </tr>
+  );
+}
+
+export function KeywordsSection({ keywords, form }: { keywords: readonly Keyword[]; form: KeywordFormState }) {
+  const v = form.values;
+  return (
+    <div id="keywords-section" class="space-y-6">
+      <section class="card bg-base-100 border border-base-300" aria-labelledby="new-keyword-title">
+        <div class="card-body gap-3">
+          <h2 id="new-keyword-title" class="card-title text-base">New keyword</h2>
+          <p class="text-sm text-base-content/70">
+            A keyword forwards <code class="font-mono">keyword/anything</code> to its template with <code class="font-mono">{'{slug}'}</code> replaced.
+          </p>
+          {form.error && <Alert>{form.error}</Alert>}
+          <form method="post" action="/admin/keywords" hx-post="/admin/keywords" hx-target="#keywords-section" hx-swap="outerHTML" class="grid gap-3 md:grid-cols-[1fr_2fr_2fr_auto] items-end">
+            <div>
+              <label for="kw-keyword" class="block text-sm font-medium mb-1">Keyword</label>
+              <input id="kw-keyword" name="keyword" type="text" value={v.keyword} class="input w-full font-mono" placeholder="jira" autocomplete="off" />
+            </div>
+            <div>
+              <label for="kw-template" class="block text-sm font-medium mb-1">URL template</label>
+              <input id="kw-template" name="url_template" type="text" value={v.urlTemplate} class="input w-full font-mono" placeholder="https://jira.example.com/browse/{slug}" autocomplete="off" aria-describedby="kw-template-hint" />
+              <p id="kw-template-hint" class="text-xs text-base-content/70 mt-1">URL template must contain {'{slug}'}</p>
+            </div>
+            <div>
+              <label for="kw-description" class="block text-sm font-medium mb-1">Description</label>
+              <input id="kw-description" name="description" type="text" value={v.description} class="input w-full" autocomplete="off" />
+            </div>
+            <button type="submit" class="btn btn-primary md:mb-5">
+              <Spinner />
+              Add keyword
+            </button>
+          </form>
+        </div>
+      </section>
+      {keywords.length === 0 ? (
+        <EmptyState icon="terminal" title="No keywords configured." />
+      ) : (
+        <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
+          <table class="table table-sm md:table-md">
+            <thead>
+              <tr>
+                <th scope="col">Keyword</th>
+                <th scope="col">URL Template</th>
+                <th scope="col" class="hidden md:table-cell">Description</th>
+                <th scope="col" class="text-right">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keywords.map((k) => (
+                <KeywordRow k={k} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function KeywordsPage(props: { keywords: readonly Keyword[]; form: KeywordFormState }) {
+  return (
+    <>
+      <PageHeader title="Keyword Templates" subtitle="Root-forward keywords, effective immediately." />
+      <KeywordsSection {...props} />
+    </>
+  );
+}
+
+// --- link health ---------------------------------------------------------------
+
+export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
+  return (
+    <>
+      <PageHeader title="Link Health" subtitle={`${rows.length} broken link(s)`} />
+      {rows.length === 0 ? (
+        <EmptyState icon="check" title="No broken links">
+          Every checked destination answered on its last check. Links failing three checks in a row show up here.
+        </EmptyState>
+      ) : (
+        <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
+          <table class="table table-sm md:table-md">
+            <thead>
+              <tr>
+                <th scope="col">Slug</th>
+                <th scope="col">Destination</th>
+                <th scope="col">Owner(s)</th>
+                <th scope="col">Last status</th>
+                <th scope="col">Last checked</th>
+                <th scope="col">Failures</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => {
+                const href = safeHref(r.url);
+                const owners = [...new Set(r.owners.map((o) => o.displayName))].join(', ');
+                return (
+                  <tr>
+                    <td>
+                      <span class="flex items-center gap-2">
+                        <a class="font-mono link-brand font-semibold hover:underline" href={`/dashboard/links/${r.id}`}>{r.slug}</a>
+                        <span class="badge badge-sm badge-error">broken</span>
+                      </span>
+                    </td>
+                    <td class="max-w-[18rem]">
+                      {href ? (
+                        <a class="link link-hover block truncate" href={href} target="_blank" rel="noopener noreferrer" title={r.url}>{r.url}</a>
+                      ) : (
+                        <span class="block truncate" title={r.url}>{r.url}</span>
+                      )}
+                    </td>
+                    <td>{owners}</td>
+                    <td class="max-w-[16rem] break-words">{r.lastStatus !== null ? String(r.lastStatus) : r.lastError ?? '—'}</td>
+                    <td class="whitespace-nowrap text-sm">{r.lastCheckedAt !== null ? formatDateTime(r.lastCheckedAt) : '—'}</td>
+                    <td>{r.consecutiveFailures}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+

@@ -1,0 +1,120 @@
+import { Icon } from '../partials/icons.js';
+import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { Avatar, EmptyState, PageHeader, Pagination, Spinner } from '../partials/ui.js';
+
+export const PUBLIC_PAGE_SIZE = 25;
+
+export interface PublicListProps {
+  rows: LinkRowData[];
+  env: LinkTableEnv;
+  q: string;
+  page: number;
+  total: number;
+}
+
+export function browseUrl(q: string, page: number): string {
+  const sp = new URLSearchParams();
+  if (q) sp.set('q', q);
+  if (page > 1) sp.set('page', String(page));
+  const s = sp.toString();
+  return s ? `/links?${s}` : '/links';
+}
+
+/** `#public-link-list`: the count, the table and the pager (web-ui.md §11). */
+export function PublicLinkList({ rows, env, q, page, total }: PublicListProps) {
+  const pages = Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE));
+  return (
+    <div id="public-link-list" class="space-y-4 htmx-dim">
+      <p class="text-sm text-base-content/70">{`${total} link(s)`}</p>
+      {rows.length === 0 ? (
+        q ? (
+          <EmptyState icon="search" title="No links found">
+            No public links match your search. Try different keywords.
+          </EmptyState>
+        ) : (
+          <EmptyState icon="globe" title="No public links yet">
+            Public links people create show up here.
+          </EmptyState>
+        )
+      ) : (
+        <LinkTable rows={rows} variant="public" env={env} />
+      )}
+      <Pagination page={page} pages={pages} href={(n) => browseUrl(q, n)} />
+    </div>
+  );
+}
+
+export function BrowsePage(props: PublicListProps) {
+  return (
+    <>
+      <PageHeader title="Browse Links" subtitle="Every public short link in this instance." />
+      <form method="get" action="/links" role="search" class="mb-4">
+        <label for="browse-search" class="sr-only">Search public links</label>
+        <div class="input w-full md:max-w-xl">
+          <Icon name="search" class="size-5 opacity-70" />
+          <input
+            id="browse-search"
+            type="search"
+            name="q"
+            value={props.q}
+            placeholder="Search by slug, URL, title, or description..."
+            autocomplete="off"
+            hx-get="/links"
+            hx-trigger="input changed delay:300ms, search"
+            hx-target="#public-link-list"
+            hx-swap="outerHTML"
+            hx-push-url="true"
+            hx-indicator="#browse-spinner, #public-link-list"
+            hx-sync="this:replace"
+          />
+          <Spinner id="browse-spinner" />
+        </div>
+      </form>
+      <PublicLinkList {...props} />
+    </>
+  );
+}
+
+export interface ProfileProps {
+  name: string;
+  rows: LinkRowData[];
+  env: LinkTableEnv;
+  page: number;
+  total: number;
+  slug: string;
+}
+
+/** `/u/{display_name_slug}` (web-ui.md §12). */
+export function ProfilePage({ name, rows, env, page, total, slug }: ProfileProps) {
+  const pages = Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE));
+  return (
+    <>
+      <header class="flex items-center gap-4 mb-6">
+        <Avatar name={name} size="size-16 text-2xl" />
+        <div class="min-w-0">
+          <h1 class="text-2xl font-bold break-words">{name}</h1>
+          <p class="text-sm text-base-content/70">{`${total} public link(s)`}</p>
+        </div>
+      </header>
+      {rows.length === 0 ? (
+        <EmptyState icon="globe" title="No public links yet." />
+      ) : (
+        <LinkTable rows={rows} variant="public" env={env} />
+      )}
+      <Pagination page={page} pages={pages} href={(n) => (n > 1 ? `/u/${slug}?page=${n}` : `/u/${slug}`)} />
+    </>
+  );
+}
+
+export function ProfileNotFound({ slug }: { slug: string }) {
+  return (
+    <section class="hero py-16" aria-labelledby="error-title">
+      <div class="hero-content text-center flex-col max-w-xl">
+        <p class="text-6xl font-black opacity-60">404</p>
+        <h1 id="error-title" class="text-2xl font-bold break-all">{`Not found: u/${slug}`}</h1>
+        <p>There is no profile at this address.</p>
+        <a class="btn btn-ghost" href="/links">Browse links</a>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+import type { ComponentChildren } from 'preact';
+import type { TagCount } from '../../store/tags.js';
+import { Icon } from '../partials/icons.js';
+import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { EmptyState, PageHeader, Spinner } from '../partials/ui.js';
+
+export type DashboardFilter = 'shared' | 'stale' | 'never-clicked';
+
+export interface LinkListProps {
+  rows: LinkRowData[];
+  env: LinkTableEnv;
+  filter: DashboardFilter | null;
+  tag: string | null;
+  q: string;
+  tags: readonly TagCount[];
+  /** Keyset position of the next page, when there is one. */
+  nextAfter: string | null;
+  /** The staleness hint of the active filter (lifecycle.md §10). */
+  hint: string | null;
+}
+
+/** `/dashboard` with the given parameters; the list's own URL for refreshes and paging. */
+export function dashboardUrl(p: { filter?: string | null; tag?: string | null; q?: string; after?: string | null }): string {
+  const sp = new URLSearchParams();
+  if (p.filter) sp.set('filter', p.filter);
+  else if (p.tag) sp.set('tag', p.tag);
+  else if (p.q) sp.set('q', p.q);
+  if (p.after) sp.set('after', p.after);
+  const s = sp.toString();
+  return s ? `/dashboard?${s}` : '/dashboard';
+}
+
+const TABS: Array<{ filter: DashboardFilter | null; label: string }> = [
+  { filter: null, label: 'My Links' },
+  { filter: 'shared', label: 'Shared with me' },
+  { filter: 'stale', label: 'Stale' },
+  { filter: 'never-clicked', label: 'Never clicked' },
+];
+
+function SwapLink({ href, active, children, class: cls }: { href: string; active: boolean; children: ComponentChildren; class: string }) {
+  return (
+    <a href={href} hx-get={href} hx-target="#link-list" hx-swap="outerHTML" hx-push-url="true" class={cls} aria-current={active ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}
+
+/** `#link-list`: tabs, tag chips and the table; refreshes itself when a link is created or updated. */
+export function LinkList(p: LinkListProps) {
+  const self = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q });
+  const searching = p.filter === null && (p.tag !== null || p.q !== '');
+  return (
+    <div id="link-list" class="space-y-4 htmx-dim" hx-get={self} hx-trigger="linkCreated from:body, linkUpdated from:body" hx-swap="outerHTML">
+      <nav aria-label="Link filters" class="tabs tabs-box w-fit max-w-full">
+        {TABS.map((t) => (
+          <SwapLink href={dashboardUrl({ filter: t.filter })} active={p.filter === t.filter} class={`tab whitespace-nowrap${p.filter === t.filter ? ' tab-active' : ''}`}>
+            {t.label}
+          </SwapLink>
+        ))}
+      </nav>
+      {p.filter === null && p.tags.length > 0 && (
+        <nav aria-label="Tags" class="flex flex-wrap gap-2">
+          <SwapLink href="/dashboard" active={p.tag === null} class={`badge badge-lg ${p.tag === null ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}>
+            All
+          </SwapLink>
+          {p.tags.map((t) => (
+            <SwapLink href={dashboardUrl({ tag: t.slug })} active={p.tag === t.slug} class={`badge badge-lg ${p.tag === t.slug ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}>
+              {t.name}
+            </SwapLink>
+          ))}
+        </nav>
+      )}
+      {p.hint && <p class="text-sm text-base-content/70">{p.hint}</p>}
+      {p.rows.length === 0 ? (
+        <ListEmpty filter={p.filter} searching={searching} />
+      ) : (
+        <>
+          <LinkTable rows={p.rows} variant="dashboard" env={p.env} />
+          {p.nextAfter && (
+            <div class="flex justify-center">
+              <SwapLink href={dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, after: p.nextAfter })} active={false} class="btn btn-sm">
+                Next page
+              </SwapLink>
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function ListEmpty({ filter, searching }: { filter: DashboardFilter | null; searching: boolean }) {
+  if (filter === 'shared') {
+    return (
+      <EmptyState icon="users" title="Nothing shared with you yet">
+        When someone shares a link with you, it shows up here.
+      </EmptyState>
+    );
+  }
+  if (filter === 'stale' || filter === 'never-clicked') {
+    return (
+      <EmptyState icon="check" title="Nothing to tidy up">
+        None of your links match this filter.
+      </EmptyState>
+    );
+  }
+  if (searching) {
+    return (
+      <EmptyState icon="search" title="No matching links" action={<a class="btn btn-sm" href="/dashboard">Clear filters</a>}>
+        Try a different search or clear filters.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState
+      title="No links yet"
+      action={
+        <a class="btn btn-primary" href="/dashboard/links/new" hx-get="/dashboard/links/new" hx-target="#modal">
+          <Icon name="plus" class="size-5" />
+          Create a link
+        </a>
+      }
+    >
+      Create your first short link to get started.
+    </EmptyState>
+  );
+}
+
+export function DashboardPage({ list, isAdmin }: { list: LinkListProps; isAdmin: boolean }) {
+  return (
+    <>
+      <PageHeader
+        title="My Links"
+        subtitle={isAdmin ? 'As an admin you see every link.' : 'Links you own or co-own, and links shared with you.'}
+        actions={
+          <a class="btn btn-primary" href="/dashboard/links/new" hx-get="/dashboard/links/new" hx-target="#modal">
+            <Icon name="plus" class="size-5" />
+            New link
+          </a>
+        }
+      />
+      <form method="get" action="/dashboard" role="search" class="mb-4">
+        <label for="dashboard-search" class="sr-only">Search links</label>
+        <div class="input w-full md:max-w-xl">
+          <Icon name="search" class="size-5 opacity-70" />
+          <input
+            id="dashboard-search"
+            type="search"
+            name="q"
+            value={list.filter === null && list.tag === null ? list.q : ''}
+            placeholder="Search links by slug, URL, or description..."
+            autocomplete="off"
+            hx-get="/dashboard"
+            hx-trigger="input changed delay:400ms, search"
+            hx-target="#link-list"
+            hx-swap="outerHTML"
+            hx-indicator="#search-spinner, #link-list"
+            hx-sync="this:replace"
+          />
+          <Spinner id="search-spinner" />
+        </div>
+      </form>
+      <LinkList {...list} />
+    </>
+  );
+}

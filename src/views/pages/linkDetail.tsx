@@ -1,0 +1,284 @@
+import type { LinkCaps } from '../../domain/caps.js';
+import type { LinkHealth } from '../../domain/health.js';
+import type { LifecycleState } from '../../domain/lifecycle.js';
+import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
+import { formatDateTime } from '../format.js';
+import { Icon } from '../partials/icons.js';
+import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
+import { Alert, Avatar, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
+
+export interface LinkDetailProps {
+  link: LinkView;
+  caps: LinkCaps;
+  state: LifecycleState;
+  health: LinkHealth;
+  /** Present only with CanManageShares on a secure link (core.md §7). */
+  shares: LinkShare[] | null;
+  shortKeyword: string;
+  origin: string;
+  qrSvg: string;
+  ownersError?: string | null;
+  sharesError?: string | null;
+}
+
+/** The health line of lifecycle.md §9. */
+function HealthLine({ link, health }: { link: LinkView; health: LinkHealth }) {
+  if (link.healthChecksDisabled) return <p class="text-sm">Health checks: opted out</p>;
+  if (health.status === 'unchecked') return <p class="text-sm text-base-content/70">Destination not checked yet.</p>;
+  const label = health.status === 'ok' ? 'OK' : health.status === 'broken' ? 'Broken' : 'Not checkable under current server policy';
+  return (
+    <p class="text-sm flex flex-wrap items-center gap-x-2 gap-y-1">
+      <span>Health:</span>
+      {health.status === 'broken' ? <span class="badge badge-sm badge-error">broken</span> : <span class="font-medium">{label}</span>}
+      {health.lastStatus !== null && <span>{`· last status ${health.lastStatus}`}</span>}
+      {health.lastCheckedAt !== null && <span>{`· checked ${formatDateTime(health.lastCheckedAt)}`}</span>}
+    </p>
+  );
+}
+
+export function OwnersSection({ linkId, owners, canManage, error }: { linkId: string; owners: readonly LinkOwner[]; canManage: boolean; error?: string | null }) {
+  const base = `/dashboard/links/${linkId}/owners`;
+  return (
+    <section id="owners-section" class="card bg-base-100 border border-base-300" aria-labelledby="owners-title">
+      <div class="card-body gap-3">
+        <h2 id="owners-title" class="card-title text-base">Owners</h2>
+        {error && <Alert>{error}</Alert>}
+        <ul class="divide-y divide-base-300">
+          {owners.map((o) => (
+            <li class="flex items-center gap-3 py-2">
+              <Avatar name={o.displayName || o.email} />
+              <div class="min-w-0 flex-1">
+                <p class="font-medium truncate">
+                  {o.displayName}
+                  {o.isPrimary && <span class="badge badge-sm badge-neutral ml-2">primary</span>}
+                </p>
+                <p class="text-sm text-base-content/70 truncate">{o.email}</p>
+              </div>
+              {canManage && !o.isPrimary && (
+                <form method="post" action={`${base}/${o.userId}`} hx-delete={`${base}/${o.userId}`} hx-target="#owners-section" hx-swap="outerHTML">
+                  <input type="hidden" name="_method" value="DELETE" />
+                  <button type="submit" class="btn btn-ghost btn-sm" aria-label={`Remove ${o.displayName || o.email} as co-owner`}>Remove</button>
+                </form>
+              )}
+            </li>
+          ))}
+        </ul>
+        {canManage && (
+          <form method="post" action={base} hx-post={base} hx-target="#owners-section" hx-swap="outerHTML" class="flex flex-wrap gap-2 items-end">
+            <div class="flex-1 min-w-48">
+              <label for="owner-email" class="block text-sm font-medium mb-1">Add a co-owner</label>
+              <input id="owner-email" name="email" type="email" class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
+            </div>
+            <button type="submit" class="btn">
+              <Spinner />
+              Add co-owner
+            </button>
+          </form>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export function SharesPanel({ linkId, shares, error }: { linkId: string; shares: readonly LinkShare[]; error?: string | null }) {
+  const base = `/dashboard/links/${linkId}/shares`;
+  return (
+    <section id="shares-panel" class="card bg-base-100 border border-base-300" aria-labelledby="shares-title">
+      <div class="card-body gap-3">
+        <h2 id="shares-title" class="card-title text-base">Shared with</h2>
+        <p class="text-sm text-base-content/70">This link is secure: only its owners and the people listed here can follow it, after signing in.</p>
+        {error && <Alert>{error}</Alert>}
+        {shares.length === 0 ? (
+          <p class="text-sm">No users with access yet.</p>
+        ) : (
+          <ul class="divide-y divide-base-300">
+            {shares.map((s) => (
+              <li class="flex items-center gap-3 py-2">
+                <Avatar name={s.displayName || s.email} />
+                <div class="min-w-0 flex-1">
+                  <p class="font-medium truncate">{s.displayName}</p>
+                  <p class="text-sm text-base-content/70 truncate">{s.email}</p>
+                </div>
+                <form method="post" action={`${base}/${s.userId}`} hx-delete={`${base}/${s.userId}`} hx-target="#shares-panel" hx-swap="outerHTML">
+                  <input type="hidden" name="_method" value="DELETE" />
+                  <button type="submit" class="btn btn-ghost btn-sm" aria-label={`Remove access for ${s.displayName || s.email}`}>Remove</button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        )}
+        <form method="post" action={base} hx-post={base} hx-target="#shares-panel" hx-swap="outerHTML" class="flex flex-wrap gap-2 items-end">
+          <div class="flex-1 min-w-48">
+            <label for="share-email" class="block text-sm font-medium mb-1">Share with</label>
+            <input id="share-email" name="email" type="email" class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
+          </div>
+          <button type="submit" class="btn">
+            <Spinner />
+            Share
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+function DeleteDialog({ link }: { link: LinkView }) {
+  return (
+    <dialog id="delete-link-dialog" class="modal" aria-labelledby="delete-link-title">
+      <div class="modal-box">
+        <h2 id="delete-link-title" class="text-lg font-bold">Delete link?</h2>
+        <p class="py-4 break-words">{`Are you sure you want to delete ${link.slug}? This cannot be undone.`}</p>
+        <div class="modal-action">
+          <button type="button" class="btn btn-ghost" data-modal-close>Cancel</button>
+          <form method="post" action={`/dashboard/links/${link.id}`}>
+            <input type="hidden" name="_method" value="DELETE" />
+            <button type="submit" class="btn btn-error">Delete</button>
+          </form>
+        </div>
+      </div>
+      <form method="dialog" class="modal-backdrop">
+        <button type="submit" tabindex={-1}>Close</button>
+      </form>
+    </dialog>
+  );
+}
+
+export function LinkDetail(p: LinkDetailProps) {
+  const { link, caps, state } = p;
+  const base = `/dashboard/links/${link.id}`;
+  const shortUrl = `${p.origin}/${link.slug}`;
+  const href = safeHref(link.url);
+  const lifecycleForm = (action: 'archive' | 'unarchive', label: string) => (
+    <form method="post" action={`${base}/${action}`} hx-post={`${base}/${action}`} hx-target="#link-detail" hx-swap="outerHTML">
+      <button type="submit" class="btn btn-sm">
+        <Icon name={action === 'archive' ? 'archive' : 'undo'} class="size-4" />
+        {label}
+      </button>
+    </form>
+  );
+  return (
+    <div id="link-detail" class="space-y-6" hx-get={base} hx-trigger="linkUpdated from:body" hx-swap="outerHTML">
+      <header class="space-y-2">
+        <a href="/dashboard" class="link link-hover text-sm inline-flex items-center gap-1 opacity-80">
+          <Icon name="arrowLeft" class="size-4" />
+          Dashboard
+        </a>
+        <div class="flex flex-wrap items-center justify-between gap-3">
+          <div class="flex flex-wrap items-center gap-2 min-w-0">
+            <h1 class="text-2xl font-bold font-mono break-all">{link.slug}</h1>
+            <VisibilityBadge visibility={link.visibility} />
+            <LifecycleBadges row={{ link, caps, state, health: p.health }} renew={false} />
+          </div>
+          <div class="flex flex-wrap items-center gap-2">
+            <a class="btn btn-sm" href={`${base}/stats`}>
+              <Icon name="chart" class="size-4" />
+              Stats
+            </a>
+            {caps.canEdit && (
+              <a class="btn btn-sm" href={`${base}/edit`} hx-get={`${base}/edit`} hx-target="#modal">
+                <Icon name="pencil" class="size-4" />
+                Edit
+              </a>
+            )}
+            {caps.canEdit && (state === 'archived' ? lifecycleForm('unarchive', 'Unarchive') : lifecycleForm('archive', 'Archive'))}
+            {caps.canDelete && (
+              <a class="btn btn-sm btn-error" href={`${base}/confirm-delete`} data-open-dialog="delete-link-dialog">
+                <Icon name="trash" class="size-4" />
+                Delete
+              </a>
+            )}
+          </div>
+        </div>
+      </header>
+
+      <div class="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <section class="card bg-base-100 border border-base-300" aria-label="Link">
+          <div class="card-body gap-4">
+            <div class="flex flex-wrap items-center gap-3">
+              <p class="font-mono text-xl break-all">
+                <span class="text-base-content/70">{`${p.shortKeyword}/`}</span>
+                <span class="link-brand font-semibold">{link.slug}</span>
+              </p>
+              <button type="button" class="btn btn-sm btn-primary" data-copy={shortUrl} data-copy-toast="Link copied!">
+                <Icon name="clipboard" class="size-4" />
+                Copy go-link
+              </button>
+            </div>
+            <div>
+              <p class="text-sm font-medium">Destination:</p>
+              {href ? (
+                <a href={href} target="_blank" rel="noopener noreferrer" class="link break-all inline-flex items-start gap-1">
+                  {link.url}
+                  <Icon name="external" class="size-4 shrink-0 mt-0.5" />
+                </a>
+              ) : (
+                <p class="break-all">{link.url}</p>
+              )}
+            </div>
+            {link.title && (
+              <div>
+                <p class="text-sm font-medium">Title</p>
+                <p class="break-words">{link.title}</p>
+              </div>
+            )}
+            {link.description && (
+              <div>
+                <p class="text-sm font-medium">Description</p>
+                <p class="whitespace-pre-line break-words">{link.description}</p>
+              </div>
+            )}
+            {link.tags.length > 0 && (
+              <div class="flex flex-wrap gap-1" aria-label="Tags">
+                {link.tags.map((t) => (
+                  <a class="badge badge-outline hover:bg-base-200" href={`/dashboard/tags/${t.slug}`}>{t.name}</a>
+                ))}
+              </div>
+            )}
+            {link.expiresAt !== null && <p class="text-sm">{`${state === 'expired' ? 'Expired' : 'Expires'} ${formatDateTime(link.expiresAt)}`}</p>}
+            <HealthLine link={link} health={p.health} />
+            <p class="text-sm text-base-content/70">{`Created ${formatDateTime(link.createdAt)} · Updated ${formatDateTime(link.updatedAt)}`}</p>
+          </div>
+        </section>
+        <section class="card bg-base-100 border border-base-300" aria-labelledby="qr-title">
+          <div class="card-body items-center text-center gap-3">
+            <h2 id="qr-title" class="card-title text-base">QR code</h2>
+            <div class="qr-code bg-white p-2 rounded-box w-44" role="img" aria-label={`QR code for ${shortUrl}`} dangerouslySetInnerHTML={{ __html: p.qrSvg }}></div>
+            <a class="btn btn-sm" href={`${base}/qr.svg`} download={`${link.slug}-qr.svg`}>
+              <Icon name="download" class="size-4" />
+              Download QR
+            </a>
+          </div>
+        </section>
+      </div>
+
+      <OwnersSection linkId={link.id} owners={link.owners} canManage={caps.canManageShares} error={p.ownersError} />
+      {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} />}
+      {caps.canDelete && <DeleteDialog link={link} />}
+    </div>
+  );
+}
+
+/** The confirm-delete dialog of web-ui.md §9, for a link or a keyword. */
+export function ConfirmDelete({ name, action, target, asModal, cancelHref }: { name: string; action: string; target: string; asModal: boolean; cancelHref: string }) {
+  const body = (
+    <>
+      <p class="break-words">This action cannot be undone.</p>
+      <div class="modal-action">
+        {asModal ? (
+          <button type="button" class="btn btn-ghost" data-modal-close autofocus>Cancel</button>
+        ) : (
+          <a class="btn btn-ghost" href={cancelHref}>Cancel</a>
+        )}
+        <form method="post" action={action} hx-delete={asModal ? action : undefined} hx-target={asModal ? target : undefined} hx-swap={asModal ? 'outerHTML' : undefined} data-close-modal-on-success>
+          <input type="hidden" name="_method" value="DELETE" />
+          <button type="submit" class="btn btn-error">
+            <Spinner />
+            Delete
+          </button>
+        </form>
+      </div>
+    </>
+  );
+  const title = `Delete '${name}'?`;
+  return asModal ? <Modal title={title}>{body}</Modal> : <Panel title={title}>{body}</Panel>;
+}

@@ -1,0 +1,290 @@
+import type { ComponentChildren } from 'preact';
+import { Icon } from '../partials/icons.js';
+import { Alert, FieldError, Modal, PageHeader, Spinner } from '../partials/ui.js';
+
+/** What the form shows: stored values on edit, the submitted ones after an error. */
+export interface LinkFormValues {
+  slug: string;
+  url: string;
+  title: string;
+  description: string;
+  visibility: string;
+  /** As the datetime-local input holds it (`YYYY-MM-DDTHH:MM:SS`, UTC), or ''. */
+  expiresAt: string;
+  healthChecksDisabled: boolean;
+  tags: string;
+}
+
+export const EMPTY_LINK_FORM: LinkFormValues = {
+  slug: '',
+  url: '',
+  title: '',
+  description: '',
+  visibility: 'public',
+  expiresAt: '',
+  healthChecksDisabled: false,
+  tags: '',
+};
+
+/** A failed save: `field` places the message beside its input; null shows it above the form. */
+export interface FormError {
+  field: string | null;
+  message: string;
+}
+
+export interface LinkFormProps {
+  mode: 'create' | 'edit';
+  values: LinkFormValues;
+  linkId?: string;
+  error?: FormError | null;
+  shortKeyword: string;
+  /** In the HTMX modal the form posts with HTMX; as a page it is a plain form. */
+  asModal: boolean;
+}
+
+const VISIBILITY_OPTIONS: Array<[string, string]> = [
+  ['public', 'Public — anyone can access'],
+  ['private', 'Private — hidden from browsing'],
+  ['secure', 'Secure — requires login + grant'],
+];
+
+function errFor(error: FormError | null | undefined, field: string): string | undefined {
+  return error && error.field === field ? error.message : undefined;
+}
+
+function Field({ id, label, hint, error, children }: { id: string; label: ComponentChildren; hint?: ComponentChildren; error?: string; children: ComponentChildren }) {
+  return (
+    <div class="space-y-1">
+      <label for={id} class="block text-sm font-medium">{label}</label>
+      {children}
+      {hint && !error && <p id={`${id}-hint`} class="text-xs text-base-content/70">{hint}</p>}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+const described = (id: string, error: string | undefined, hint: boolean) =>
+  error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+
+export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }: LinkFormProps) {
+  const create = mode === 'create';
+  const action = create ? '/dashboard/links' : `/dashboard/links/${linkId}`;
+  const hx = asModal
+    ? create
+      ? { 'hx-post': action, 'hx-target': 'this', 'hx-swap': 'outerHTML' }
+      : { 'hx-put': action, 'hx-target': 'this', 'hx-swap': 'outerHTML' }
+    : {};
+  const slugErr = errFor(error, 'slug');
+  const urlErr = errFor(error, 'url');
+  const titleErr = errFor(error, 'title');
+  const descErr = errFor(error, 'description');
+  const visErr = errFor(error, 'visibility');
+  const expErr = errFor(error, 'expires_at');
+  const tagErr = errFor(error, 'tags');
+  const general = error && error.field === null ? error.message : undefined;
+  return (
+    <form method="post" action={action} class="space-y-4" data-link-form {...hx} hx-disabled-elt="find button[type=submit]" novalidate>
+      {!create && <input type="hidden" name="_method" value="PUT" />}
+      {general && <Alert>{general}</Alert>}
+      <Field id="link-slug" label="Slug" error={slugErr} hint={create ? 'Lowercase letters, digits and hyphens.' : 'The slug cannot be changed.'}>
+        <div class={`input w-full font-mono${slugErr ? ' input-error' : ''}`}>
+          <span class="text-base-content/70 select-none">{`${shortKeyword}/`}</span>
+          {create ? (
+            <input
+              id="link-slug"
+              name="slug"
+              type="text"
+              value={values.slug}
+              required
+              maxLength={128}
+              autocomplete="off"
+              autocapitalize="none"
+              spellcheck={false}
+              autofocus
+              aria-invalid={slugErr ? 'true' : undefined}
+              aria-describedby={described('link-slug', slugErr, true)}
+              hx-get="/dashboard/links/validate-slug"
+              hx-trigger="input changed delay:300ms"
+              hx-target="#slug-check"
+              hx-sync="this:replace"
+            />
+          ) : (
+            <input id="link-slug" type="text" value={values.slug} disabled aria-describedby="link-slug-hint" />
+          )}
+        </div>
+        {create && <div id="slug-check" class="text-sm min-h-5" aria-live="polite"></div>}
+      </Field>
+
+      <Field id="link-url" label="Destination URL" error={urlErr} hint="Use $name placeholders for variables, e.g. https://jira.example.com/browse/$ticket">
+        <input
+          id="link-url"
+          name="url"
+          type="text"
+          inputmode="url"
+          value={values.url}
+          required
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="https://example.com/page"
+          class={`input w-full${urlErr ? ' input-error' : ''}`}
+          aria-invalid={urlErr ? 'true' : undefined}
+          aria-describedby={described('link-url', urlErr, true)}
+          data-url-input
+          autofocus={!create}
+        />
+      </Field>
+      <div class="hidden rounded-box bg-base-200 p-3 text-sm space-y-1" data-var-hint data-keyword={shortKeyword} aria-live="polite">
+        <p>
+          Variables: <span class="font-mono" data-var-names></span>
+        </p>
+        <p>
+          Use it as <code class="font-mono" data-var-example></code>
+        </p>
+      </div>
+
+      <div class="grid gap-4 sm:grid-cols-2">
+        <Field id="link-title" label="Title" error={titleErr}>
+          <input id="link-title" name="title" type="text" value={values.title} maxLength={200} class={`input w-full${titleErr ? ' input-error' : ''}`} aria-invalid={titleErr ? 'true' : undefined} aria-describedby={described('link-title', titleErr, false)} />
+        </Field>
+        <Field id="link-visibility" label="Visibility" error={visErr}>
+          <select id="link-visibility" name="visibility" class={`select w-full${visErr ? ' select-error' : ''}`} aria-describedby={described('link-visibility', visErr, false)}>
+            {VISIBILITY_OPTIONS.map(([value, label]) => (
+              <option value={value} selected={values.visibility === value}>{label}</option>
+            ))}
+          </select>
+        </Field>
+      </div>
+
+      <Field id="link-description" label="Description" error={descErr}>
+        <textarea id="link-description" name="description" rows={2} maxLength={2000} class={`textarea w-full${descErr ? ' textarea-error' : ''}`} aria-invalid={descErr ? 'true' : undefined} aria-describedby={described('link-description', descErr, false)}>
+          {values.description}
+        </textarea>
+      </Field>
+
+      <Field id="link-tags" label="Tags" error={tagErr} hint="Comma-separated, e.g. engineering, onboarding">
+        <input
+          id="link-tags"
+          name="tags"
+          type="text"
+          value={values.tags}
+          autocomplete="off"
+          class={`input w-full${tagErr ? ' input-error' : ''}`}
+          aria-invalid={tagErr ? 'true' : undefined}
+          aria-describedby={described('link-tags', tagErr, true)}
+          data-tag-input
+          hx-get="/dashboard/tags/suggest"
+          hx-trigger="input changed delay:200ms"
+          hx-target="#tag-suggestions"
+          hx-sync="this:replace"
+        />
+        <div id="tag-suggestions" class="flex flex-wrap gap-1" data-tag-suggestions aria-live="polite"></div>
+      </Field>
+
+      <div class="grid gap-4 sm:grid-cols-2 items-start">
+        <Field id="link-expires" label="Expires (UTC)" error={expErr} hint="Optional. Leave empty and the link never expires.">
+          <input id="link-expires" name="expires_at" type="datetime-local" step={1} value={values.expiresAt} class={`input w-full${expErr ? ' input-error' : ''}`} aria-invalid={expErr ? 'true' : undefined} aria-describedby={described('link-expires', expErr, true)} />
+        </Field>
+        <div class="sm:pt-7">
+          <label class="flex items-center gap-2 cursor-pointer">
+            <input type="checkbox" name="health_checks_disabled" value="true" class="checkbox checkbox-sm" checked={values.healthChecksDisabled} />
+            <span class="text-sm">Skip destination health checks</span>
+          </label>
+        </div>
+      </div>
+
+      <div class="flex justify-end gap-2 pt-2">
+        {asModal ? (
+          <button type="button" class="btn btn-ghost" data-modal-close>Cancel</button>
+        ) : (
+          <a class="btn btn-ghost" href={create ? '/dashboard' : `/dashboard/links/${linkId}`}>Cancel</a>
+        )}
+        <button type="submit" class="btn btn-primary">
+          <Spinner />
+          {create ? 'Create link' : 'Save changes'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The help panel beside the full-page form (web-ui.md §7). */
+function HelpPanel({ shortKeyword }: { shortKeyword: string }) {
+  return (
+    <aside class="card bg-base-200 h-fit" aria-labelledby="help-title">
+      <div class="card-body gap-4 text-sm">
+        <h2 id="help-title" class="card-title text-base">How it works</h2>
+        <div>
+          <p class="font-medium">Your short link</p>
+          <p class="font-mono text-base mt-1">
+            <span class="text-base-content/70">{`${shortKeyword}/`}</span>
+            <span class="link-brand font-semibold" data-slug-preview>your-slug</span>
+          </p>
+        </div>
+        <div>
+          <p class="font-medium">Variables</p>
+          <p class="mt-1">
+            A destination like <code class="font-mono break-all">https://jira.example.com/browse/$ticket</code> turns{' '}
+            <code class="font-mono break-all">{`${shortKeyword}/jira/ABC-123`}</code> into the ticket's page.
+          </p>
+        </div>
+        <div>
+          <p class="font-medium">Visibility</p>
+          <ul class="mt-1 space-y-1">
+            <li><strong>Public</strong>: listed under Browse; anyone can follow it.</li>
+            <li><strong>Private</strong>: not listed; anyone who knows the slug can follow it.</li>
+            <li><strong>Secure</strong>: only owners and people you share it with, after signing in.</li>
+          </ul>
+        </div>
+      </div>
+    </aside>
+  );
+}
+
+export function LinkFormPage(props: Omit<LinkFormProps, 'asModal'>) {
+  const title = props.mode === 'create' ? 'New link' : `Edit ${props.values.slug}`;
+  const back = props.mode === 'create' ? { href: '/dashboard', label: 'Dashboard' } : { href: `/dashboard/links/${props.linkId}`, label: 'Back to link' };
+  return (
+    <>
+      <PageHeader title={title} back={back} />
+      <div class="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <section class="card bg-base-100 border border-base-300">
+          <div class="card-body">
+            <LinkForm {...props} asModal={false} />
+          </div>
+        </section>
+        <HelpPanel shortKeyword={props.shortKeyword} />
+      </div>
+    </>
+  );
+}
+
+export function LinkFormModal(props: Omit<LinkFormProps, 'asModal'>) {
+  const title = props.mode === 'create' ? 'Create a new link' : `Edit ${props.values.slug}`;
+  return (
+    <Modal title={title} wide>
+      <LinkForm {...props} asModal />
+    </Modal>
+  );
+}
+
+export function SlugCheck({ state, message }: { state: 'error' | 'taken' | 'available'; message?: string }) {
+  if (state === 'available') {
+    return (
+      <span class="success-text inline-flex items-center gap-1">
+        <Icon name="check" class="size-4" />
+        Available!
+      </span>
+    );
+  }
+  return <span class="error-text">{state === 'taken' ? 'Slug already taken' : message}</span>;
+}
+
+export function TagSuggestions({ names }: { names: readonly string[] }) {
+  return (
+    <>
+      {names.map((n) => (
+        <button type="button" class="btn btn-xs btn-outline" data-tag-suggestion data-tag={n}>{n}</button>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,357 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { User } from '../../src/store/types.js';
+import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, signInLocal } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The main journeys in a real Chromium against the real server: sign in with
+ * a one-time link, create a link in the modal, follow it, edit it, make it
+ * secure and share it, delete it through the confirm dialog, switch themes,
+ * and an admin's inline edit. Every journey runs axe and fails on serious or
+ * critical findings, and on any console error (CSP violations included).
+ */
+
+describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
+  let s: TestServer;
+  let browser: Browser;
+  let alice: User;
+  let bob: User;
+  let carol: User;
+  let admin: User;
+
+  before(async () => {
+    s = await startTestServer({ env: { JOE_SHORT_KEYWORD: 'go' } });
+    alice = await s.store.users.create({ email: 'alice@x.io', displayName: 'Alice' });
+    bob = await s.store.users.create({ email: 'bob@x.io', displayName: 'Bob' });
+    carol = await s.store.users.create({ email: 'carol@x.io', displayName: 'Carol' });
+    admin = await s.store.users.create({ email: 'root@x.io', displayName: 'Root', role: 'admin' });
+    await s.store.links.create({ slug: 'handbook', url: 'https://handbook.example.com', tags: ['engineering'] }, alice.id);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  async function session(user: User, opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; problems: Problems }> {
+    const context = await browser.newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 900 } });
+    const problems = new Problems(context);
+    const page = await context.newPage();
+    await signInLocal(page, s, user);
+    await htmxReady(page);
+    return { context, page, problems };
+  }
+
+  const dialog = (page: Page) => page.locator('#modal dialog[open]');
+
+  test('create in the modal, follow, edit, secure and share, then delete through the confirm dialog', { timeout: 120_000 }, async () => {
+    const { context, page, problems } = await session(alice);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+    await assertAccessible(page, 'dashboard');
+
+    // Create: the modal opens with the slug field focused.
+    const newButton = page.locator('main').getByRole('link', { name: 'New link' });
+    await newButton.click();
+    await dialog(page).waitFor();
+    assert.equal(await dialog(page).getByRole('heading').first().textContent(), 'Create a new link');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'slug');
+    await page.keyboard.type('team-wiki');
+    await page.locator('#slug-check').getByText('Available!').waitFor();
+    await page.keyboard.type('!');
+    await page.locator('#slug-check').getByText('slug must match').waitFor();
+    await page.keyboard.press('Backspace');
+    await page.locator('#slug-check').getByText('Available!').waitFor();
+    await dialog(page).getByLabel('Destination URL').fill('https://wiki.example.com/$page');
+    await page.locator('[data-var-hint]').getByText('go/team-wiki/page').waitFor();
+    await dialog(page).getByLabel('Title').fill('Team wiki');
+    await dialog(page).getByLabel('Tags').pressSequentially('eng');
+    await page.locator('[data-tag-suggestion]', { hasText: 'engineering' }).click();
+    assert.equal(await dialog(page).getByLabel('Tags').inputValue(), 'engineering, ');
+    await assertAccessible(page, 'create modal');
+    await dialog(page).getByRole('button', { name: 'Create link' }).click();
+    await page.locator('#toast-area').getByText('Link created.').waitFor();
+    await page.locator('#modal dialog').waitFor({ state: 'detached' });
+    const row = page.locator('#link-list tr', { hasText: 'team-wiki' });
+    await row.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'New link', 'focus returns to the opener');
+    const link = (await s.store.links.getBySlug('team-wiki'))!;
+    assert.deepEqual((await s.store.links.view(link.id))!.tags.map((t) => t.name), ['engineering']);
+
+    // Follow it: the variable lands in the destination.
+    const followed = await context.request.get(`${s.url}/team-wiki/Home`, { maxRedirects: 0 });
+    assert.equal(followed.status(), 302);
+    assert.equal(followed.headers().location, 'https://wiki.example.com/Home');
+
+    // Edit from the row: the modal is pre-filled; saving refreshes the list.
+    await row.getByRole('link', { name: 'Edit' }).click();
+    await dialog(page).waitFor();
+    assert.equal(await dialog(page).getByLabel('Title').inputValue(), 'Team wiki');
+    await dialog(page).getByLabel('Title').fill('Team wiki (new)');
+    await dialog(page).getByLabel('Description').fill('Everything we know');
+    await dialog(page).getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('#toast-area').getByText('Link updated.').waitFor();
+    await page.locator('#link-list tr', { hasText: 'Everything we know' }).waitFor();
+    assert.equal((await s.store.links.get(link.id))!.title, 'Team wiki (new)');
+
+    // Detail page: keyword-prefixed short link, copy, QR.
+    await row.getByRole('link', { name: 'Details' }).click();
+    await page.waitForURL(`${s.url}/dashboard/links/${link.id}`);
+    await htmxReady(page);
+    assert.equal((await page.locator('main p.font-mono').first().textContent())?.trim(), 'go/team-wiki');
+    await page.getByRole('button', { name: 'Copy go-link' }).click();
+    await page.locator('#toast-area').getByText('Link copied!').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${s.url}/team-wiki`);
+    assert.equal(await page.getByRole('img', { name: /QR code for/ }).locator('svg').count(), 1);
+    assert.equal(await page.locator('#shares-panel').count(), 0, 'no share panel on a public link');
+
+    // Make it secure from the detail page; the page refreshes itself and the share panel appears.
+    await page.locator('main').getByRole('link', { name: 'Edit' }).click();
+    await dialog(page).waitFor();
+    await dialog(page).getByLabel('Visibility').selectOption('secure');
+    await dialog(page).getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('#shares-panel').waitFor();
+    await page.locator('#shares-panel').getByLabel('Share with').fill('nobody@x.test');
+    await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
+    await page.locator('#shares-panel').getByText('No user found with that email.').waitFor();
+    await page.locator('#shares-panel').getByLabel('Share with').fill('bob@x.io');
+    await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
+    await page.locator('#shares-panel').getByText('bob@x.io').waitFor();
+    await assertAccessible(page, 'link detail');
+
+    // Bob may follow it; Carol is refused; nobody signed in is sent to sign in.
+    const bobSession = await session(bob);
+    const asBob = await bobSession.context.request.get(`${s.url}/team-wiki/Start`, { maxRedirects: 0 });
+    assert.equal(asBob.status(), 302);
+    assert.equal(asBob.headers().location, 'https://wiki.example.com/Start');
+    await bobSession.context.close();
+    const carolSession = await session(carol);
+    carolSession.problems.allow((path, status) => path === '/team-wiki/Start' && status === 403);
+    const refused = await carolSession.page.goto(`${s.url}/team-wiki/Start`);
+    assert.equal(refused?.status(), 403);
+    await carolSession.page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    await assertAccessible(carolSession.page, '403 page');
+    carolSession.problems.assertNone();
+    await carolSession.context.close();
+
+    // Delete through the confirm dialog: Esc and Cancel change nothing, Delete removes the row.
+    await page.goto(`${s.url}/dashboard`);
+    await htmxReady(page);
+    const trash = page.locator('#link-list tr', { hasText: 'team-wiki' }).getByRole('link', { name: 'Delete' });
+    await trash.click();
+    await dialog(page).getByText("Delete 'team-wiki'?").waitFor();
+    await assertAccessible(page, 'confirm-delete dialog');
+    await page.keyboard.press('Escape');
+    await page.locator('#modal dialog').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Delete', 'Esc returns focus to the trash button');
+    await trash.click();
+    await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('#modal dialog').waitFor({ state: 'detached' });
+    assert.ok(await s.store.links.get(link.id), 'Cancel sends nothing');
+    await trash.click();
+    await dialog(page).getByRole('button', { name: 'Delete' }).click();
+    await page.locator('#toast-area').getByText('Link deleted.').waitFor();
+    await page.locator('#link-list tr', { hasText: 'team-wiki' }).waitFor({ state: 'detached' });
+    assert.equal(await page.locator('#modal').innerHTML(), '');
+    assert.equal(await s.store.links.get(link.id), null);
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('modals keep keyboard focus inside and close on Esc or the backdrop', { timeout: 60_000 }, async () => {
+    const { context, page, problems } = await session(alice);
+    await page.locator('main').getByRole('link', { name: 'New link' }).click();
+    await dialog(page).waitFor();
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press(i % 3 === 0 ? 'Shift+Tab' : 'Tab');
+      assert.ok(await page.evaluate(() => !!document.activeElement?.closest('dialog[open]')), `focus stays in the dialog (step ${i})`);
+    }
+    await page.mouse.click(5, 5); // the backdrop
+    await page.locator('#modal dialog').waitFor({ state: 'detached' });
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('the detail page deletes through its own dialog; a stale row explains itself with an error toast', { timeout: 60_000 }, async () => {
+    const doomed = await s.store.links.create({ slug: 'detail-doomed', url: 'https://d.example' }, alice.id);
+    const gone = await s.store.links.create({ slug: 'already-gone', url: 'https://g.example' }, alice.id);
+    const { context, page, problems } = await session(alice);
+    problems.allow((path, status) => path === `/dashboard/links/${gone.id}/edit` && status === 404);
+    problems.allowConsole(new RegExp(`Response Status Error Code 404 from /dashboard/links/${gone.id}/edit`));
+    await s.store.links.delete(gone.id); // deleted elsewhere while this page is open
+    await page.locator('tr', { hasText: 'already-gone' }).getByRole('link', { name: 'Edit' }).click();
+    await page.locator('#toast-area').getByText('That link does not exist.').waitFor();
+    assert.equal(await page.locator('#modal dialog').count(), 0);
+
+    await page.goto(`${s.url}/dashboard/links/${doomed.id}`);
+    await htmxReady(page);
+    await page.locator('main').getByRole('link', { name: 'Delete' }).click();
+    const confirm = page.locator('#delete-link-dialog');
+    await confirm.getByText('Are you sure you want to delete detail-doomed? This cannot be undone.').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    assert.ok(await s.store.links.get(doomed.id));
+    await page.locator('main').getByRole('link', { name: 'Delete' }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(`${s.url}/dashboard`);
+    assert.equal(await s.store.links.get(doomed.id), null);
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('search as you type: the dashboard keeps its address, the public browser puts the query in it', { timeout: 60_000 }, async () => {
+    await s.store.links.create({ slug: 'payroll', url: 'https://pay.example.com', description: 'Monthly payroll runs' }, alice.id);
+    await s.store.links.create({ slug: 'pager', url: 'https://pager.example.com' }, alice.id);
+    const { context, page, problems } = await session(alice);
+    await page.getByRole('searchbox', { name: 'Search links' }).pressSequentially('payroll');
+    await page.locator('#link-list tr', { hasText: 'pager' }).waitFor({ state: 'detached' });
+    assert.ok(await page.locator('#link-list tr', { hasText: 'payroll' }).isVisible());
+    assert.equal(new URL(page.url()).search, '', 'the dashboard address stays as it was');
+    await page.getByRole('searchbox', { name: 'Search links' }).fill('no-such-thing');
+    await page.locator('#link-list').getByText('No matching links').waitFor();
+
+    await page.goto(`${s.url}/links`);
+    await htmxReady(page);
+    await page.getByRole('searchbox', { name: 'Search public links' }).pressSequentially('pager');
+    await page.waitForURL(`${s.url}/links?q=pager`);
+    await page.locator('#public-link-list').getByText('1 link(s)').waitFor();
+    await assertAccessible(page, 'public browser with a search');
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('theme toggle: immediate feedback, persisted in the cookie, consistent after rapid clicks', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const problems = new Problems(context);
+    const page = await context.newPage();
+    // Hold the theme request so the test can see the page switch before it completes.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/dashboard/theme', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${s.url}/`);
+    await htmxReady(page);
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light', 'system preference applies without a cookie');
+    await assertAccessible(page, 'landing (light)');
+    const toggle = page.getByRole('button', { name: 'Toggle theme' });
+    assert.ok(await toggle.locator('.theme-icon-moon').isVisible());
+    const persistedDark = page.waitForResponse('**/dashboard/theme');
+    await toggle.click();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'dark before the request completes');
+    assert.ok(await toggle.locator('.theme-icon-sun').isVisible(), 'sun icon while dark');
+    assert.ok(!(await toggle.locator('.theme-icon-moon').isVisible()));
+    release();
+    await persistedDark;
+    await page.unroute('**/dashboard/theme');
+    await page.reload();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'persisted across reload');
+    await assertAccessible(page, 'landing (dark)');
+
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/dashboard/theme')) posts.push(r.postData() ?? '');
+    });
+    page.on('requestfailed', (r) => posts.push(`failed ${r.failure()?.errorText}`));
+    page.on('response', (r) => {
+      if (r.url().endsWith('/dashboard/theme')) posts.push(`answered ${r.status()}`);
+    });
+    for (let i = 0; i < 5; i++) await toggle.click();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
+    // The posts settle on what the page shows, whatever order the clicks and answers came in.
+    const themeCookie = async () => (await context.cookies()).find((c) => c.name === 'theme')?.value;
+    for (let waited = 0; (await themeCookie()) !== 'joe-light'; waited += 100) {
+      if (waited > 20_000) assert.fail(`theme cookie ${await themeCookie()} after ${JSON.stringify(posts)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await page.waitForLoadState('networkidle');
+    await page.reload();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
+    const cookie = (await context.cookies()).find((c) => c.name === 'theme');
+    assert.equal(cookie?.value, 'joe-light');
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('signed-in theme toggle sits in the user menu and survives navigation', { timeout: 60_000 }, async () => {
+    const { context, page, problems } = await session(bob, { colorScheme: 'dark' });
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark');
+    await page.locator('.user-menu > summary').click();
+    const saved = page.waitForResponse((r) => r.url().endsWith('/dashboard/theme') && r.status() === 200);
+    await page.locator('.user-menu').getByRole('button', { name: 'Toggle theme' }).click();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
+    await saved;
+    await page.goto(`${s.url}/dashboard/tags`);
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
+    await assertAccessible(page, 'tags (light, after toggle)');
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('an admin edits a link inline: a bad URL keeps the row with an error toast, a good one saves', { timeout: 60_000 }, async () => {
+    await s.store.links.create({ slug: 'inline-me', url: 'https://before.example', title: 'Before' }, bob.id);
+    const { context, page, problems } = await session(admin);
+    await page.goto(`${s.url}/admin/links`);
+    await htmxReady(page);
+    await assertAccessible(page, 'admin links');
+    const row = page.locator('tr', { hasText: 'inline-me' });
+    await row.getByRole('link', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit inline-me' });
+    await form.waitFor();
+    await assertAccessible(page, 'admin inline edit');
+    await form.getByLabel('URL').fill('ftp://nope');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#toast-area').getByText('url must start with http:// or https://').waitFor();
+    assert.equal(await form.getByLabel('URL').inputValue(), 'ftp://nope', 'still editing, input kept');
+    await form.getByLabel('URL').fill('https://after.example');
+    await form.getByLabel('Visibility').selectOption('private');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('tr', { hasText: 'https://after.example' }).getByText('private').waitFor();
+    assert.equal(await page.getByRole('form', { name: 'Edit inline-me' }).count(), 0);
+    const saved = (await s.store.links.getBySlug('inline-me'))!;
+    assert.equal(saved.url, 'https://after.example');
+    assert.equal(saved.visibility, 'private');
+
+    // Cancel restores the read-only row without saving.
+    await page.locator('tr', { hasText: 'inline-me' }).getByRole('link', { name: 'Edit' }).click();
+    await form.getByLabel('URL').fill('https://discarded.example');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('tr', { hasText: 'https://after.example' }).waitFor();
+
+    // A role change from the users page re-renders its row with a toast.
+    await page.goto(`${s.url}/admin/users`);
+    await htmxReady(page);
+    await page.getByLabel('Role of Carol').selectOption('admin');
+    await page.locator('#toast-area').getByText('Carol is now an admin.').waitFor();
+    assert.equal((await s.store.users.findById(carol.id))!.role, 'admin');
+    await assertAccessible(page, 'admin users');
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('without JavaScript every page reads and forms still work as full-page posts', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const problems = new Problems(context);
+    const page = await context.newPage();
+    const token = await s.store.loginTokens.create(carol.id);
+    await page.goto(`${s.url}/auth/local?token=${token}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${s.url}/dashboard`);
+    await page.locator('main').getByRole('link', { name: 'New link' }).click();
+    await page.waitForURL(`${s.url}/dashboard/links/new`);
+    await page.getByLabel('Slug').fill('no-js');
+    await page.getByLabel('Destination URL').fill('https://plain.example');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.waitForURL(`${s.url}/dashboard`);
+    await page.locator('tr', { hasText: 'no-js' }).getByRole('link', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: "Delete 'no-js'?" }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(`${s.url}/dashboard`);
+    assert.equal(await s.store.links.getBySlug('no-js'), null);
+    problems.assertNone();
+    await context.close();
+  });
+});

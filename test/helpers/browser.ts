@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { User } from '../../src/store/types.js';
+import type { TestServer } from './server.js';
+
+/**
+ * Browser tests drive Debian's Chromium through playwright-core. Suites skip
+ * with a printed notice when it is not installed:
+ *
+ *   describe('…', { skip: chromiumSkip('dashboard') }, () => { … })
+ */
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const RESULTS_DIR = join(process.cwd(), 'test-results');
+
+export function chromiumSkip(suite: string): string | false {
+  if (existsSync(CHROMIUM)) return false;
+  process.stderr.write(`NOTICE: ${CHROMIUM} is missing; the ${suite} browser tests are skipped\n`);
+  return `${CHROMIUM} not found`;
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
+  });
+}
+
+/**
+ * Collects what should never happen on a page: uncaught errors, console
+ * errors (CSP violations are reported there), and failed responses other
+ * than the ones a test expects.
+ */
+export class Problems {
+  readonly list: string[] = [];
+  private readonly allowed: Array<(url: string, status: number) => boolean> = [];
+  private readonly allowedConsole: RegExp[] = [];
+
+  /** `origin`: only watch pages and responses of this origin (an identity provider's pages are not ours). */
+  constructor(context: BrowserContext, opts: { origin?: string } = {}) {
+    const ours = (url: string) => opts.origin === undefined || url.startsWith(opts.origin);
+    context.on('weberror', (e) => {
+      if (ours(e.page()?.url() ?? '')) this.list.push(`page error: ${e.error().message}`);
+    });
+    context.on('console', (m) => {
+      // A failed load is reported (or allowed) below with its URL.
+      if (m.type() !== 'error' || m.text().startsWith('Failed to load resource') || !ours(m.page()?.url() ?? '')) return;
+      if (this.allowedConsole.some((re) => re.test(m.text()))) return;
+      this.list.push(`console: ${m.text()}`);
+    });
+    context.on('response', (r) => {
+      if (!ours(r.url())) return;
+      const url = new URL(r.url());
+      // Browsers ask for a favicon on their own; the app has none.
+      if (r.status() < 400 || url.pathname === '/favicon.ico') return;
+      if (this.allowed.some((ok) => ok(url.pathname, r.status()))) return;
+      this.list.push(`${r.status()} ${r.request().method()} ${url.pathname}`);
+    });
+  }
+
+  /** Lets a test expect a failing response (a 404 page it navigates to on purpose). */
+  allow(ok: (path: string, status: number) => boolean): void {
+    this.allowed.push(ok);
+  }
+
+  /** Lets a test expect a console error (HTMX logs the error responses a test provokes). */
+  allowConsole(re: RegExp): void {
+    this.allowedConsole.push(re);
+  }
+
+  assertNone(): void {
+    assert.deepEqual(this.list, [], 'no page errors, console errors, CSP violations or unexpected failed requests');
+  }
+}
+
+/** Signs `user` in through a local-mode one-time link, as a person would, and lands on the dashboard. */
+export async function signInLocal(page: Page, s: TestServer, user: User): Promise<void> {
+  const token = await s.store.loginTokens.create(user.id);
+  await page.goto(`${s.url}/auth/local?token=${token}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${s.url}/dashboard`);
+}
+
+/** Waits until HTMX has loaded and processed the page, so hx-* controls are live. */
+export async function htmxReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const w = window as unknown as { htmx?: { config?: { allowEval?: boolean } } };
+    return w.htmx !== undefined && document.readyState === 'complete' && w.htmx.config?.allowEval === false;
+  });
+}
+
+/** Runs axe on the page; serious and critical violations fail the test with their targets. */
+export async function assertAccessible(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').join(' ')}`).join('\n  ')}`);
+  assert.deepEqual(report, [], `accessibility violations on ${label}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(RESULTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Sets the theme the way the toggle would persist it, before the first page load. */
+export async function useTheme(context: BrowserContext, origin: string, theme: 'joe-light' | 'joe-dark'): Promise<void> {
+  await context.addCookies([{ name: 'theme', value: theme, url: origin }]);
+}
