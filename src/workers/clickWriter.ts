@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { cleanReferrer, cleanUserAgent, hashClientIp } from '../domain/click.js';
+import { clickId, cleanReferrer, cleanUserAgent, hashClientIp } from '../domain/click.js';
 import type { Metrics } from '../metrics.js';
 import type { ClickRow } from '../store/clicks.js';
 
@@ -76,7 +75,7 @@ export class ClickWriter {
 
   private toRow(e: ClickEvent): ClickRow {
     return {
-      id: randomUUID(),
+      id: clickId(e.at),
       link_id: e.linkId,
       user_id: e.userId,
       ip_hash: hashClientIp(this.opts.ipHashSecret, e.ip, e.at),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { cleanReferrer, cleanUserAgent, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
+import { clickId, cleanReferrer, cleanUserAgent, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
 import { codePointLength } from '../../src/domain/text.js';
 
 /** Click data of core.md §12.2. */
@@ -106,6 +106,21 @@ describe('user agent', () => {
         assert.ok(ua.startsWith(out));
         assert.equal(codePointLength(out), Math.min(codePointLength(ua), 512));
         assert.equal(out, [...ua].slice(0, 512).join(''));
+      }),
+    );
+  });
+});
+
+describe('click ids', () => {
+  test('are RFC 9562 version-7 UUIDs carrying the click time, so they sort by time', () => {
+    const at = Date.UTC(2026, 11, 2, 14, 30, 0, 123);
+    const id = clickId(at);
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(parseInt(id.slice(0, 8) + id.slice(9, 13), 16), at);
+    assert.notEqual(clickId(at), id, 'the random part differs within one millisecond');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 47 }), fc.integer({ min: 1, max: 2 ** 20 }), (a, gap) => {
+        assert.ok(clickId(a) < clickId(a + gap), 'a later click has a larger id');
       }),
     );
   });
