@@ -15,8 +15,19 @@ export function discoverableBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlB
   return (eb) => {
     if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
     if (!viewer) return eb('links.visibility', '=', 'public');
+    return eb.or([eb('links.visibility', '=', 'public'), heldBy(viewer)(eb)]);
+  };
+}
+
+/**
+ * Links the viewer owns, co-owns or has been shared (every link for an admin):
+ * the links whose expired or archived state they still see, badged.
+ */
+export function heldBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) => {
+    if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
+    if (!viewer) return sql<SqlBool>`1 = 0`;
     return eb.or([
-      eb('links.visibility', '=', 'public'),
       eb.exists(
         eb
           .selectFrom('link_owners')

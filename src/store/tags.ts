@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DbDriver } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { TagInput } from '../domain/tags.js';
-import { activeAt, discoverableBy } from './access.js';
+import { activeAt, discoverableBy, heldBy } from './access.js';
 import { ilike, startsWith } from './sql.js';
 import type { Clock, Executor, Tag, Viewer } from './types.js';
 
@@ -79,7 +79,9 @@ export class TagStore {
 
   /**
    * Tags with the number of links the viewer may discover, omitting tags with
-   * none (core.md §2.5, §7). Admins see unfiltered counts.
+   * none (core.md §2.5, §7). An expired or archived link counts only for those
+   * who hold it (owners, co-owners, share recipients; admins hold every link),
+   * exactly the links the tag's page lists for them, so card and page agree.
    */
   async listWithCounts(viewer: Viewer, opts: { prefix?: string; limit?: number } = {}): Promise<TagCount[]> {
     let q = this.db
@@ -88,7 +90,7 @@ export class TagStore {
       .innerJoin('links', 'links.id', 'link_tags.link_id')
       .select((eb) => ['tags.id', 'tags.name', 'tags.slug', eb.fn.count<number>('links.id').as('link_count')])
       .where(discoverableBy(viewer))
-      .where(activeAt(this.now()))
+      .where((eb) => eb.or([activeAt(this.now())(eb), heldBy(viewer)(eb)]))
       .groupBy(['tags.id', 'tags.name', 'tags.slug'])
       .orderBy('tags.name')
       .orderBy('tags.id');

@@ -151,14 +151,15 @@ describeEachDatabase('discovery and visibility', (ctx) => {
     }
   });
 
-  test('tag counts only count discoverable active links; zero-link tags never appear', async () => {
+  test('tag counts: discoverable active links, plus expired and archived ones the viewer holds; zero-link tags never appear', async () => {
     const { store } = ctx();
     const counts = async (viewer: Viewer) =>
       Object.fromEntries((await store.tags.listWithCounts(viewer)).map((t) => [t.name, t.linkCount]));
     assert.deepEqual(await counts(null), { 'Only Public': 1, 'Vis Shared': 1, alpha: 1 });
     assert.deepEqual(await counts(viewerOf(w.recipient)), { 'Only Public': 1, 'Only Shared': 1, 'Vis Shared': 2, alpha: 1 });
     assert.deepEqual(await counts(viewerOf(w.coOwner)), { 'Only Public': 1, 'Only Secure': 1, 'Vis Shared': 2, alpha: 1 });
-    const full = { 'Only Private': 1, 'Only Public': 1, 'Only Secure': 1, 'Only Shared': 1, 'Vis Shared': 4, alpha: 1 };
+    // The owner (and an admin) still see their expired and archived links on the tag pages, badged.
+    const full = { 'Only Archived': 1, 'Only Expired': 1, 'Only Private': 1, 'Only Public': 1, 'Only Secure': 1, 'Only Shared': 1, 'Vis Shared': 6, alpha: 1 };
     assert.deepEqual(await counts(viewerOf(w.owner)), full);
     assert.deepEqual(await counts(viewerOf(w.admin)), full);
     // The tag that lost its last link is still stored, just never listed.
@@ -170,7 +171,7 @@ describeEachDatabase('discovery and visibility', (ctx) => {
     const admin = viewerOf(w.admin);
     assert.deepEqual(
       (await store.tags.listWithCounts(admin)).map((t) => t.name),
-      ['Only Private', 'Only Public', 'Only Secure', 'Only Shared', 'Vis Shared', 'alpha'],
+      ['Only Archived', 'Only Expired', 'Only Private', 'Only Public', 'Only Secure', 'Only Shared', 'Vis Shared', 'alpha'],
     );
     assert.deepEqual(
       (await store.tags.listWithCounts(admin, { prefix: 'only p' })).map((t) => t.name),
