@@ -89,6 +89,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await row.getByRole('link', { name: 'Edit' }).click();
     await dialog(page).waitFor();
     assert.equal(await dialog(page).getByLabel('Title').inputValue(), 'Team wiki');
+    await assertAccessible(page, 'edit modal');
     await dialog(page).getByLabel('Title').fill('Team wiki (new)');
     await dialog(page).getByLabel('Description').fill('Everything we know');
     await dialog(page).getByRole('button', { name: 'Save changes' }).click();
@@ -205,8 +206,20 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await s.store.links.create({ slug: 'payroll', url: 'https://pay.example.com', description: 'Monthly payroll runs' }, alice.id);
     await s.store.links.create({ slug: 'pager', url: 'https://pager.example.com' }, alice.id);
     const { context, page, problems } = await session(alice);
+    // While the search is in flight its spinner shows and the list dims (loading indicator).
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/dashboard?q=*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('searchbox', { name: 'Search links' }).pressSequentially('payroll');
+    await page.locator('#search-spinner').waitFor({ state: 'visible' });
+    assert.ok(await page.locator('#link-list.htmx-request').count(), 'the list is marked busy');
+    release();
     await page.locator('#link-list tr', { hasText: 'pager' }).waitFor({ state: 'detached' });
+    await page.locator('#search-spinner').waitFor({ state: 'hidden' });
+    await page.unroute('**/dashboard?q=*');
     assert.ok(await page.locator('#link-list tr', { hasText: 'payroll' }).isVisible());
     assert.equal(new URL(page.url()).search, '', 'the dashboard address stays as it was');
     await page.getByRole('searchbox', { name: 'Search links' }).fill('no-such-thing');
@@ -218,6 +231,86 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await page.waitForURL(`${s.url}/links?q=pager`);
     await page.locator('#public-link-list').getByText('1 link(s)').waitFor();
     await assertAccessible(page, 'public browser with a search');
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('lifecycle: copy a row link, renew an expired row, archive and unarchive, set an expiry and the health opt-out', { timeout: 120_000 }, async () => {
+    // Expires two seconds from now, so it is expired by the time the dashboard shows it.
+    const soon = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
+    const promo = await s.store.links.create({ slug: 'spring-promo', url: 'https://promo.example.com/' }, alice.id);
+    await s.store.links.update(promo.id, { expiresAt: soon });
+    while (Date.now() <= soon + 100) await new Promise((r) => setTimeout(r, 100));
+    const resolves = async (context: BrowserContext) => (await context.request.get(`${s.url}/spring-promo`, { maxRedirects: 0 })).status();
+
+    // Sign in by hand this time, to check the sign-in page itself.
+    const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 900 } });
+    const problems = new Problems(context);
+    const page = await context.newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+    await page.goto(`${s.url}/auth/local?token=${await s.store.loginTokens.create(alice.id)}`);
+    await assertAccessible(page, 'local sign-in page');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${s.url}/dashboard`);
+    await htmxReady(page);
+
+    const row = page.locator(`#link-${promo.id}`);
+    await row.getByRole('button', { name: 'Copy link' }).click();
+    await row.locator('[data-copy][data-tip="Copied!"]').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${s.url}/spring-promo`);
+    await row.getByRole('button', { name: 'Copy link' }).waitFor({ timeout: 3_000 }); // the tooltip reverts after 1.5 s
+
+    await row.getByText('expired', { exact: true }).waitFor();
+    await assertAccessible(page, 'dashboard with an expired link');
+    problems.allow((path, status) => path === '/spring-promo' && status === 404);
+    assert.equal(await resolves(context), 404);
+    await row.getByRole('button', { name: 'Renew' }).click();
+    await page.locator('#toast-area').getByText('Link renewed. It no longer expires.').waitFor();
+    await row.getByText('expired', { exact: true }).waitFor({ state: 'detached' });
+    assert.equal(await row.getByRole('link', { name: 'Details' }).count(), 1, 'the row is re-rendered in place, actions included');
+    assert.equal((await s.store.links.get(promo.id))!.expiresAt, null);
+    assert.equal(await resolves(context), 302);
+
+    // Archive and unarchive from the detail page.
+    await row.getByRole('link', { name: 'Details' }).click();
+    await page.waitForURL(`${s.url}/dashboard/links/${promo.id}`);
+    await htmxReady(page);
+    await page.locator('main').getByRole('button', { name: 'Archive' }).click();
+    await page.locator('#toast-area').getByText('Link archived. It no longer redirects.').waitFor();
+    await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor();
+    await assertAccessible(page, 'archived link detail');
+    assert.equal(await resolves(context), 404);
+    await page.locator('main').getByRole('button', { name: 'Unarchive' }).click();
+    await page.locator('#toast-area').getByText('Link unarchived. It redirects again.').waitFor();
+    await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor({ state: 'detached' });
+    assert.equal(await resolves(context), 302);
+
+    // Expiry and the health-check opt-out through the edit form; a past expiry is refused with the input kept.
+    await page.locator('main').getByRole('link', { name: 'Edit' }).click();
+    await dialog(page).waitFor();
+    await dialog(page).getByLabel('Expires (UTC)').fill('2099-01-02T03:04:05');
+    await dialog(page).getByLabel('Skip destination health checks').check();
+    await dialog(page).getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('#toast-area').getByText('Link updated.').waitFor();
+    // The detail page states the expiry as a <time> (rewritten to the viewer's zone by the page script).
+    await page.locator('#link-detail p', { hasText: 'Expires' }).locator('time[datetime="2099-01-02T03:04:05Z"]').waitFor();
+    await page.locator('#link-detail').getByText('Health checks: opted out').waitFor();
+    const saved = (await s.store.links.view(promo.id))!;
+    assert.equal(saved.expiresAt, Date.parse('2099-01-02T03:04:05Z'));
+    assert.equal(saved.healthChecksDisabled, true);
+
+    await page.locator('main').getByRole('link', { name: 'Edit' }).click();
+    await dialog(page).waitFor();
+    assert.equal(await dialog(page).getByLabel('Expires (UTC)').inputValue(), '2099-01-02T03:04:05', 'pre-filled in UTC with seconds');
+    assert.ok(await dialog(page).getByLabel('Skip destination health checks').isChecked());
+    await dialog(page).getByLabel('Expires (UTC)').fill('2001-01-01T00:00:00');
+    await dialog(page).getByRole('button', { name: 'Save changes' }).click();
+    await dialog(page).locator('#link-expires-error').getByText('expiration must be in the future').waitFor();
+    assert.equal(await dialog(page).getByLabel('Expires (UTC)').inputValue(), '2001-01-01T00:00', 'the input is kept');
+    await assertAccessible(page, 'edit modal with a field error');
+    await page.keyboard.press('Escape');
+    await page.locator('#modal dialog').waitFor({ state: 'detached' });
+    assert.equal((await s.store.links.get(promo.id))!.expiresAt, Date.parse('2099-01-02T03:04:05Z'), 'nothing saved');
     problems.assertNone();
     await context.close();
   });

@@ -44,7 +44,13 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     await s.store.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}', description: 'GitHub repositories' });
     await s.store.tokens.create(alice.id, 'Laptop CLI');
     await s.store.clicks.insertBatch([{ id: randomUUID(), link_id: vault.id, user_id: bob.id, ip_hash: 'h', user_agent: null, referrer: null, clicked_at: Date.now() }]);
+    // Someone else's secure link (Alice gets the 403 page) and one of Alice's that has just expired.
+    await s.store.links.create({ slug: 'payroll', url: 'https://payroll.example.com/', title: 'Payroll', visibility: 'secure' }, admin.id);
+    const soon = Math.ceil((Date.now() + 1_500) / 1000) * 1000;
+    const offer = await s.store.links.create({ slug: 'spring-offer', url: 'https://offer.example.com/', title: 'Spring offer' }, alice.id);
+    await s.store.links.update(offer.id, { expiresAt: soon });
     browser = await launchBrowser();
+    while (Date.now() <= soon + 100) await new Promise((r) => setTimeout(r, 100));
   });
 
   after(async () => {
@@ -69,21 +75,22 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
         const anon = await browser.newContext({ viewport: { width, height: 900 } });
         await anon.addCookies([{ name: 'theme', value: theme, url: origin }]);
         const anonProblems = new Problems(anon);
-        anonProblems.allow((path, status) => path === '/no-such-link' && status === 404);
+        anonProblems.allow((path, status) => (path === '/no-such-link' || path === '/spring-offer') && status === 404);
         const ap = await anon.newPage();
-        for (const [name, path] of [['landing', '/'], ['browse', '/links'], ['profile', '/u/alice-smith'], ['not-found', '/no-such-link']] as const) {
+        for (const [name, path] of [['landing', '/'], ['browse', '/links'], ['profile', '/u/alice-smith'], ['not-found', '/no-such-link'], ['expired', '/spring-offer']] as const) {
           await ap.goto(`${origin}${path}`);
           await check(ap, anonProblems, name, theme, width);
         }
         await anon.close();
 
         for (const [user, pages] of [
-          [alice, [['dashboard', '/dashboard'], ['detail', `/dashboard/links/${detailId}`], ['new-link', '/dashboard/links/new'], ['tags', '/dashboard/tags'], ['tag', '/dashboard/tags/engineering'], ['tokens', '/dashboard/settings/tokens']]],
+          [alice, [['dashboard', '/dashboard'], ['detail', `/dashboard/links/${detailId}`], ['new-link', '/dashboard/links/new'], ['tags', '/dashboard/tags'], ['tag', '/dashboard/tags/engineering'], ['tokens', '/dashboard/settings/tokens'], ['forbidden', '/payroll']]],
           [admin, [['admin', '/admin'], ['admin-users', '/admin/users'], ['admin-links', '/admin/links'], ['admin-keywords', '/admin/keywords'], ['admin-health', '/admin/link-health']]],
         ] as const) {
           const context = await browser.newContext({ viewport: { width, height: 900 } });
           await context.addCookies([{ name: 'theme', value: theme, url: origin }]);
           const problems = new Problems(context);
+          problems.allow((path, status) => path === '/payroll' && status === 403);
           const page = await context.newPage();
           await signInLocal(page, s, user);
           for (const [name, path] of pages) {
@@ -106,6 +113,11 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
             await page.locator('main').getByRole('link', { name: 'New link' }).click();
             await page.locator('#modal dialog[open]').waitFor();
             await check(page, problems, 'create-modal', theme, width);
+            await page.keyboard.press('Escape');
+            await page.locator('#modal dialog').waitFor({ state: 'detached' });
+            await page.locator('#link-list tr', { hasText: 'onboarding' }).getByRole('link', { name: 'Delete' }).click();
+            await page.locator('#modal dialog[open]').getByText("Delete 'onboarding'?").waitFor();
+            await check(page, problems, 'confirm-delete', theme, width);
           }
           await context.close();
         }

@@ -207,7 +207,8 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     has(main, /role="img" aria-label="QR code for [^"]*\/docs"><svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     has(main, new RegExp(`href="/dashboard/links/${id}/qr.svg" download="docs-qr.svg"`));
     has(main, /href="\/dashboard\/tags\/help"/);
-    has(main, /Created [A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M UTC · Updated/);
+    has(textOf(main), /Created [A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M UTC · Updated/);
+    has(main, /Created <time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/, 'a SPEC-0021 <time> element');
     const qr = await alice.page(`/dashboard/links/${id}/qr.svg`);
     assert.equal(qr.status, 200);
     has(qr.header('content-type') ?? '', /^image\/svg\+xml/);

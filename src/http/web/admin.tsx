@@ -22,6 +22,7 @@ import {
 import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
+import { firstNulKey, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import { field, isUuid, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, withToast, type WebDeps } from './support.js';
 
@@ -105,10 +106,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
   });
 
   // Local mode only: adding people and handing them sign-in links (api.md §2.12 rule 6).
-  app.post('/admin/users', guard, async (req, reply) => {
+  app.post('/admin/users', { ...guard, config: { handlesNul: true } }, async (req, reply) => {
     if (!localMode) return notFound(deps, req, reply);
     const values = { email: field(req, 'email').trim(), name: field(req, 'name').trim(), role: field(req, 'role') };
-    const fail = (error: string) => usersReply(req, reply, { values, error, created: null }, 400);
+    const fail = (error: string) =>
+      usersReply(req, reply, { values: { email: visibleNul(values.email), name: visibleNul(values.name), role: values.role }, error, created: null }, 400);
+    const nul = firstNulKey(values);
+    if (nul) return fail(`${nulMessage(nul === 'name' ? 'Name' : nul === 'email' ? 'Email' : 'Role')}.`);
     if (values.email === '') return fail('Email is required.');
     if (values.role !== '' && values.role !== 'user' && values.role !== 'admin') return fail('invalid role');
     let user: User;
@@ -143,9 +147,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   app.get('/admin/keywords', guard, async (req, reply) => keywordsReply(req, reply, EMPTY_KEYWORD_FORM));
 
-  app.post('/admin/keywords', guard, async (req, reply) => {
+  app.post('/admin/keywords', { ...guard, config: { handlesNul: true } }, async (req, reply) => {
     const values = { keyword: field(req, 'keyword').trim(), urlTemplate: field(req, 'url_template').trim(), description: field(req, 'description').trim() };
-    const fail = (error: string) => keywordsReply(req, reply, { values, error }, 400);
+    const fail = (error: string) =>
+      keywordsReply(req, reply, { values: { keyword: visibleNul(values.keyword), urlTemplate: visibleNul(values.urlTemplate), description: visibleNul(values.description) }, error }, 400);
+    const nul = firstNulKey(values);
+    if (nul) return fail(`${nulMessage(nul === 'keyword' ? 'Keyword' : nul === 'urlTemplate' ? 'URL template' : 'Description')}.`);
     if (values.keyword === '' || values.urlTemplate === '') return fail('Keyword and URL template are required.');
     if (!KEYWORD_PATTERN.test(values.keyword)) return fail('Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
     if (!values.urlTemplate.includes('{slug}')) return fail('URL template must contain {slug} placeholder.');

@@ -13,6 +13,7 @@ import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { LinkRow } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
+import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import { field, linkFor, linkRows, query, seeOther, sendFragment, tableEnv, wantsFragment, withToast, type WebDeps } from './support.js';
 
@@ -84,11 +85,16 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
     return sendFragment(reply, renderFragment(await readOnlyRow(req, (await store.links.view(got.link.id))!)));
   });
 
-  webRoute(app, 'PUT', '/admin/links/:id', guard, async (req, reply) => {
+  webRoute(app, 'PUT', '/admin/links/:id', { ...guard, config: { handlesNul: true } }, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canEdit');
     if (!got) return reply;
     const view = (await store.links.view(got.link.id))!;
     const values: AdminEditValues = { url: field(req, 'url'), title: field(req, 'title'), description: field(req, 'description'), visibility: field(req, 'visibility') };
+    const nul = (['url', 'title', 'description', 'visibility'] as const).find((f) => hasNul(values[f]));
+    if (nul) {
+      const shown = { url: visibleNul(values.url), title: visibleNul(values.title), description: visibleNul(values.description), visibility: visibleNul(values.visibility) };
+      return editReply(req, reply, view, shown, nulMessage(nul));
+    }
     let patch;
     try {
       if (values.url.trim() === '') return editReply(req, reply, view, values, 'URL is required.');

@@ -24,6 +24,7 @@ import {
 import { LinkRow } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
+import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, requestOrigin, sendHtml } from './render.js';
 import {
   checkbox,
@@ -79,6 +80,17 @@ function formValues(req: FastifyRequest): LinkFormValues {
  * visibility → expiry. The store re-checks everything on write.
  */
 function validateLinkForm(v: LinkFormValues, opts: { create: boolean; now: number; storedExpiry: number | null }): { ok: ValidLinkForm } | { error: FormError } {
+  // A NUL never reaches the store (PostgreSQL refuses it): named beside its field, in form order.
+  const text: Array<[string, string]> = [
+    ['slug', opts.create ? v.slug : ''],
+    ['url', v.url],
+    ['title', v.title],
+    ['description', v.description],
+    ['tags', v.tags],
+    ['visibility', v.visibility],
+    ['expires_at', v.expiresAt],
+  ];
+  for (const [name, value] of text) if (hasNul(value)) return { error: { field: name, message: nulMessage(name) } };
   try {
     if (opts.create) {
       const msg = slugError(v.slug);
@@ -103,6 +115,8 @@ function validateLinkForm(v: LinkFormValues, opts: { create: boolean; now: numbe
 export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { store, config } = deps;
   const guard = { preHandler: requireUser(deps) };
+  // Routes whose handler names a NUL character beside the field it is in (http/web/nulGuard.tsx).
+  const formGuard = { ...guard, config: { handlesNul: true } };
 
   const renderForm = async (
     req: FastifyRequest,
@@ -111,7 +125,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     status = 200,
   ) => {
     const ctx = await pageContext(deps, req);
-    const common = { ...props, shortKeyword: ctx.shortKeyword };
+    const values = Object.fromEntries(Object.entries(props.values).map(([k, v]) => [k, typeof v === 'string' ? visibleNul(v) : v])) as unknown as LinkFormValues;
+    const common = { ...props, values, shortKeyword: ctx.shortKeyword };
     if (wantsFragment(req)) {
       // A failed HTMX save swaps the form in place inside the open modal;
       // HTMX only swaps 2xx responses, so errors answer 200 here.
@@ -152,7 +167,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     renderForm(req, reply, { mode: 'create', values: { ...EMPTY_LINK_FORM, slug: query(req, 'slug').trim() } }),
   );
 
-  app.post('/dashboard/links', guard, async (req, reply) => {
+  app.post('/dashboard/links', formGuard, async (req, reply) => {
     const user = requestUser(req);
     const values = formValues(req);
     const checked = validateLinkForm(values, { create: true, now: store.now(), storedExpiry: null });
@@ -214,7 +229,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     return renderForm(req, reply, { mode: 'edit', values, linkId: view.id });
   });
 
-  webRoute(app, 'PUT', '/dashboard/links/:id', guard, async (req, reply) => {
+  webRoute(app, 'PUT', '/dashboard/links/:id', formGuard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canEdit');
     if (!got) return reply;
     const { link } = got;
@@ -307,17 +322,18 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   const ownersReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
     if (wantsFragment(req)) {
       const owners = await store.owners.list(link.id);
-      return sendFragment(reply, renderFragment(<OwnersSection linkId={link.id} owners={owners} canManage={caps.canManageShares} error={error} />));
+      return sendFragment(reply, renderFragment(<OwnersSection linkId={link.id} owners={owners} canManage={caps.canManageShares} error={error} email={typedEmail(req)} />));
     }
     if (!error) return seeOther(reply, `/dashboard/links/${link.id}`);
-    return sendDetail(req, reply, await detailProps(req, link, caps, { ownersError: error }), status);
+    return sendDetail(req, reply, await detailProps(req, link, caps, { ownersError: error, ownersEmail: typedEmail(req) }), status);
   };
 
-  app.post('/dashboard/links/:id/owners', guard, async (req, reply) => {
+  app.post('/dashboard/links/:id/owners', formGuard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     const email = field(req, 'email').trim();
     if (email === '') return ownersReply(req, reply, got.link, got.caps, 'Email is required.', 400);
+    if (hasNul(email)) return ownersReply(req, reply, got.link, got.caps, 'Email must not contain NUL characters.', 400);
     const user = await store.users.findByEmail(email);
     if (!user) return ownersReply(req, reply, got.link, got.caps, 'No user found with that email.', 400);
     try {
@@ -346,17 +362,18 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   const sharesReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
     if (wantsFragment(req)) {
       const shares = await store.shares.list(link.id);
-      return sendFragment(reply, renderFragment(<SharesPanel linkId={link.id} shares={shares} error={error} />));
+      return sendFragment(reply, renderFragment(<SharesPanel linkId={link.id} shares={shares} error={error} email={typedEmail(req)} />));
     }
     if (!error) return seeOther(reply, `/dashboard/links/${link.id}`);
-    return sendDetail(req, reply, await detailProps(req, link, caps, { sharesError: error }), status);
+    return sendDetail(req, reply, await detailProps(req, link, caps, { sharesError: error, sharesEmail: typedEmail(req) }), status);
   };
 
-  app.post('/dashboard/links/:id/shares', guard, async (req, reply) => {
+  app.post('/dashboard/links/:id/shares', formGuard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     const email = field(req, 'email').trim();
     if (email === '') return sharesReply(req, reply, got.link, got.caps, 'Email is required.', 400);
+    if (hasNul(email)) return sharesReply(req, reply, got.link, got.caps, 'Email must not contain NUL characters.', 400);
     const user = await store.users.findByEmail(email);
     if (!user) return sharesReply(req, reply, got.link, got.caps, 'No user found with that email.', 400);
     try {
@@ -380,6 +397,11 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     }
     return sharesReply(req, reply, got.link, got.caps, null);
   });
+}
+
+/** The address an add-by-email form sent, as it can be shown again. */
+function typedEmail(req: FastifyRequest): string {
+  return visibleNul(field(req, 'email'));
 }
 
 /** The path of an absolute URL header such as HX-Current-URL, or ''. */

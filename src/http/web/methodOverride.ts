@@ -71,7 +71,7 @@ export function webRoute(
   }
   const routes: PathRoutes = { handlers: new Map([[method, { opts, handler }]]) };
   registry.set(path, routes);
-  app.post(path, async function overriddenPost(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+  app.post(path, { config: { overrideTargets: routes.handlers } }, async function overriddenPost(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
     const wanted = overrideMethod(req);
     const target = wanted ? routes.handlers.get(wanted) : undefined;
     if (!target) {
@@ -89,6 +89,24 @@ export function webRoute(
     }
     return target.handler.call(this, req, reply);
   });
+}
+
+/**
+ * The options of the route a form POST with `_method` dispatches to (null
+ * for any other request), for hooks that run before the dispatch and depend
+ * on the target's route config.
+ */
+export function overrideTarget(req: FastifyRequest): RouteShorthandOptions | null {
+  const targets = req.routeOptions.config.overrideTargets;
+  const wanted = targets ? overrideMethod(req) : null;
+  return (wanted && targets?.get(wanted)?.opts) || null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** On the POST `webRoute` adds for a path: the PUT/DELETE routes it dispatches to. */
+    overrideTargets?: ReadonlyMap<OverridableMethod, { opts: RouteShorthandOptions; handler: RouteHandlerMethod }>;
+  }
 }
 
 type PreHandler = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) => unknown;

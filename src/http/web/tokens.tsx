@@ -4,6 +4,7 @@ import { requireUser } from '../../auth/guards.js';
 import { isAppError } from '../../domain/errors.js';
 import { ConfirmRevoke, TokensPage, TokensSection, type TokensState } from '../../views/pages/tokens.js';
 import { webRoute } from './methodOverride.js';
+import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import { field, notFound, param, type WebDeps } from './support.js';
 
@@ -34,10 +35,14 @@ export function registerTokenRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   app.get('/dashboard/settings/tokens', guard, async (req, reply) => respond(req, reply, {}));
 
-  app.post('/dashboard/settings/tokens', guard, async (req, reply) => {
+  app.post('/dashboard/settings/tokens', { ...guard, config: { handlesNul: true } }, async (req, reply) => {
     const user = requestUser(req);
     const name = field(req, 'name');
     const expiresIn = field(req, 'expires_in');
+    if (hasNul(name) || hasNul(expiresIn)) {
+      const error = `${nulMessage(hasNul(name) ? 'Name' : 'Expiry')}.`;
+      return respond(req, reply, { form: { name: visibleNul(name), expiresIn: visibleNul(expiresIn), error } }, 400);
+    }
     try {
       const created = await store.tokens.createWithExpiresIn(user.id, name, expiresIn);
       return respond(req, reply, { created: { name: created.token.name, plaintext: created.plaintext } });

@@ -1,6 +1,6 @@
 import type { BrokenLinkRow } from '../../store/health.js';
 import type { Keyword, User } from '../../store/types.js';
-import { formatDate, formatDateTime } from '../format.js';
+import { LocalTime } from '../partials/localTime.js';
 import { Icon, type IconName } from '../partials/icons.js';
 import { safeHref } from '../partials/linkTable.js';
 import { Alert, Avatar, CopyButton, EmptyState, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
@@ -70,7 +70,7 @@ export function UserRow({ user, selfId, localMode }: UserRowProps) {
           <button type="submit" class="btn btn-sm no-js-only">Save</button>
         </form>
       </td>
-      <td class="hidden md:table-cell whitespace-nowrap text-sm">{formatDate(user.createdAt)}</td>
+      <td class="hidden md:table-cell whitespace-nowrap text-sm"><LocalTime ms={user.createdAt} date /></td>
       <td>
         <div class="flex justify-end gap-1">
           {localMode && (
@@ -389,7 +389,7 @@ export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
                     </td>
                     <td>{owners}</td>
                     <td class="max-w-[16rem] break-words">{r.lastStatus !== null ? String(r.lastStatus) : r.lastError ?? '—'}</td>
-                    <td class="whitespace-nowrap text-sm">{r.lastCheckedAt !== null ? formatDateTime(r.lastCheckedAt) : '—'}</td>
+                    <td class="whitespace-nowrap text-sm">{r.lastCheckedAt !== null ? <LocalTime ms={r.lastCheckedAt} /> : '—'}</td>
                     <td>{r.consecutiveFailures}</td>
                   </tr>
                 );

@@ -28,7 +28,7 @@ export function adminLinksUrl(p: { q?: string; filter?: string | null; after?: s
 
 function SwapLink({ href, active, class: cls, children }: { href: string; active: boolean; class: string; children: ComponentChildren }) {
   return (
-    <a href={href} hx-get={href} hx-target="#admin-link-list" hx-swap="outerHTML" hx-push-url="true" class={cls} aria-current={active ? 'page' : undefined}>
+    <a href={href} hx-get={href} hx-target="#admin-link-list" hx-swap="outerHTML" hx-push-url="true" hx-indicator="#admin-link-list" class={cls} aria-current={active ? 'page' : undefined}>
       {children}
     </a>
   );

@@ -39,7 +39,7 @@ const TABS: Array<{ filter: DashboardFilter | null; label: string }> = [
 
 function SwapLink({ href, active, children, class: cls }: { href: string; active: boolean; children: ComponentChildren; class: string }) {
   return (
-    <a href={href} hx-get={href} hx-target="#link-list" hx-swap="outerHTML" hx-push-url="true" class={cls} aria-current={active ? 'page' : undefined}>
+    <a href={href} hx-get={href} hx-target="#link-list" hx-swap="outerHTML" hx-push-url="true" hx-indicator="#link-list" class={cls} aria-current={active ? 'page' : undefined}>
       {children}
     </a>
   );

@@ -55,6 +55,21 @@ export function PlainNotFound({ message }: { message?: string }) {
   );
 }
 
+/** Input the server refuses outright (a NUL character in a query or form, say); nothing was changed. */
+export function BadRequest({ message }: { message: string }) {
+  return (
+    <section class="hero py-16" aria-labelledby="error-title">
+      <div class="hero-content text-center flex-col">
+        <p class="text-6xl font-black opacity-60">400</p>
+        <h1 id="error-title" class="text-2xl font-bold">Bad request</h1>
+        <p class="break-words">{message}</p>
+        <p class="text-sm opacity-80">Nothing was changed.</p>
+        <a class="btn btn-ghost" href="/">Go home</a>
+      </div>
+    </section>
+  );
+}
+
 export function Forbidden() {
   return (
     <section class="hero py-16" aria-labelledby="error-title">

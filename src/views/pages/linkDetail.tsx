@@ -2,9 +2,9 @@ import type { LinkCaps } from '../../domain/caps.js';
 import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
 import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
-import { formatDateTime } from '../format.js';
 import { Icon } from '../partials/icons.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
+import { LocalTime } from '../partials/localTime.js';
 import { Alert, Avatar, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
 
 export interface LinkDetailProps {
@@ -19,6 +19,9 @@ export interface LinkDetailProps {
   qrSvg: string;
   ownersError?: string | null;
   sharesError?: string | null;
+  /** The address a failed add-by-email form sent, shown again beside its error. */
+  ownersEmail?: string;
+  sharesEmail?: string;
 }
 
 /** The health line of lifecycle.md §9. */
@@ -31,12 +34,17 @@ function HealthLine({ link, health }: { link: LinkView; health: LinkHealth }) {
       <span>Health:</span>
       {health.status === 'broken' ? <span class="badge badge-sm badge-error">broken</span> : <span class="font-medium">{label}</span>}
       {health.lastStatus !== null && <span>{`· last status ${health.lastStatus}`}</span>}
-      {health.lastCheckedAt !== null && <span>{`· checked ${formatDateTime(health.lastCheckedAt)}`}</span>}
+      {health.lastCheckedAt !== null && (
+        <span>
+          {'· checked '}
+          <LocalTime ms={health.lastCheckedAt} />
+        </span>
+      )}
     </p>
   );
 }
 
-export function OwnersSection({ linkId, owners, canManage, error }: { linkId: string; owners: readonly LinkOwner[]; canManage: boolean; error?: string | null }) {
+export function OwnersSection({ linkId, owners, canManage, error, email }: { linkId: string; owners: readonly LinkOwner[]; canManage: boolean; error?: string | null; email?: string }) {
   const base = `/dashboard/links/${linkId}/owners`;
   return (
     <section id="owners-section" class="card bg-base-100 border border-base-300" aria-labelledby="owners-title">
@@ -67,7 +75,7 @@ export function OwnersSection({ linkId, owners, canManage, error }: { linkId: st
           <form method="post" action={base} hx-post={base} hx-target="#owners-section" hx-swap="outerHTML" class="flex flex-wrap gap-2 items-end">
             <div class="flex-1 min-w-48">
               <label for="owner-email" class="block text-sm font-medium mb-1">Add a co-owner</label>
-              <input id="owner-email" name="email" type="email" class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
+              <input id="owner-email" name="email" type="email" value={error ? email : undefined} class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
             </div>
             <button type="submit" class="btn">
               <Spinner />
@@ -80,7 +88,7 @@ export function OwnersSection({ linkId, owners, canManage, error }: { linkId: st
   );
 }
 
-export function SharesPanel({ linkId, shares, error }: { linkId: string; shares: readonly LinkShare[]; error?: string | null }) {
+export function SharesPanel({ linkId, shares, error, email }: { linkId: string; shares: readonly LinkShare[]; error?: string | null; email?: string }) {
   const base = `/dashboard/links/${linkId}/shares`;
   return (
     <section id="shares-panel" class="card bg-base-100 border border-base-300" aria-labelledby="shares-title">
@@ -110,7 +118,7 @@ export function SharesPanel({ linkId, shares, error }: { linkId: string; shares:
         <form method="post" action={base} hx-post={base} hx-target="#shares-panel" hx-swap="outerHTML" class="flex flex-wrap gap-2 items-end">
           <div class="flex-1 min-w-48">
             <label for="share-email" class="block text-sm font-medium mb-1">Share with</label>
-            <input id="share-email" name="email" type="email" class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
+            <input id="share-email" name="email" type="email" value={error ? email : undefined} class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
           </div>
           <button type="submit" class="btn">
             <Spinner />
@@ -149,8 +157,9 @@ export function LinkDetail(p: LinkDetailProps) {
   const shortUrl = `${p.origin}/${link.slug}`;
   const href = safeHref(link.url);
   const lifecycleForm = (action: 'archive' | 'unarchive', label: string) => (
-    <form method="post" action={`${base}/${action}`} hx-post={`${base}/${action}`} hx-target="#link-detail" hx-swap="outerHTML">
+    <form method="post" action={`${base}/${action}`} hx-post={`${base}/${action}`} hx-target="#link-detail" hx-swap="outerHTML" hx-disabled-elt="find button">
       <button type="submit" class="btn btn-sm">
+        <Spinner />
         <Icon name={action === 'archive' ? 'archive' : 'undo'} class="size-4" />
         {label}
       </button>
@@ -170,10 +179,12 @@ export function LinkDetail(p: LinkDetailProps) {
             <LifecycleBadges row={{ link, caps, state, health: p.health }} renew={false} />
           </div>
           <div class="flex flex-wrap items-center gap-2">
-            <a class="btn btn-sm" href={`${base}/stats`}>
-              <Icon name="chart" class="size-4" />
-              Stats
-            </a>
+            {caps.canStats && (
+              <a class="btn btn-sm" href={`${base}/stats`}>
+                <Icon name="chart" class="size-4" />
+                Stats
+              </a>
+            )}
             {caps.canEdit && (
               <a class="btn btn-sm" href={`${base}/edit`} hx-get={`${base}/edit`} hx-target="#modal">
                 <Icon name="pencil" class="size-4" />
@@ -234,9 +245,19 @@ export function LinkDetail(p: LinkDetailProps) {
                 ))}
               </div>
             )}
-            {link.expiresAt !== null && <p class="text-sm">{`${state === 'expired' ? 'Expired' : 'Expires'} ${formatDateTime(link.expiresAt)}`}</p>}
+            {link.expiresAt !== null && (
+              <p class="text-sm">
+                {`${state === 'expired' ? 'Expired' : 'Expires'} `}
+                <LocalTime ms={link.expiresAt} />
+              </p>
+            )}
             <HealthLine link={link} health={p.health} />
-            <p class="text-sm text-base-content/70">{`Created ${formatDateTime(link.createdAt)} · Updated ${formatDateTime(link.updatedAt)}`}</p>
+            <p class="text-sm text-base-content/70">
+              {'Created '}
+              <LocalTime ms={link.createdAt} />
+              {' · Updated '}
+              <LocalTime ms={link.updatedAt} />
+            </p>
           </div>
         </section>
         <section class="card bg-base-100 border border-base-300" aria-labelledby="qr-title">
@@ -251,8 +272,8 @@ export function LinkDetail(p: LinkDetailProps) {
         </section>
       </div>
 
-      <OwnersSection linkId={link.id} owners={link.owners} canManage={caps.canManageShares} error={p.ownersError} />
-      {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} />}
+      <OwnersSection linkId={link.id} owners={link.owners} canManage={caps.canManageShares} error={p.ownersError} email={p.ownersEmail} />
+      {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} email={p.sharesEmail} />}
       {caps.canDelete && <DeleteDialog link={link} />}
     </div>
   );

@@ -1,5 +1,5 @@
 import { isTokenActive, type ApiToken } from '../../store/tokens.js';
-import { formatDate } from '../format.js';
+import { LocalTime } from '../partials/localTime.js';
 import { Icon } from '../partials/icons.js';
 import { Alert, CopyButton, EmptyState, FieldError, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
 
@@ -97,9 +97,9 @@ export function TokensSection({ tokens, now, created, form, flash }: TokensState
               {tokens.map((t) => (
                 <tr id={`token-${t.id}`}>
                   <td class="font-medium break-all">{t.name}</td>
-                  <td class="whitespace-nowrap">{formatDate(t.createdAt)}</td>
-                  <td class="whitespace-nowrap">{t.lastUsedAt === null ? 'Never' : formatDate(t.lastUsedAt)}</td>
-                  <td class="whitespace-nowrap">{t.expiresAt === null ? 'Never' : formatDate(t.expiresAt)}</td>
+                  <td class="whitespace-nowrap"><LocalTime ms={t.createdAt} date /></td>
+                  <td class="whitespace-nowrap">{t.lastUsedAt === null ? 'Never' : <LocalTime ms={t.lastUsedAt} date />}</td>
+                  <td class="whitespace-nowrap">{t.expiresAt === null ? 'Never' : <LocalTime ms={t.expiresAt} date />}</td>
                   <td>
                     <StatusBadge token={t} now={now} />
                   </td>

@@ -2,9 +2,9 @@ import type { LinkCaps } from '../../domain/caps.js';
 import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
 import type { LinkView } from '../../store/types.js';
-import { formatDate } from '../format.js';
+import { LocalTime } from './localTime.js';
 import { Icon } from './icons.js';
-import { CopyButton, VisibilityBadge } from './ui.js';
+import { CopyButton, Spinner, VisibilityBadge } from './ui.js';
 
 /**
  * The one link table of web-ui.md §6. Callers pick a variant; the variant
@@ -82,8 +82,11 @@ export function LifecycleBadges({ row, renew }: { row: LinkRowData; renew: boole
       <span class="inline-flex items-center gap-1">
         <span class="badge badge-sm badge-warning">expired</span>
         {renew && row.caps.canEdit && (
-          <form method="post" action={`/dashboard/links/${link.id}/renew`} hx-post={`/dashboard/links/${link.id}/renew`} hx-target={`#link-${link.id}`} hx-swap="outerHTML" class="inline">
-            <button type="submit" class="btn btn-xs btn-outline">Renew</button>
+          <form method="post" action={`/dashboard/links/${link.id}/renew`} hx-post={`/dashboard/links/${link.id}/renew`} hx-target={`#link-${link.id}`} hx-swap="outerHTML" hx-disabled-elt="find button" class="inline">
+            <button type="submit" class="btn btn-xs btn-outline">
+              <Spinner />
+              Renew
+            </button>
           </form>
         )}
       </span>
@@ -213,7 +216,7 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
       <td class={`${c.descriptionClass} max-w-[18rem]`}>
         <span class="line-clamp-2 text-sm text-base-content/80">{description}</span>
       </td>
-      <td class={`${c.createdClass} whitespace-nowrap text-sm`}>{formatDate(link.createdAt)}</td>
+      <td class={`${c.createdClass} whitespace-nowrap text-sm`}><LocalTime ms={link.createdAt} date /></td>
       {c.actions === 'caps' && (
         <td>
           <CapsActions row={row} />

@@ -1,0 +1,20 @@
+import { formatDate, formatDateTime, isoUtc } from '../format.js';
+
+/**
+ * A timestamp as SPEC-0021 REQ "Viewer-Local Timestamps" renders it:
+ * `<time datetime="{RFC 3339 UTC}" title="{RFC 3339 UTC}">{UTC text}</time>`.
+ * static/js/localtime.js rewrites the text to the viewer's zone (keeping the
+ * UTC form in `title`); without JavaScript the UTC text stays. The datetime is
+ * always server-stamped from a stored instant, never from user input.
+ *
+ * `date` renders a list date (`Jan 2, 2006`) and asks the script for a
+ * date-only local rendering; otherwise a precise time (`Jan 2, 2006 3:04 PM UTC`).
+ */
+export function LocalTime({ ms, date = false, class: cls }: { ms: number; date?: boolean; class?: string }) {
+  const iso = isoUtc(ms);
+  return (
+    <time datetime={iso} title={iso} data-local={date ? 'date' : 'datetime'} class={cls}>
+      {date ? formatDate(ms) : formatDateTime(ms)}
+    </time>
+  );
+}

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { TestServer } from '../helpers/server.js';
+import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+
+/**
+ * Lifecycle and health on the web surfaces (lifecycle.md §5, §6, §7.6, §9):
+ * the detail page's badges and health line, the opt-out on the edit form,
+ * badges on shared and tag rows, and what the public surfaces never show.
+ */
+
+const T0 = Date.parse('2030-06-01T12:00:00Z');
+const HOUR = 3_600_000;
+
+describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
+  let s: TestServer;
+  let now = T0;
+  let alice: Client;
+  let bob: Client;
+  let carol: Client;
+
+  before(async () => {
+    s = await startWebServer({ env: { JOE_SHORT_KEYWORD: 'go' }, now: () => now });
+    alice = await signedIn(s, 'alice@x.io', { name: 'Alice' });
+    bob = await signedIn(s, 'bob@x.io', { name: 'Bob' });
+    carol = await signedIn(s, 'carol@x.io', { name: 'Carol' });
+  });
+  after(async () => s.stop());
+
+  const make = async (slug: string, extra: { visibility?: 'public' | 'private' | 'secure'; tags?: string[]; expiresAt?: number } = {}) =>
+    (await s.store.links.create({ slug, url: `https://${slug}.example.com/`, title: `${slug} title`, ...extra }, alice.user!.id)).id;
+  const fail3 = async (id: string) => {
+    for (let i = 0; i < 3; i++) await s.store.health.record(id, { kind: 'failure', status: 503, error: null }, HOUR, now);
+  };
+  const header = async (c: Client, id: string) => {
+    const main = mainOf((await c.page(`/dashboard/links/${id}`)).body);
+    return { main, header: /<header[\s\S]*?<\/header>/.exec(main)![0], text: textOf(main) };
+  };
+  const rowOf = (html: string, id: string) => {
+    const m = new RegExp(`<tr id="link-${id}"[\\s\\S]*?</tr>`).exec(html);
+    assert.ok(m, `row ${id} present`);
+    return m[0];
+  };
+
+  test('detail health line: not checked yet, ok, broken, not checkable, opted out — each with status and time when checked', async () => {
+    try {
+      await healthLine();
+    } finally {
+      now = T0;
+    }
+  });
+
+  async function healthLine(): Promise<void> {
+    const id = await make('health-line');
+    let d = await header(alice, id);
+    has(d.text, /Destination not checked yet\./);
+    lacks(d.header, />broken</);
+
+    await s.store.health.record(id, { kind: 'success', status: 204 }, HOUR, now);
+    d = await header(alice, id);
+    has(d.text, /Health: OK · last status 204 · checked Jun 1, 2030 12:00 PM UTC/);
+
+    now += 20 * 60_000;
+    await fail3(id);
+    d = await header(alice, id);
+    has(d.header, /badge-error[^"]*"[^>]*>(<svg[\s\S]*?<\/svg>)?broken</, 'the header carries the broken badge');
+    has(d.text, /Health: broken · last status 503 · checked Jun 1, 2030 12:20 PM UTC/);
+
+    await s.store.health.record(id, { kind: 'skipped', reason: 'destination is not checkable under current server policy' }, HOUR, now);
+    d = await header(alice, id);
+    has(d.text, /Health: Not checkable under current server policy/);
+    lacks(d.header, />broken</, 'a skipped link is not broken');
+
+    await fail3(id);
+    // The opt-out freezes the row: no badge, and the line says so.
+    const r = await alice.send('PUT', `/dashboard/links/${id}`, { url: 'https://health-line.example.com/', title: 'x', visibility: 'public', health_checks_disabled: 'true', expires_at: '' }, { htmx: true });
+    assert.equal(r.status, 200);
+    d = await header(alice, id);
+    has(d.text, /Health checks: opted out/);
+    lacks(d.header, />broken</);
+    lacks(d.text, /last status/);
+  }
+
+  test('the edit form shows the opt-out as stored, and unticking it turns checks back on', async () => {
+    const id = await make('opt-toggle');
+    await s.store.links.update(id, { healthChecksDisabled: true });
+    const form = (await alice.page(`/dashboard/links/${id}/edit`, { htmx: true })).body;
+    has(form, /<input type="checkbox" name="health_checks_disabled" value="true" class="checkbox checkbox-sm" checked/);
+    has(textOf(form), /Skip destination health checks/);
+    // An unticked checkbox is simply absent from the form post.
+    await alice.send('PUT', `/dashboard/links/${id}`, { url: 'https://opt-toggle.example.com/', visibility: 'public', expires_at: '' }, { htmx: true });
+    assert.equal((await s.store.links.view(id))!.healthChecksDisabled, false);
+    lacks((await alice.page(`/dashboard/links/${id}/edit`, { htmx: true })).body, /name="health_checks_disabled"[^>]*checked/);
+  });
+
+  test('detail header: expired and archived badges (archived wins), archive buttons only for CanEdit', async () => {
+    const id = await make('dead-end', { visibility: 'secure', expiresAt: T0 + 60_000 });
+    await s.store.shares.add(id, bob.user!.id, alice.user!.id);
+    now = T0 + 120_000;
+    try {
+      let d = await header(alice, id);
+      has(d.header, /badge-warning">expired</);
+      has(d.header, />Archive</);
+      has(d.text, /Expired Jun 1, 2030 12:01 PM UTC/);
+      const recipient = await header(bob, id);
+      has(recipient.header, /badge-warning">expired</, 'share recipients see the badge too');
+      lacks(recipient.main, />Archive<|>Unarchive<|\/renew"/);
+
+      await s.store.links.setLifecycle(id, { archived: true });
+      d = await header(alice, id);
+      has(d.header, />archived</);
+      lacks(d.header, />expired</, 'archived wins');
+      has(d.header, />Unarchive</);
+      assert.equal((await carol.send('POST', `/dashboard/links/${id}/unarchive`, {}, { htmx: true })).status, 403);
+      assert.equal((await s.store.links.get(id))!.archivedAt !== null, true);
+    } finally {
+      now = T0;
+    }
+  });
+
+  test('a renewed link whose destination is broken re-renders with the broken badge', async () => {
+    const id = await make('renew-broken', { expiresAt: T0 + 60_000 });
+    await fail3(id);
+    now = T0 + 120_000;
+    try {
+      const dash = (await alice.page('/dashboard', { htmx: true })).body;
+      const row = rowOf(dash, id);
+      has(row, />expired</);
+      lacks(row, />broken</, 'health is not surfaced for an expired link');
+      const r = await alice.send('POST', `/dashboard/links/${id}/renew`, {}, { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard` } });
+      assert.equal(r.status, 200);
+      has(r.body, /broken<\/span>/);
+      lacks(r.body, />expired</);
+      has(r.body, /hx-swap-oob="innerHTML:#toast-area"[\s\S]*Link renewed/);
+    } finally {
+      now = T0;
+    }
+  });
+
+  test('rows shared with a recipient and tag pages carry the badges; Renew only where the viewer may edit', async () => {
+    const shared = await make('shared-old', { visibility: 'secure', tags: ['lifecycle'], expiresAt: T0 + 60_000 });
+    await s.store.shares.add(shared, bob.user!.id, alice.user!.id);
+    const mine = await make('tagged-archived', { tags: ['lifecycle'] });
+    await s.store.links.setLifecycle(mine, { archived: true });
+    const othersPublic = (await s.store.links.create({ slug: 'carols-old', url: 'https://c.example.com/', tags: ['lifecycle'], expiresAt: T0 + 60_000 }, carol.user!.id)).id;
+    await make('tagged-live', { tags: ['lifecycle'] });
+    now = T0 + 120_000;
+    try {
+      const sharedRow = rowOf((await bob.page('/dashboard?filter=shared', { htmx: true })).body, shared);
+      has(sharedRow, />expired</);
+      lacks(sharedRow, /Renew/);
+
+      const ownerTag = mainOf((await alice.page('/dashboard/tags/lifecycle')).body);
+      has(rowOf(ownerTag, shared), /Renew/);
+      has(rowOf(ownerTag, mine), />archived</);
+      lacks(ownerTag, new RegExp(`link-${othersPublic}`), "someone else's expired public link is not discoverable");
+
+      const bobTag = mainOf((await bob.page('/dashboard/tags/lifecycle')).body);
+      has(rowOf(bobTag, shared), />expired</);
+      lacks(rowOf(bobTag, shared), /Renew/);
+      lacks(bobTag, new RegExp(`link-${mine}`), "another user's archived link stays hidden");
+    } finally {
+      now = T0;
+    }
+  });
+
+  test('public browser and profiles: no health data and no expired or archived links, for anyone', async () => {
+    const broken = await make('public-broken', { tags: ['pub'] });
+    await fail3(broken);
+    await make('public-expiring', { expiresAt: T0 + 60_000 });
+    now = T0 + 120_000;
+    try {
+      for (const c of [anonymous(s), alice, carol]) {
+        for (const path of ['/links', '/u/alice']) {
+          const main = mainOf((await c.page(path)).body);
+          has(main, /public-broken/, `${path}: the broken link itself is listed`);
+          lacks(main, />broken<|badge-error|Renew|public-expiring|tagged-archived|shared-old/, path);
+        }
+      }
+    } finally {
+      now = T0;
+    }
+  });
+});
