@@ -17,7 +17,13 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<void> {
     let out = '';
     const onData = (c: Buffer) => {
       out += c.toString();
-      if (pattern.test(out)) resolve();
+      if (!pattern.test(out)) return;
+      // Stop collecting: the load generator shares this process.
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.stdout?.resume();
+      child.stderr?.resume();
+      resolve();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

@@ -59,7 +59,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
-    // Per-request lines are written by the access-log hook below, once, compactly.
+    // No line per request: a log write would cost the redirect path more than the lookup does.
+    // Access logs belong to the reverse proxy or load balancer in front; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
