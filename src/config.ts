@@ -35,6 +35,8 @@ export interface Config {
   authProxyHeader: string | null;
   trustedProxies: CidrList;
   shutdownTimeoutMs: number;
+  /** Periodic-job scheduling: how often each replica renews its leases, and the session sweep period. */
+  jobs: { tickMs: number; sessionSweepIntervalMs: number };
   apiRateLimit: number;
   backup: { dir: string; keep: number };
   adminEmail: string | null;
@@ -91,6 +93,8 @@ export const SETTINGS = {
   authProxyHeader: S('JOE_AUTH_PROXY_HEADER', 'auth.proxy_header'),
   trustedProxies: S('JOE_TRUSTED_PROXIES', 'trusted_proxies'),
   shutdownTimeout: S('JOE_SHUTDOWN_TIMEOUT', 'shutdown_timeout'),
+  jobTick: S('JOE_JOB_TICK', 'job.tick'),
+  sessionSweepInterval: S('JOE_SESSION_SWEEP_INTERVAL', 'session.sweep_interval'),
   apiRateLimit: S('JOE_API_RATE_LIMIT', 'api.rate_limit'),
   backupDir: S('JOE_BACKUP_DIR', 'backup.dir'),
   backupKeep: S('JOE_BACKUP_KEEP', 'backup.keep'),
@@ -347,6 +351,13 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     throw new ConfigError(`invalid PAYLOAD_PREFIX: "${payloadPrefix}" (expected # followed by up to 32 of A-Z a-z 0-9 . _ ~ = -)`);
   }
 
+  const tickMs = r.duration(SETTINGS.jobTick, 20_000);
+  if (tickMs < 100) throw new ConfigError(`invalid JOE_JOB_TICK: "${r.raw(SETTINGS.jobTick)}" (expected at least 100ms)`);
+  const sessionSweepIntervalMs = r.duration(SETTINGS.sessionSweepInterval, 3_600_000);
+  if (sessionSweepIntervalMs < 1_000) {
+    throw new ConfigError(`invalid JOE_SESSION_SWEEP_INTERVAL: "${r.raw(SETTINGS.sessionSweepInterval)}" (expected at least 1s)`);
+  }
+
   const logLevel = r.str(SETTINGS.logLevel, 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`invalid JOE_LOG_LEVEL: "${logLevel}" (expected one of fatal, error, warn, info, debug, trace, silent)`);
@@ -374,6 +385,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     authProxyHeader: authProxyHeader?.toLowerCase() ?? null,
     trustedProxies,
     shutdownTimeoutMs: r.duration(SETTINGS.shutdownTimeout, 15_000),
+    jobs: { tickMs, sessionSweepIntervalMs },
     apiRateLimit: r.int(SETTINGS.apiRateLimit, 600),
     backup: { dir: r.str(SETTINGS.backupDir, './backups'), keep: r.int(SETTINGS.backupKeep, 24, 1) },
     adminEmail: r.opt(SETTINGS.adminEmail),

@@ -57,6 +57,28 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Per replica: sum over replicas says how often a job ran anywhere. */
+  readonly jobRuns = new Counter({
+    name: 'joelinks_job_runs_total',
+    help: 'Periodic job runs on this replica, by job and outcome (ok or error).',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobLastSuccess = new Gauge({
+    name: 'joelinks_job_last_success_timestamp_seconds',
+    help: 'Unix time this replica last finished the job without error (take the max over replicas).',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobLeaseHeld = new Gauge({
+    name: 'joelinks_job_lease_held',
+    help: '1 while this replica holds the job lease, else 0 (summed over replicas: 1 when healthy).',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+
   /** One per MCP tool call; `tool` is always a listed tool name, so the label set stays small. */
   readonly mcpToolCalls = new Counter({
     name: 'joelinks_mcp_tool_calls_total',

@@ -61,12 +61,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     clickWriter = new ClickWriter({ clicks: clickSink, metrics, log: app.log, ipHashSecret });
     clickWriter.start();
     const gauges = startGaugeUpdater(store, metrics, app.log);
-    const scheduler = new JobScheduler({ leases: store.leases, log: app.log, now: store.now, ...opts.scheduler });
+    const scheduler = new JobScheduler({ leases: store.leases, log: app.log, now: store.now, metrics, tickMs: config.jobs.tickMs, ...opts.scheduler });
     for (const job of periodicJobs({ config, store, metrics, log: app.log })) scheduler.add(job);
     await opts.onReady?.({ app, store, metrics, clickWriter, scheduler });
 
     await app.listen({ host: config.http.host, port: config.http.port });
     scheduler.start();
+    app.log.info({ holder: scheduler.holder }, `job scheduler started as lease holder ${scheduler.holder}`);
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.http.port;
     const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
@@ -87,18 +88,21 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const writer = clickWriter;
     const close = () =>
       (closing ??= (async () => {
-        // 1. stop accepting; let in-flight requests finish, bounded.
+        // 1. stop accepting; let in-flight requests finish, bounded. Meanwhile start no new
+        //    job and hand each lease on as soon as its running job ends, so another replica
+        //    takes over without waiting for expiry.
         const drained = app.close();
         const timer = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
         timer.unref();
+        const jobsStopped = scheduler.stop(30_000);
         await drained;
         clearTimeout(timer);
         // 2. flush every queued click.
         await writer.close(30_000);
         await clickSink.close();
-        // 3. let periodic jobs finish and hand their leases on, then close the database.
+        // 3. close the database once jobs are done with it.
         gauges.stop();
-        await scheduler.stop(30_000);
+        await jobsStopped;
         await db.close();
       })());
     return { app, store, metrics, clickWriter, scheduler, url, close };

@@ -116,10 +116,16 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
         connectionString: cfg.dsn,
         max: poolSize,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        // Notice a server that vanished without closing the connection (failover, partition).
+        keepAlive: true,
         types: pgTypes,
       });
       // An idle client losing its server must not crash the process; the next query reports it.
       pool.on('error', () => {});
+      // Nor may a checked-out one: when the server goes away mid-query (a restart), the query
+      // fails and the client then emits 'error' too, which pg-pool leaves unheard while a
+      // client is checked out. The pool discards the broken client when it is released.
+      pool.on('connect', (client) => client.on('error', () => {}));
       const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
       return { kysely, driver: 'postgres', sqlite: null, sqliteReader: () => null, close: () => kysely.destroy() };
     }

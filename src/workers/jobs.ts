@@ -22,11 +22,14 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
   return [
     {
       name: 'session-sweep',
-      intervalMs: 3_600_000,
+      intervalMs: deps.config.jobs.sessionSweepIntervalMs,
       runAtStart: true,
       async run() {
         const n = await store.sessions.deleteExpired();
         if (n > 0) log.info(`session sweep removed ${n} expired sessions`);
+        // Used or expired one-time sign-in links can never sign anyone in again.
+        const t = await store.loginTokens.deleteSpent();
+        if (t > 0) log.info(`session sweep removed ${t} spent sign-in links`);
       },
     },
     // Disabled means never started: no probe is sent and no link_health row is written.

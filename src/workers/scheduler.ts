@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Metrics } from '../metrics.js';
 import type { LeaseStore } from '../store/leases.js';
 import type { Clock } from '../store/types.js';
 
@@ -7,7 +8,11 @@ export interface PeriodicJob {
   /** Lease name, e.g. `health-checker`, `click-pruner`, `state-link-sweep`, `session-sweep`, `sqlite-backup`. */
   name: string;
   intervalMs: number;
-  /** Run on this process's first tick even if another replica ran it recently. */
+  /**
+   * Run on this process's first tick even if another replica ran it recently,
+   * when this process wins the lease on that tick. A replica that takes the
+   * lease over later follows the shared schedule instead.
+   */
   runAtStart?: boolean;
   run(signal: AbortSignal): Promise<void>;
 }
@@ -21,6 +26,7 @@ export interface SchedulerOptions {
   /** A lease outlives a few ticks, so a crashed holder is replaced once it expires. */
   leaseTtlMs?: number;
   holder?: string;
+  metrics?: Metrics;
 }
 
 /**
@@ -32,7 +38,8 @@ export class JobScheduler {
   readonly holder: string;
   private readonly jobs: PeriodicJob[] = [];
   private readonly running = new Map<string, Promise<void>>();
-  private readonly startedFresh = new Set<string>();
+  /** Jobs whose first tick has passed, whether or not this process won the lease on it. */
+  private readonly ticked = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private readonly abort = new AbortController();
@@ -65,12 +72,15 @@ export class JobScheduler {
     for (const job of this.jobs) {
       try {
         const held = await this.opts.leases.acquire(job.name, this.holder, this.leaseTtlMs);
+        this.opts.metrics?.jobLeaseHeld.set({ job: job.name }, held ? 1 : 0);
+        // Only the replica that wins on its first tick runs a job "at start": otherwise every
+        // replica taking the lease over would run it once more, ahead of the shared schedule.
+        const first = job.runAtStart === true && !this.ticked.has(job.name);
+        this.ticked.add(job.name);
         if (!held || this.running.has(job.name) || this.abort.signal.aborted) continue;
         const last = await this.opts.leases.lastRunAt(job.name);
         const now = this.opts.now();
-        const first = job.runAtStart && !this.startedFresh.has(job.name);
         if (!first && last !== null && now - last < job.intervalMs) continue;
-        this.startedFresh.add(job.name);
         this.running.set(job.name, this.runJob(job, now));
       } catch (e) {
         this.opts.log.warn(`job ${job.name}: lease check failed: ${(e as Error).message}`);
@@ -79,10 +89,16 @@ export class JobScheduler {
   }
 
   private async runJob(job: PeriodicJob, startedAt: number): Promise<void> {
+    const m = this.opts.metrics;
     try {
       await job.run(this.abort.signal);
+      m?.jobRuns.inc({ job: job.name, outcome: 'ok' });
+      m?.jobLastSuccess.set({ job: job.name }, this.opts.now() / 1000);
+      // One line per run names the replica, so logs show which one holds what.
+      this.opts.log.info({ job: job.name, holder: this.holder, startedAt, ms: this.opts.now() - startedAt }, `job ${job.name} ran`);
     } catch (e) {
-      this.opts.log.error(`job ${job.name} failed: ${(e as Error).message}`);
+      m?.jobRuns.inc({ job: job.name, outcome: 'error' });
+      this.opts.log.error({ job: job.name, holder: this.holder, startedAt }, `job ${job.name} failed: ${(e as Error).message}`);
     } finally {
       await this.opts.leases.markRun(job.name, this.holder, startedAt).catch(() => false);
       this.running.delete(job.name);
@@ -100,6 +116,9 @@ export class JobScheduler {
       new Promise<boolean>((r) => setTimeout(() => r(true), timeoutMs).unref()),
     ]);
     if (timedOut) this.opts.log.warn(`background jobs still running after ${timeoutMs} ms at shutdown`);
-    for (const job of this.jobs) await this.opts.leases.release(job.name, this.holder).catch(() => {});
+    for (const job of this.jobs) {
+      await this.opts.leases.release(job.name, this.holder).catch(() => {});
+      this.opts.metrics?.jobLeaseHeld.set({ job: job.name }, 0);
+    }
   }
 }
