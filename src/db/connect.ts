@@ -102,6 +102,7 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
           if (!reader) {
             reader = new SqliteDatabase(cfg.dsn, { readonly: true, fileMustExist: true });
             reader.pragma('busy_timeout = 5000');
+            reader.pragma('mmap_size = 268435456');
           }
           return reader;
         },

@@ -174,15 +174,20 @@ describe('layout, rendering conventions and route priority (web-ui.md §1–§5)
     lacks((await anonymous(s).page('/links')).header('content-security-policy') ?? '', /unsafe-inline/);
   });
 
-  test('the redirect hot path sends exactly the headers helmet sends everywhere else', async () => {
+  test('resolver pages carry every helmet header; its bodiless redirects only the referrer policy', async () => {
     await s.store.links.create({ slug: 'hot', url: 'https://hot.example' }, alice.user!.id);
     const names = ['content-security-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-dns-prefetch-control', 'x-download-options', 'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
     const page = await alice.page('/links');
+    const missing = await alice.page('/no-such-hot-link');
     const redirect = await alice.page('/hot');
+    assert.equal(missing.status, 404);
     assert.equal(redirect.status, 302);
+    assert.equal(redirect.header('location'), 'https://hot.example');
+    assert.equal(redirect.header('referrer-policy'), 'strict-origin-when-cross-origin', 'the destination learns only our origin');
     for (const n of names) {
       assert.ok(page.header(n) !== null, `${n} is sent`);
-      assert.equal(redirect.header(n), page.header(n), n);
+      assert.equal(missing.header(n), page.header(n), `the resolver 404 page sends ${n} like every page`);
+      if (n !== 'referrer-policy') assert.equal(redirect.header(n), null, `a redirect has no body for ${n} to protect`);
     }
   });
 
