@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { currentUser } from './auth/currentUser.js';
 import type { Config } from './config.js';
@@ -9,6 +10,7 @@ import { isAppError } from './domain/errors.js';
 import { registerApiRoutes } from './http/api/index.js';
 import { registerMcp } from './http/mcp.js';
 import { registerOpenApi } from './http/openapi.js';
+import { redirectFastPath } from './http/redirectFastPath.js';
 import { registerResolver } from './http/resolve.js';
 import { registerStateLinkRoutes } from './http/stateLinks.js';
 import { registerSystemRoutes } from './http/system.js';
@@ -57,7 +59,25 @@ function sendApiError(reply: FastifyReply, status: number, code: string, message
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
+  let closing = false;
+  const fastRedirect = redirectFastPath({ ...deps, closing: () => closing });
   const app = Fastify({
+    // Plain anonymous go-link hops are answered before Fastify's routing (see
+    // redirectFastPath.ts); everything else, including every fall-through, is Fastify's.
+    serverFactory: (handler, opts) => {
+      const server = createServer((req, res) => {
+        fastRedirect(req, res).then(
+          (served) => served || handler(req, res),
+          () => handler(req, res),
+        );
+      });
+      // What Fastify sets on a server it creates itself.
+      const o = opts as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      server.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = o.requestTimeout ?? 0;
+      server.setTimeout(o.connectionTimeout ?? 0);
+      return server;
+    },
     logger: deps.logger ?? { level: config.logLevel },
     // No line per request: a log write would cost the redirect path more than the lookup does.
     // Access logs belong to the reverse proxy or load balancer in front; errors are still logged.
@@ -73,6 +93,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (isApiRequest(req)) return sendApiError(reply, 400, 'BAD_REQUEST', 'malformed request URL');
       return reply.code(400).type('text/plain; charset=utf-8').send(error.message);
     },
+  });
+
+  app.addHook('preClose', async () => {
+    closing = true;
   });
 
   // Every registered path, so a test can prove each top-level segment is a reserved slug.

@@ -14,6 +14,7 @@ import { viewerOf, type User } from '../store/types.js';
 import { Expired } from '../views/pages/expired.js';
 import { Forbidden, NotFound } from '../views/pages/errors.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
+import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
 import { isHtmx, pageContext, requestHost, sendHtml, shortKeyword } from './web/render.js';
 
 export interface ResolverDeps {
@@ -23,7 +24,7 @@ export interface ResolverDeps {
   recordClick(event: ClickEvent): void;
 }
 
-const NO_STORE = 'private, no-store';
+const NO_STORE = REDIRECT_CACHE_CONTROL;
 
 /** Percent-decodes one path segment; a malformed escape is kept literally rather than refused. */
 function decodeSegment(s: string): string {
@@ -36,11 +37,6 @@ function decodeSegment(s: string): string {
       return c < 0x80 ? String.fromCharCode(c) : m;
     });
   }
-}
-
-/** Header values must be visible ASCII; anything else is percent-encoded as UTF-8. */
-function locationHeader(url: string): string {
-  return url.replace(/[^\x21-\x7e]/gu, (ch) => encodeURIComponent(ch));
 }
 
 interface Miss {

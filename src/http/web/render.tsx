@@ -18,7 +18,7 @@ export function isHtmx(req: FastifyRequest): boolean {
 }
 
 /** The request host without its port (`go.example.com:8080` → `go.example.com`, `[::1]:80` → `::1`). */
-export function requestHost(req: FastifyRequest): string {
+export function requestHost(req: { headers: { host?: string | undefined } }): string {
   const host = req.headers.host ?? '';
   const v6 = /^\[([^\]]*)\](?::\d+)?$/.exec(host);
   if (v6) return v6[1]!;

@@ -42,12 +42,15 @@ export const API_DOCS_CSP_DIRECTIVES: Readonly<Record<string, string[]>> = Objec
   'style-src': ["'self'", "'unsafe-inline'"],
 });
 
+/** What a destination learns of where a visitor came from: our origin only, never the path. */
+export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+
 export function helmetOptions(config: Pick<Config, 'baseUrl'>): HelmetOptions {
   return {
     contentSecurityPolicy: { useDefaults: false, directives: { ...CSP_DIRECTIVES } },
     // Our own pages link to /{slug} and keep the full referrer same-origin (click
     // analytics reads it); other sites learn only the origin.
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    referrerPolicy: { policy: REFERRER_POLICY },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     // Browsers honour Cross-Origin-Opener-Policy only over HTTPS (or on localhost) and log an
@@ -88,7 +91,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Pick
   // (and parsed by the client) on every go-link hop. The referrer policy is
   // kept on redirects because it governs what the destination learns.
   const resolverHeaders = precomputedHeaders(options);
-  const redirectHeaders = { 'referrer-policy': resolverHeaders['referrer-policy'] ?? 'strict-origin-when-cross-origin' };
+  const redirectHeaders = { 'referrer-policy': REFERRER_POLICY };
   const setResolverHeaders: onSendHookHandler = function securityHeaders(_req, reply, payload, done) {
     const status = reply.statusCode;
     reply.headers(status === 302 || status === 204 ? redirectHeaders : resolverHeaders);
