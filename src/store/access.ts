@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
+import type { SearchField } from './links.js';
+import { contains, ilike } from './sql.js';
 import type { Clock, Viewer } from './types.js';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
@@ -28,13 +30,7 @@ export function heldBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
     if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
     if (!viewer) return sql<SqlBool>`1 = 0`;
     return eb.or([
-      eb.exists(
-        eb
-          .selectFrom('link_owners')
-          .select(sql`1`.as('one'))
-          .whereRef('link_owners.link_id', '=', 'links.id')
-          .where('link_owners.user_id', '=', viewer.id),
-      ),
+      ownedBy(viewer)(eb),
       eb.exists(
         eb
           .selectFrom('link_shares')
@@ -44,6 +40,44 @@ export function heldBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
       ),
     ]);
   };
+}
+
+/** Links the viewer owns or co-owns (every link for an admin; none without a viewer). */
+export function ownedBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) => {
+    if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
+    if (!viewer) return sql<SqlBool>`1 = 0`;
+    return eb.exists(
+      eb
+        .selectFrom('link_owners')
+        .select(sql`1`.as('one'))
+        .whereRef('link_owners.link_id', '=', 'links.id')
+        .where('link_owners.user_id', '=', viewer.id),
+    );
+  };
+}
+
+/**
+ * Case-insensitive literal substring match of `text` over the given link
+ * fields; `owner` matches any owner's display name.
+ */
+export function matchesText(text: string, fields: readonly SearchField[]): (eb: LinksEb) => Expression<SqlBool> {
+  const pattern = contains(text);
+  return (eb) =>
+    eb.or(
+      fields.map((f) =>
+        f === 'owner'
+          ? eb.exists(
+              eb
+                .selectFrom('link_owners')
+                .innerJoin('users', 'users.id', 'link_owners.user_id')
+                .select('link_owners.link_id')
+                .whereRef('link_owners.link_id', '=', 'links.id')
+                .where(ilike('users.display_name', pattern)),
+            )
+          : ilike(`links.${f}`, pattern),
+      ),
+    );
 }
 
 /** Not archived and not past its expiry: the only links discovery surfaces ever show. */

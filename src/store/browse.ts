@@ -1,10 +1,9 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { activeAt } from './access.js';
+import { activeAt, matchesText, ownedBy } from './access.js';
 import type { SearchField } from './links.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
-import { contains, ilike } from './sql.js';
 import type { TagCount, TagStore } from './tags.js';
 import type { Clock, Link, LinkView, Viewer } from './types.js';
 
@@ -32,23 +31,7 @@ export class BrowseStore {
 
   private search(q: LinksQuery, text: string | undefined, fields: readonly SearchField[]): LinksQuery {
     if (text === undefined || text === '') return q;
-    const pattern = contains(text);
-    return q.where((eb) =>
-      eb.or(
-        fields.map((f) =>
-          f === 'owner'
-            ? eb.exists(
-                eb
-                  .selectFrom('link_owners')
-                  .innerJoin('users', 'users.id', 'link_owners.user_id')
-                  .select('link_owners.link_id')
-                  .whereRef('link_owners.link_id', '=', 'links.id')
-                  .where(ilike('users.display_name', pattern)),
-              )
-            : ilike(`links.${f}`, pattern),
-        ),
-      ),
-    );
+    return q.where(matchesText(text, fields));
   }
 
   /**
@@ -107,18 +90,7 @@ export class BrowseStore {
       .groupBy(['tags.id', 'tags.name', 'tags.slug'])
       .orderBy('tags.name')
       .orderBy('tags.id');
-    if (!viewer.isAdmin) {
-      const me = viewer.id;
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('link_owners')
-            .select('link_owners.link_id')
-            .whereRef('link_owners.link_id', '=', 'links.id')
-            .where('link_owners.user_id', '=', me),
-        ),
-      );
-    }
+    q = q.where(ownedBy(viewer));
     const rows = await q.execute();
     return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, linkCount: Number(r.link_count) }));
   }

@@ -14,12 +14,11 @@ import {
 } from '../domain/linkInput.js';
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
-import { activeAt, discoverableBy } from './access.js';
+import { activeAt, discoverableBy, matchesText } from './access.js';
 import { HotQuery } from './hotQuery.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
-import { contains, ilike } from './sql.js';
 import type { TagStore } from './tags.js';
 import type { Clock, Link, LinkView, Viewer } from './types.js';
 
@@ -331,24 +330,7 @@ export class LinkStore {
       );
     }
     if (query.q !== undefined && query.q !== '') {
-      const pattern = contains(query.q);
-      const fields = query.searchIn ?? ['slug', 'url', 'title', 'description'];
-      q = q.where((eb) =>
-        eb.or(
-          fields.map((f) =>
-            f === 'owner'
-              ? eb.exists(
-                  eb
-                    .selectFrom('link_owners')
-                    .innerJoin('users', 'users.id', 'link_owners.user_id')
-                    .select('link_owners.link_id')
-                    .whereRef('link_owners.link_id', '=', 'links.id')
-                    .where(ilike('users.display_name', pattern)),
-                )
-              : ilike(`links.${f}`, pattern),
-          ),
-        ),
-      );
+      q = q.where(matchesText(query.q, query.searchIn ?? ['slug', 'url', 'title', 'description']));
     }
     if (query.afterSlug !== undefined) q = q.where('links.slug', '>', query.afterSlug);
     const limit = query.limit ?? 50;

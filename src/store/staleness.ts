@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { ownedBy } from './access.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import type { TagStore } from './tags.js';
@@ -68,18 +69,7 @@ export class StalenessStore {
     if (!viewer) return { links: [], hasMore: false };
     const now = this.now();
     let q = this.db.selectFrom('links').select(LINK_COLUMNS).where('links.archived_at', 'is', null);
-    if (!viewer.isAdmin) {
-      const me = viewer.id;
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('link_owners')
-            .select('link_owners.link_id')
-            .whereRef('link_owners.link_id', '=', 'links.id')
-            .where('link_owners.user_id', '=', me),
-        ),
-      );
-    }
+    q = q.where(ownedBy(viewer));
     if (filter === 'stale') {
       const since = now - STALE_WINDOW_MS;
       q = q.where('links.created_at', '<=', since).where((eb) => eb.not(eb.exists(clicksOf(eb).where('link_clicks.clicked_at', '>', since))));
