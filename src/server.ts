@@ -5,9 +5,9 @@ import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
 import { Metrics } from './metrics.js';
-import { createClickSink } from './store/clickSink.js';
+import { createClickRecorder } from './store/clickSink.js';
 import { createStore, type Store } from './store/index.js';
-import { ClickWriter } from './workers/clickWriter.js';
+import type { ClickRecorder } from './workers/clickWriter.js';
 import { startGaugeUpdater } from './workers/gauges.js';
 import { periodicJobs } from './workers/jobs.js';
 import { JobScheduler } from './workers/scheduler.js';
@@ -16,7 +16,7 @@ export interface RunningServer {
   app: FastifyInstance;
   store: Store;
   metrics: Metrics;
-  clickWriter: ClickWriter;
+  clickWriter: ClickRecorder;
   scheduler: JobScheduler;
   /** The bound address, e.g. `http://127.0.0.1:8080`. */
   url: string;
@@ -48,7 +48,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const store = createStore(db, opts.now);
     const metrics = new Metrics();
     const ipHashSecret = await store.settings.ipHashSecret();
-    let clickWriter: ClickWriter | null = null;
+    let clickWriter: ClickRecorder | null = null;
     const app = await buildApp({
       config,
       store,
@@ -57,8 +57,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       recordClick: (e) => clickWriter!.enqueue(e),
     });
     if (applied.length > 0) app.log.info(`applied migrations: ${applied.join(', ')}`);
-    const clickSink = createClickSink(db, store.clicks, config.db.dsn);
-    clickWriter = new ClickWriter({ clicks: clickSink, metrics, log: app.log, ipHashSecret });
+    clickWriter = createClickRecorder(db, store.clicks, config.db.dsn, { metrics, log: app.log, ipHashSecret });
     clickWriter.start();
     const gauges = startGaugeUpdater(store, metrics, app.log);
     const scheduler = new JobScheduler({ leases: store.leases, log: app.log, now: store.now, metrics, tickMs: config.jobs.tickMs, ...opts.scheduler });
@@ -99,7 +98,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         clearTimeout(timer);
         // 2. flush every queued click.
         await writer.close(30_000);
-        await clickSink.close();
         // 3. close the database once jobs are done with it.
         gauges.stop();
         await jobsStopped;

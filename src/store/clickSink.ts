@@ -1,12 +1,8 @@
 import { Worker } from 'node:worker_threads';
+import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
+import { ClickWriter, type ClickEvent, type ClickRecorder, type ClickWriterOptions } from '../workers/clickWriter.js';
 import type { ClickRow } from './clicks.js';
-
-/** Where the click writer puts its batches. */
-export interface ClickSink {
-  insertBatch(rows: readonly ClickRow[]): Promise<void>;
-  close(): Promise<void>;
-}
 
 /**
  * Starts a worker from a sibling module. Compiled builds load the `.js` file;
@@ -22,61 +18,144 @@ function startWorker(base: URL, data: unknown): Worker {
   });
 }
 
-type Reply = { id: number; ok: boolean; message?: string; code?: string };
+/** What the worker is started with (clickSinkWorker.ts). */
+export interface ClickWorkerData {
+  path: string;
+  ipHashSecret: string;
+}
+
+/** Main thread → worker. */
+export type ToClickWorker = { events: ClickEvent[] } | { close: number };
+
+/** Worker → main thread: what its ClickWriter did, for metrics, logs and `pending`. */
+export type FromClickWorker =
+  | { recorded: number }
+  | { errors: number }
+  | { dropped: number }
+  | { log: 'warn' | 'error'; message: string }
+  | { closed: boolean };
+
+/** How long redirects' events gather on the main thread before one message takes them over. */
+const HANDOVER_MS = 20;
 
 /**
- * Runs SQLite click inserts on a worker thread with its own connection.
- * better-sqlite3 is synchronous, so on the main thread every batch — and the
- * checkpoint fsyncs it triggers — would pause every redirect in flight.
+ * The click writer for an SQLite file, run on a worker thread with its own
+ * connection. better-sqlite3 is synchronous, so on the main thread every
+ * batch — and the checkpoints it triggers — would pause every redirect in
+ * flight; and turning events into rows (ids, IP hashes) is work a redirect
+ * need not wait for either. The main thread only gathers events for
+ * HANDOVER_MS and posts them; the worker runs the same ClickWriter as the
+ * server databases do in-process.
+ *
+ * The bound on unstored events is kept here, where redirects enqueue, so a
+ * full queue drops (and counts) without ever blocking.
+ *
+ * The worker also owns WAL checkpoints (clickSinkWorker.ts): the main
+ * thread's connection stops checkpointing, or any write it makes (a login, a
+ * link edit) would copy the clicks' WAL back into the database right there.
  */
-class SqliteWorkerSink implements ClickSink {
+class SqliteClickWorker implements ClickRecorder {
   private readonly worker: Worker;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private gathered: ClickEvent[] = [];
+  private handover: NodeJS.Timeout | null = null;
+  private unstored = 0;
+  private accepting = true;
+  private terminating = false;
+  private onClosed: ((drained: boolean) => void) | null = null;
+  private readonly capacity: number;
 
-  constructor(path: string) {
-    this.worker = startWorker(new URL('./clickSinkWorker', import.meta.url), { path });
+  constructor(
+    path: string,
+    mainConnection: SqliteDatabase.Database,
+    private readonly opts: Pick<ClickWriterOptions, 'metrics' | 'log' | 'ipHashSecret' | 'capacity'>,
+  ) {
+    this.capacity = opts.capacity ?? 50_000;
+    const data: ClickWorkerData = { path, ipHashSecret: opts.ipHashSecret };
+    this.worker = startWorker(new URL('./clickSinkWorker', import.meta.url), data);
     this.worker.unref();
-    this.worker.on('message', (r: Reply) => {
-      const w = this.waiting.get(r.id);
-      if (!w) return;
-      this.waiting.delete(r.id);
-      if (r.ok) w.resolve();
-      else w.reject(Object.assign(new Error(r.message ?? 'click insert failed'), { code: r.code }));
-    });
-    this.worker.on('error', (e) => this.failAll(e));
-    this.worker.on('exit', (code) => this.failAll(new Error(`click sink worker exited with code ${code}`)));
-  }
-
-  private failAll(e: Error): void {
-    for (const w of this.waiting.values()) w.reject(e);
-    this.waiting.clear();
-  }
-
-  private call(msg: { rows?: readonly ClickRow[]; close?: boolean }): Promise<void> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...msg });
+    mainConnection.pragma('wal_autocheckpoint = 0');
+    this.worker.on('message', (m: FromClickWorker) => this.onMessage(m));
+    this.worker.on('error', (e) => opts.log.error(`click writer thread failed: ${e.message}`));
+    this.worker.on('exit', (code) => {
+      if (this.terminating) return;
+      this.accepting = false;
+      this.onClosed?.(false);
+      opts.log.error(`click writer thread exited (code ${code}); ${this.unstored} clicks were not stored`);
     });
   }
 
-  insertBatch(rows: readonly ClickRow[]): Promise<void> {
-    return rows.length === 0 ? Promise.resolve() : this.call({ rows });
+  get pending(): number {
+    return this.unstored;
   }
 
-  async close(): Promise<void> {
-    await this.call({ close: true }).catch(() => {});
+  private onMessage(m: FromClickWorker): void {
+    const { metrics, log } = this.opts;
+    if ('recorded' in m) {
+      this.unstored -= m.recorded;
+      metrics.clicksRecorded.inc(m.recorded);
+    } else if ('errors' in m) {
+      metrics.clickErrors.inc(m.errors);
+    } else if ('dropped' in m) {
+      this.unstored -= m.dropped;
+      metrics.clicksDropped.inc(m.dropped);
+    } else if ('log' in m) {
+      log[m.log](m.message);
+    } else {
+      this.onClosed?.(m.closed);
+    }
+  }
+
+  enqueue(event: ClickEvent): boolean {
+    if (!this.accepting || this.unstored >= this.capacity) {
+      this.opts.metrics.clicksDropped.inc();
+      this.opts.log.warn(`analytics: click channel full, dropping event for link ${event.linkId}`);
+      return false;
+    }
+    this.unstored++;
+    this.gathered.push(event);
+    this.handover ??= setTimeout(() => this.handOver(), HANDOVER_MS);
+    return true;
+  }
+
+  private handOver(): void {
+    if (this.handover) clearTimeout(this.handover);
+    this.handover = null;
+    if (this.gathered.length === 0) return;
+    this.post({ events: this.gathered });
+    this.gathered = [];
+  }
+
+  private post(msg: ToClickWorker): void {
+    this.worker.postMessage(msg);
+  }
+
+  start(): void {}
+
+  async close(timeoutMs = 30_000): Promise<boolean> {
+    if (!this.accepting) return this.unstored === 0;
+    this.accepting = false;
+    this.handOver();
+    const drained = await new Promise<boolean>((resolve) => {
+      this.onClosed = resolve;
+      this.post({ close: timeoutMs });
+    });
+    this.terminating = true;
     await this.worker.terminate();
+    return drained;
   }
 }
 
 /**
- * The click sink for a database: a worker thread for an SQLite file, the
- * store's own connection pool otherwise (server databases are asynchronous
- * already, and an in-memory SQLite database cannot be shared).
+ * The click recorder for a database: a worker thread for an SQLite file, an
+ * in-process ClickWriter on the store's own pool otherwise (server databases
+ * are asynchronous already, and an in-memory SQLite database cannot be shared).
  */
-export function createClickSink(db: Db, store: { insertBatch(rows: readonly ClickRow[]): Promise<void> }, path: string): ClickSink {
-  if (db.driver === 'sqlite3' && path !== ':memory:') return new SqliteWorkerSink(path);
-  return { insertBatch: (rows) => store.insertBatch(rows), close: async () => {} };
+export function createClickRecorder(
+  db: Db,
+  store: { insertBatch(rows: readonly ClickRow[]): Promise<void> },
+  path: string,
+  opts: Pick<ClickWriterOptions, 'metrics' | 'log' | 'ipHashSecret' | 'capacity'>,
+): ClickRecorder {
+  if (db.sqlite && path !== ':memory:') return new SqliteClickWorker(path, db.sqlite, opts);
+  return new ClickWriter({ clicks: store, ...opts });
 }

@@ -2,28 +2,62 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely, SqliteDialect } from 'kysely';
 import { openSqlite } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
-import { ClickStore, type ClickRow } from './clicks.js';
+import { ClickWriter, type ClickMetrics } from '../workers/clickWriter.js';
+import type { ClickWorkerData, FromClickWorker, ToClickWorker } from './clickSink.js';
+import { ClickStore } from './clicks.js';
 
 /**
- * Worker-thread side of the SQLite click sink: its own connection to the same
- * database file runs the batch INSERTs (and the WAL checkpoints they trigger),
- * so disk work never stalls the thread that answers redirects.
+ * How many WAL pages build up before they are copied back into the database.
+ * Clicks land on pages all over the per-link index, so each batch dirties
+ * about one page per click; a long WAL lets one checkpoint write a page once
+ * for many batches instead of once per batch or two (SQLite's default is
+ * 1,000 pages). 10,000 pages is about 40 MB of WAL on disk.
  */
-const sqlite = openSqlite((workerData as { path: string }).path);
-const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-const clicks = new ClickStore(kysely);
+const WAL_CHECKPOINT_PAGES = 10_000;
 
-parentPort!.on('message', async (msg: { id: number; rows?: ClickRow[]; close?: boolean }) => {
-  if (msg.close) {
-    await kysely.destroy();
-    parentPort!.postMessage({ id: msg.id, ok: true });
+/** Also checkpoint this often, for writes made while no clicks arrive. */
+const CHECKPOINT_INTERVAL_MS = 10_000;
+
+/**
+ * Worker-thread side of the SQLite click recorder (clickSink.ts): a
+ * ClickWriter on its own connection to the same database file turns events
+ * into rows, runs the batch INSERTs and every WAL checkpoint, so none of that
+ * work stalls the thread that answers redirects.
+ */
+const { path, ipHashSecret } = workerData as ClickWorkerData;
+const port = parentPort!;
+const tell = (m: FromClickWorker) => port.postMessage(m);
+
+const sqlite = openSqlite(path);
+sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+// PASSIVE never waits for readers or writers; what it cannot copy now, a later run will.
+const checkpoints = setInterval(() => sqlite.pragma('wal_checkpoint(PASSIVE)'), CHECKPOINT_INTERVAL_MS);
+const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+
+// The main thread keeps the metrics; counts travel back as messages.
+const metrics: ClickMetrics = {
+  clicksRecorded: { inc: (n = 1) => tell({ recorded: n }) },
+  clickErrors: { inc: (n = 1) => tell({ errors: n }) },
+  clicksDropped: { inc: (n = 1) => tell({ dropped: n }) },
+};
+
+const writer = new ClickWriter({
+  clicks: new ClickStore(kysely),
+  metrics,
+  log: { warn: (message: string) => tell({ log: 'warn', message }), error: (message: string) => tell({ log: 'error', message }) },
+  ipHashSecret,
+  // The main thread bounds what is queued, where redirects enqueue.
+  capacity: Number.POSITIVE_INFINITY,
+});
+writer.start();
+
+port.on('message', async (msg: ToClickWorker) => {
+  if ('events' in msg) {
+    for (const e of msg.events) writer.enqueue(e);
     return;
   }
-  try {
-    await clicks.insertBatch(msg.rows ?? []);
-    parentPort!.postMessage({ id: msg.id, ok: true });
-  } catch (e) {
-    const err = e as Error & { code?: string };
-    parentPort!.postMessage({ id: msg.id, ok: false, message: err.message, code: err.code });
-  }
+  const drained = await writer.close(msg.close);
+  clearInterval(checkpoints);
+  await kysely.destroy();
+  tell({ closed: drained });
 });

@@ -1,7 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
 import { clickId, cleanReferrer, cleanUserAgent, hashClientIp } from '../domain/click.js';
-import type { Metrics } from '../metrics.js';
 import type { ClickRow } from '../store/clicks.js';
 
 /** What the resolver hands over: raw facts, stamped with the redirect time. */
@@ -14,10 +12,32 @@ export interface ClickEvent {
   at: number;
 }
 
+/** Where redirects hand their clicks: a ClickWriter, or one on a worker thread. */
+export interface ClickRecorder {
+  /** Never blocks; returns false when the event was dropped. */
+  enqueue(event: ClickEvent): boolean;
+  /** Events accepted and not yet stored. */
+  readonly pending: number;
+  start(): void;
+  /** Stops accepting and stores what is queued, waiting at most `timeoutMs`; false if clicks may be lost. */
+  close(timeoutMs?: number): Promise<boolean>;
+}
+
+interface Count {
+  inc(n?: number): void;
+}
+
+/** The counters a writer keeps (Metrics has them; a worker thread forwards them). */
+export interface ClickMetrics {
+  clicksRecorded: Count;
+  clickErrors: Count;
+  clicksDropped: Count;
+}
+
 export interface ClickWriterOptions {
   clicks: { insertBatch(rows: readonly ClickRow[]): Promise<void> };
-  metrics: Metrics;
-  log: FastifyBaseLogger;
+  metrics: ClickMetrics;
+  log: { warn(message: string): void; error(message: string): void };
   ipHashSecret: string;
   capacity?: number;
   batchSize?: number;
@@ -33,9 +53,10 @@ const MAX_BACKOFF_MS = 5_000;
  * batch, retrying a failed batch with backoff so an outage delays clicks
  * instead of losing them. Only a full queue drops events, and counts them.
  */
-export class ClickWriter {
+export class ClickWriter implements ClickRecorder {
   private queue: ClickEvent[] = [];
-  private head = 0;
+  /** Events taken off the queue whose batch is not stored yet. */
+  private inFlight = 0;
   private wake: (() => void) | null = null;
   private closing = false;
   private loop: Promise<void> | null = null;
@@ -50,7 +71,7 @@ export class ClickWriter {
   }
 
   get pending(): number {
-    return this.queue.length - this.head;
+    return this.queue.length + this.inFlight;
   }
 
   /** Never blocks; returns false when the event was dropped. */
@@ -88,19 +109,20 @@ export class ClickWriter {
   private async run(): Promise<void> {
     let backoff = 100;
     for (;;) {
-      if (this.pending === 0) {
+      if (this.queue.length === 0) {
         if (this.closing) return;
         await new Promise<void>((resolve) => (this.wake = resolve));
         continue;
       }
-      if (this.pending < this.batchSize && !this.closing && this.flushDelayMs > 0) {
+      if (this.queue.length < this.batchSize && !this.closing && this.flushDelayMs > 0) {
         await sleep(this.flushDelayMs);
       }
-      const end = Math.min(this.head + this.batchSize, this.queue.length);
-      const rows = this.queue.slice(this.head, end).map((e) => this.toRow(e));
+      const rows = this.takeBatch().map((e) => this.toRow(e));
+      this.inFlight = rows.length;
       for (;;) {
         try {
           await this.opts.clicks.insertBatch(rows);
+          this.inFlight = 0;
           this.opts.metrics.clicksRecorded.inc(rows.length);
           backoff = 100;
           break;
@@ -111,12 +133,23 @@ export class ClickWriter {
           backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         }
       }
-      this.head = end;
-      if (this.head > 4096 && this.head * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.head);
-        this.head = 0;
-      }
     }
+  }
+
+  /**
+   * Takes the next batch off the queue. Taken events are no longer referenced
+   * by the queue: under load, events kept past their batch would outlive the
+   * young generation and make the garbage collector promote them.
+   */
+  private takeBatch(): ClickEvent[] {
+    const queued = this.queue;
+    if (queued.length <= this.batchSize) {
+      this.queue = [];
+      return queued;
+    }
+    this.queue = queued.slice(this.batchSize);
+    queued.length = this.batchSize;
+    return queued;
   }
 
   /**

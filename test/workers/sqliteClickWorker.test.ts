@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { connect, type Db } from '../../src/db/connect.js';
+import { migrateUp } from '../../src/db/migrate.js';
+import { Metrics } from '../../src/metrics.js';
+import { createClickRecorder } from '../../src/store/clickSink.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import type { ClickEvent, ClickRecorder } from '../../src/workers/clickWriter.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { eventually } from '../helpers/server.js';
+
+async function metricValue(m: Metrics, name: string): Promise<number> {
+  const metric = (await m.registry.getMetricsAsJSON()).find((x) => x.name === name);
+  return (metric?.values ?? []).reduce((s, v) => s + v.value, 0);
+}
+
+/** On an SQLite file, clicks are written by a ClickWriter on a worker thread (clickSink.ts). */
+describe('SQLite click worker', () => {
+  let tdb: TestDatabase;
+  let db: Db;
+  let store: Store;
+  const logged: string[] = [];
+  const log = { warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+
+  before(async () => {
+    tdb = await createTestDatabase('sqlite3');
+    db = connect(tdb.config);
+    await migrateUp(db);
+    store = createStore(db);
+  });
+  after(async () => {
+    await db.close();
+    await tdb.drop();
+  });
+
+  const event = (linkId: string, i: number): ClickEvent => ({
+    linkId,
+    userId: null,
+    ip: `198.51.100.${i % 250}`,
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+    referer: 'https://chat.example.com/room?token=secret#top',
+    at: Date.UTC(2026, 5, 1) + i,
+  });
+
+  const newLink = async (slug: string) => {
+    const u = await store.users.create({ email: `${slug}@example.com` });
+    return store.links.create({ slug, url: 'https://x.test' }, u.id);
+  };
+
+  const recorder = (metrics: Metrics, capacity?: number): ClickRecorder =>
+    createClickRecorder(db, store.clicks, tdb.config.dsn, { metrics, log, ipHashSecret: 'k', capacity });
+
+  test('stores each event as a row, counts it, and reports nothing pending afterwards', async () => {
+    const link = await newLink('worker-rows');
+    const metrics = new Metrics({ processMetrics: false });
+    const r = recorder(metrics);
+    r.start();
+    for (let i = 0; i < 1_200; i++) assert.equal(r.enqueue(event(link.id, i)), true);
+    assert.ok(r.pending > 0, 'events are pending until the worker has stored them');
+    await eventually(async () => (await store.clicks.countForLink(link.id)) === 1_200);
+    await eventually(() => r.pending === 0);
+    assert.equal(await metricValue(metrics, 'joelinks_clicks_recorded_total'), 1_200);
+    const row = await db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link.id).orderBy('clicked_at').executeTakeFirstOrThrow();
+    assert.equal(row.referrer, 'https://chat.example.com/room');
+    assert.equal(Number(row.clicked_at), Date.UTC(2026, 5, 1));
+    assert.match(row.ip_hash, /^[0-9a-f]{64}$/);
+    assert.equal(await r.close(), true);
+  });
+
+  test('close stores everything still queued, then refuses and counts new events', async () => {
+    const link = await newLink('worker-close');
+    const metrics = new Metrics({ processMetrics: false });
+    const r = recorder(metrics);
+    r.start();
+    for (let i = 0; i < 5_000; i++) r.enqueue(event(link.id, i));
+    assert.equal(await r.close(30_000), true);
+    assert.equal(await store.clicks.countForLink(link.id), 5_000);
+    assert.equal(r.enqueue(event(link.id, 5_001)), false);
+    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 1);
+    assert.equal(await store.clicks.countForLink(link.id), 5_000);
+  });
+
+  test('a full channel drops and counts on the redirect thread instead of blocking', async () => {
+    const link = await newLink('worker-full');
+    const metrics = new Metrics({ processMetrics: false });
+    const r = recorder(metrics, 5);
+    const accepted = Array.from({ length: 8 }, (_, i) => r.enqueue(event(link.id, i)));
+    assert.deepEqual(accepted, [true, true, true, true, true, false, false, false]);
+    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 3);
+    assert.equal(await r.close(), true);
+    assert.equal(await store.clicks.countForLink(link.id), 5);
+  });
+
+  test('the main connection leaves WAL checkpoints to the worker', async () => {
+    const r = recorder(new Metrics({ processMetrics: false }));
+    try {
+      assert.equal(db.sqlite!.pragma('wal_autocheckpoint', { simple: true }), 0);
+    } finally {
+      await r.close();
+    }
+  });
+});
