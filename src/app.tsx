@@ -66,10 +66,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // redirectFastPath.ts); everything else, including every fall-through, is Fastify's.
     serverFactory: (handler, opts) => {
       const server = createServer((req, res) => {
-        fastRedirect(req, res).then(
-          (served) => served || handler(req, res),
-          () => handler(req, res),
-        );
+        const served = fastRedirect(req, res);
+        if (served === false) handler(req, res);
+        else if (served !== true) served.then((ok) => ok || handler(req, res));
       });
       // What Fastify sets on a server it creates itself.
       const o = opts as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };

@@ -6,7 +6,9 @@ import { lifecycleState } from '../domain/lifecycle.js';
 import { isSlugShaped } from '../domain/slug.js';
 import { hasPlaceholders } from '../domain/url.js';
 import type { Metrics } from '../metrics.js';
+import { andThen, type MaybePromise } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
+import type { ResolveTarget } from '../store/links.js';
 import { KEYWORD_PATTERN } from '../store/keywords.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
 import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
@@ -39,10 +41,40 @@ const SESSION_COOKIE_PREFIX = `${SESSION_COOKIE}=`;
  * host with a template, a miss, a secure, expired, archived or template link,
  * shutdown, or any error. Fastify then handles the request from scratch.
  */
-export function redirectFastPath(deps: FastPathDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+export function redirectFastPath(deps: FastPathDeps): (req: IncomingMessage, res: ServerResponse) => MaybePromise<boolean> {
   const { config, store, metrics } = deps;
   const found = metrics.redirects.labels('found');
-  return async function tryFastRedirect(req, res) {
+
+  /** Answers with the link, or declines; runs once the lookups are in. */
+  function answer(req: IncomingMessage, res: ServerResponse, link: ResolveTarget | null, timer: () => void): boolean {
+    if (!link || link.visibility === 'secure' || hasPlaceholders(link.url)) return false;
+    const now = store.now();
+    if (lifecycleState(link, now) !== 'active') return false;
+    const headers = req.headers;
+    deps.recordClick({
+      linkId: link.id,
+      userId: null,
+      ip: clientIp(req.socket.remoteAddress ?? '', headers, config.trustedProxies),
+      userAgent: headers['user-agent'],
+      referer: headers.referer,
+      at: now,
+    });
+    found.inc();
+    res.writeHead(302, {
+      'referrer-policy': REFERRER_POLICY,
+      'cache-control': REDIRECT_CACHE_CONTROL,
+      location: locationHeader(link.url),
+      'content-length': '0',
+    });
+    res.end();
+    timer();
+    return true;
+  }
+
+  // Not async: on an SQLite file both lookups answer synchronously, and the
+  // whole hop then runs inside the request event without a promise or a
+  // microtask turn. Elsewhere it continues once the lookups resolve.
+  return function tryFastRedirect(req, res) {
     if (req.method !== 'GET' || config.authMode === 'proxy' || deps.closing()) return false;
     const url = req.url ?? '';
     const slug = url.slice(1);
@@ -55,31 +87,13 @@ export function redirectFastPath(deps: FastPathDeps): (req: IncomingMessage, res
     try {
       // The resolver tries the host as a keyword before any slug (core.md §10).
       const host = requestHost(req);
-      if (KEYWORD_PATTERN.test(host) && (await store.keywords.templateFor(host)) !== null) return false;
-      const link = await store.links.lookupForResolve(slug);
-      if (!link || link.visibility === 'secure' || hasPlaceholders(link.url)) return false;
-      const now = store.now();
-      if (lifecycleState(link, now) !== 'active') return false;
-      deps.recordClick({
-        linkId: link.id,
-        userId: null,
-        ip: clientIp(req.socket.remoteAddress ?? '', headers, config.trustedProxies),
-        userAgent: headers['user-agent'],
-        referer: headers.referer,
-        at: now,
-      });
-      found.inc();
-      res.writeHead(302, {
-        'referrer-policy': REFERRER_POLICY,
-        'cache-control': REDIRECT_CACHE_CONTROL,
-        location: locationHeader(link.url),
-        'content-length': '0',
-      });
-      res.end();
-      timer();
-      return true;
+      const template = KEYWORD_PATTERN.test(host) ? store.keywords.templateFor(host) : null;
+      const served = andThen(template, (t) =>
+        t !== null ? false : andThen(store.links.lookupForResolve(slug), (link) => answer(req, res, link, timer)),
+      );
+      // Fastify answers a failed lookup again from scratch, with its error handling.
+      return served instanceof Promise ? served.catch(() => false) : served;
     } catch {
-      // Fastify answers it again from scratch, with its error handling.
       return false;
     }
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { HotQuery } from './hotQuery.js';
+import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { isUniqueViolation } from './dbErrors.js';
@@ -22,8 +22,9 @@ export class KeywordStore {
   }
 
   /** The template for an exact, case-sensitive keyword; read on every resolver request that could match. */
-  async templateFor(keyword: string): Promise<string | null> {
-    return (await this.templateQuery.first([keyword]))?.url_template ?? null;
+  /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */
+  templateFor(keyword: string): MaybePromise<string | null> {
+    return andThen(this.templateQuery.first([keyword]), (r) => r?.url_template ?? null);
   }
 
   async list(): Promise<Keyword[]> {

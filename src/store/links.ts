@@ -15,7 +15,7 @@ import {
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
 import { activeAt, discoverableBy, matchesText } from './access.js';
-import { HotQuery } from './hotQuery.js';
+import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
@@ -91,16 +91,19 @@ export class LinkStore {
     );
   }
 
-  async lookupForResolve(slug: string): Promise<ResolveTarget | null> {
-    const r = await this.resolveQuery.first([slug]);
-    if (!r) return null;
-    return {
-      id: r.id,
-      url: r.url,
-      visibility: asVisibility(r.visibility),
-      expiresAt: r.expires_at === null ? null : Number(r.expires_at),
-      archivedAt: r.archived_at === null ? null : Number(r.archived_at),
-    };
+  /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */
+  lookupForResolve(slug: string): MaybePromise<ResolveTarget | null> {
+    return andThen(this.resolveQuery.first([slug]), (r) =>
+      r
+        ? {
+            id: r.id,
+            url: r.url,
+            visibility: asVisibility(r.visibility),
+            expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+            archivedAt: r.archived_at === null ? null : Number(r.archived_at),
+          }
+        : null,
+    );
   }
 
   async get(id: string): Promise<Link | null> {
