@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -76,6 +76,10 @@ export async function benchRedirects(): Promise<{ ours: number; bare: number; ra
   const dir = mkdtempSync(join(tmpdir(), 'joe-links-bench-'));
   const dbPath = join(dir, 'bench.db');
   const slugs = await seed(dbPath);
+  // The baseline reads its own copy of the same links: our click writes grow the
+  // shared file's WAL, which would otherwise make its reads vary from round to round.
+  const barePath = join(dir, 'bare.db');
+  copyFileSync(dbPath, barePath);
 
   const oursPort = 18_181;
   const barePort = 18_182;
@@ -83,7 +87,7 @@ export async function benchRedirects(): Promise<{ ours: number; bare: number; ra
     env: { ...process.env, JOE_DB_DSN: dbPath, JOE_HTTP_ADDR: `127.0.0.1:${oursPort}`, JOE_HEALTH_CHECKS_ENABLED: 'false', JOE_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const bare = spawn(process.execPath, ['bench/bareServer.mjs', dbPath, String(barePort)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const bare = spawn(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     await Promise.all([waitFor(ours, /listening on/), waitFor(bare, /ready/)]);
     // Warm both up so JIT and caches are comparable.
