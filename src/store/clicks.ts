@@ -3,14 +3,32 @@ import type { Database, LinkClicksTable } from '../db/schema.js';
 
 export type ClickRow = LinkClicksTable;
 
+/**
+ * Rows per INSERT statement: 4,000 rows × 7 columns = 28,000 bound
+ * parameters, under SQLite's 32,766 (PostgreSQL and MySQL allow 65,535).
+ */
+export const CLICK_ROWS_PER_INSERT = 4_000;
+
 /** Raw click rows. Aggregations live in the analytics store. */
 export class ClickStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** One multi-row INSERT per batch (core.md §12.1). */
+  /**
+   * One multi-row INSERT per batch (core.md §12.1); a batch longer than
+   * CLICK_ROWS_PER_INSERT takes several, in one transaction, so a failed
+   * batch stores nothing and can be retried whole.
+   */
   async insertBatch(rows: readonly ClickRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db.insertInto('link_clicks').values(rows as ClickRow[]).execute();
+    if (rows.length <= CLICK_ROWS_PER_INSERT) {
+      await this.db.insertInto('link_clicks').values(rows as ClickRow[]).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += CLICK_ROWS_PER_INSERT) {
+        await trx.insertInto('link_clicks').values(rows.slice(i, i + CLICK_ROWS_PER_INSERT)).execute();
+      }
+    });
   }
 
   async countForLink(linkId: string): Promise<number> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
-import type { ClickRow } from '../../src/store/clicks.js';
+import { CLICK_ROWS_PER_INSERT, type ClickRow } from '../../src/store/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 
 /** Sessions, per-install settings, keywords and raw clicks (core.md §2.2, §2.8, §2.13, §12). */
@@ -156,5 +156,28 @@ describeEachDatabase('clicks', (ctx) => {
       ]),
     );
     assert.equal(await store.clicks.countAll(), before, 'one multi-row INSERT is all or nothing');
+  });
+
+  test('a batch longer than one statement may bind is stored whole, or not at all', async () => {
+    const { store, clock } = ctx();
+    const link = (await store.links.getBySlug('clicked'))!;
+    const row = (i: number, linkId = link.id): ClickRow => ({
+      id: randomUUID(),
+      link_id: linkId,
+      user_id: null,
+      ip_hash: 'e'.repeat(64),
+      user_agent: 'UA',
+      referrer: '',
+      clicked_at: clock.now + i,
+    });
+    const before = await store.clicks.countForLink(link.id);
+    const size = CLICK_ROWS_PER_INSERT * 2 + 1;
+    await store.clicks.insertBatch(Array.from({ length: size }, (_, i) => row(i)));
+    assert.equal(await store.clicks.countForLink(link.id), before + size);
+
+    // The bad row is in the last statement: the statements before it are rolled back too.
+    const failing = Array.from({ length: size }, (_, i) => row(i, i === size - 1 ? randomUUID() : link.id));
+    await assert.rejects(store.clicks.insertBatch(failing));
+    assert.equal(await store.clicks.countForLink(link.id), before + size, 'a failed batch can be retried without duplicates');
   });
 });
