@@ -31,6 +31,28 @@ export function hashClientIp(secret: string, ip: string, at: number): string {
   return createHmac('sha256', secret).update(`${ip}:${utcDateKey(at)}`).digest('hex');
 }
 
+/** Distinct (address, day) pairs a hasher remembers before it starts over. */
+const IP_HASH_MEMO_SIZE = 4_096;
+
+/**
+ * hashClientIp for one secret, remembering recent results: clicks come in
+ * runs from the same few addresses (an office behind one NAT, a user
+ * clicking around), and an HMAC per click is a large share of storing it.
+ */
+export function clientIpHasher(secret: string): (ip: string, at: number) => string {
+  let memo = new Map<string, string>();
+  return (ip, at) => {
+    const key = `${ip}:${at - (at % 86_400_000)}`;
+    let hash = memo.get(key);
+    if (hash === undefined) {
+      if (memo.size >= IP_HASH_MEMO_SIZE) memo = new Map();
+      hash = hashClientIp(secret, ip, at);
+      memo.set(key, hash);
+    }
+    return hash;
+  };
+}
+
 /** Drops query and fragment from a parsable Referer; unparsable values are kept as sent. */
 export function cleanReferrer(referer: string | undefined): string {
   if (!referer) return '';

@@ -4,7 +4,7 @@ import { openSqlite } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { ClickWriter, type ClickMetrics } from '../workers/clickWriter.js';
 import type { ClickWorkerData, FromClickWorker, ToClickWorker } from './clickSink.js';
-import { ClickStore } from './clicks.js';
+import { CLICK_ROWS_PER_INSERT, ClickStore } from './clicks.js';
 
 /**
  * How many WAL pages build up before they are copied back into the database.
@@ -14,6 +14,13 @@ import { ClickStore } from './clicks.js';
  * 1,000 pages). 10,000 pages is about 40 MB of WAL on disk.
  */
 const WAL_CHECKPOINT_PAGES = 10_000;
+
+/**
+ * Rows per batch under load: about 0.4 s of clicks at 10,000 redirects a
+ * second, sharing index page writes (ClickWriter gathers while busy), in one
+ * INSERT statement.
+ */
+const BATCH_ROWS = CLICK_ROWS_PER_INSERT;
 
 /** Also checkpoint this often, for writes made while no clicks arrive. */
 const CHECKPOINT_INTERVAL_MS = 10_000;
@@ -48,6 +55,7 @@ const writer = new ClickWriter({
   ipHashSecret,
   // The main thread bounds what is queued, where redirects enqueue.
   capacity: Number.POSITIVE_INFINITY,
+  batchSize: BATCH_ROWS,
 });
 writer.start();
 

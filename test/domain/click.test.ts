@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { clickId, cleanReferrer, cleanUserAgent, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
+import { clickId, cleanReferrer, cleanUserAgent, clientIpHasher, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
 import { codePointLength } from '../../src/domain/text.js';
 
 /** Click data of core.md §12.2. */
@@ -36,6 +36,22 @@ describe('ip hash', () => {
 
   test('two installs (different secrets) never produce the same hash for one IP', () => {
     assert.notEqual(hashClientIp(SECRET, '198.51.100.7', day1), hashClientIp('b'.repeat(64), '198.51.100.7', day1));
+  });
+
+  test('a remembering hasher answers exactly what hashClientIp does, across days and past its memory', () => {
+    const hash = clientIpHasher(SECRET);
+    // Few addresses and instants around UTC midnights, so results are remembered, reused and forgotten.
+    const click = fc.record({
+      ip: fc.constantFrom('198.51.100.7', '198.51.100.8', '2001:db8::1', ''),
+      at: fc.integer({ min: day1 - 2 * 86_400_000, max: day2 + 2 * 86_400_000 }),
+    });
+    fc.assert(
+      fc.property(fc.array(click, { maxLength: 200 }), (clicks) => {
+        for (const { ip, at } of clicks) assert.equal(hash(ip, at), hashClientIp(SECRET, ip, at));
+      }),
+    );
+    for (let i = 0; i < 10_000; i++) assert.equal(hash(`10.0.${i >> 8}.${i & 255}`, day1), hashClientIp(SECRET, `10.0.${i >> 8}.${i & 255}`, day1));
+    assert.equal(hash('198.51.100.7', day2), hashClientIp(SECRET, '198.51.100.7', day2));
   });
 
   test('the date key is the UTC calendar date, zero-padded', () => {

@@ -91,4 +91,55 @@ describeEachDatabase('click writer', (ctx) => {
     assert.equal(rows[0]!.referrer, 'https://ref.test/a');
     assert.ok(!rows.some((r) => JSON.stringify(r).includes('192.0.2.1')), 'the raw IP is never stored');
   });
+
+  /** store.clicks, also keeping the size of every batch it is handed. */
+  const countingClicks = (batches: number[]) => {
+    const { store } = ctx();
+    return {
+      insertBatch: (rows: Parameters<typeof store.clicks.insertBatch>[0]) => {
+        batches.push(rows.length);
+        return store.clicks.insertBatch(rows);
+      },
+    };
+  };
+
+  test('a quiet queue is stored after the flush delay, not held for the longest batch delay', async () => {
+    const { store } = ctx();
+    const link = await newLink('quiet');
+    const batches: number[] = [];
+    const metrics = new Metrics({ processMetrics: false });
+    const w = new ClickWriter({ clicks: countingClicks(batches), metrics, log: silent, ipHashSecret: 'k', flushDelayMs: 20, maxBatchDelayMs: 60_000 });
+    w.start();
+    for (let i = 0; i < 3; i++) w.enqueue(event(link.id, i));
+    const started = Date.now();
+    while ((await store.clicks.countForLink(link.id)) < 3) {
+      assert.ok(Date.now() - started < 5_000, 'three clicks were still waiting after 5 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.deepEqual(batches, [3]);
+    await w.close();
+  });
+
+  test('a steady stream of clicks is gathered into a few large batches', async () => {
+    const { store } = ctx();
+    const link = await newLink('busy');
+    const batches: number[] = [];
+    const metrics = new Metrics({ processMetrics: false });
+    const w = new ClickWriter({ clicks: countingClicks(batches), metrics, log: silent, ipHashSecret: 'k', flushDelayMs: 20, maxBatchDelayMs: 10_000, batchSize: 100_000 });
+    w.start();
+    // 300 clicks every 10 ms for 300 ms: far more than a quiet trickle in every flush delay.
+    let sent = 0;
+    await new Promise<void>((done) => {
+      const feed = setInterval(() => {
+        for (let i = 0; i < 300; i++) w.enqueue(event(link.id, sent++));
+        if (sent >= 9_000) {
+          clearInterval(feed);
+          done();
+        }
+      }, 10);
+    });
+    assert.equal(await w.close(), true);
+    assert.equal(await store.clicks.countForLink(link.id), 9_000);
+    assert.ok(batches.length <= 2, `stored in ${batches.length} batches: ${batches.join(', ')}`);
+  });
 });
