@@ -8,6 +8,7 @@ import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db
 import { isAppError } from './domain/errors.js';
 import { splitTagList } from './domain/tags.js';
 import { CliError, out, requireUser, withStore } from './cliSupport.js';
+import { tuneV8ForServing } from './v8Tuning.js';
 
 
 export function buildCli(): Command {
@@ -21,6 +22,7 @@ export function buildCli(): Command {
     .description('apply pending migrations and start the HTTP server')
     .action(async () => {
       const config = loadConfig();
+      tuneV8ForServing();
       // Loaded only here: the other commands start in a fraction of the time without the web stack.
       const { startServer } = await import('./server.js');
       const server = await startServer(config, { localBootstrap: true });
