@@ -3,31 +3,15 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { Metrics } from '../../src/metrics.js';
-import { ClickWriter, type ClickEvent } from '../../src/workers/clickWriter.js';
+import { ClickWriter } from '../../src/workers/clickWriter.js';
+import { clickEvent, metricTotal, newClickedLink } from '../helpers/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 
 const silent = pino({ level: 'silent' });
 
-async function metricValue(m: Metrics, name: string): Promise<number> {
-  const metric = (await m.registry.getMetricsAsJSON()).find((x) => x.name === name);
-  return (metric?.values ?? []).reduce((s, v) => s + v.value, 0);
-}
-
 describeEachDatabase('click writer', (ctx) => {
-  const event = (linkId: string, i = 0): ClickEvent => ({
-    linkId,
-    userId: null,
-    ip: `10.0.0.${i % 250}`,
-    userAgent: 'UA',
-    referer: 'https://ref.test/a?b=c',
-    at: Date.UTC(2026, 0, 1) + i,
-  });
-
-  const newLink = async (slug: string) => {
-    const { store } = ctx();
-    const u = await store.users.create({ email: `${slug}@example.com` });
-    return store.links.create({ slug, url: 'https://x.test' }, u.id);
-  };
+  const event = clickEvent;
+  const newLink = (slug: string) => newClickedLink(ctx().store, slug);
 
   test('shutdown drains every queued click in batches', async () => {
     const { store } = ctx();
@@ -38,7 +22,7 @@ describeEachDatabase('click writer', (ctx) => {
     w.start();
     assert.equal(await w.close(30_000), true);
     assert.equal(await store.clicks.countForLink(link.id), 2_345);
-    assert.equal(await metricValue(metrics, 'joelinks_clicks_recorded_total'), 2_345);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_recorded_total'), 2_345);
   });
 
   test('a full queue drops and counts instead of blocking', async () => {
@@ -48,7 +32,7 @@ describeEachDatabase('click writer', (ctx) => {
     const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'k', capacity: 5 });
     const results = Array.from({ length: 8 }, (_, i) => w.enqueue(event(link.id, i)));
     assert.deepEqual(results, [true, true, true, true, true, false, false, false]);
-    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 3);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 3);
     await w.close();
     assert.equal(await store.clicks.countForLink(link.id), 5);
   });
@@ -63,7 +47,7 @@ describeEachDatabase('click writer', (ctx) => {
       w.start();
       for (let i = 0; i < 10; i++) w.enqueue(event(link.id, i));
       const deadline = Date.now() + 5_000;
-      while ((await metricValue(metrics, 'joelinks_clicks_record_errors_total')) < 2) {
+      while ((await metricTotal(metrics, 'joelinks_clicks_record_errors_total')) < 2) {
         if (Date.now() > deadline) throw new Error('writer never retried');
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -72,7 +56,7 @@ describeEachDatabase('click writer', (ctx) => {
     }
     assert.equal(await w.close(), true);
     assert.equal(await store.clicks.countForLink(link.id), 10);
-    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 0);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 0);
   });
 
   test('rows keep the redirect time, hash the IP per UTC day and strip the referrer query', async () => {

@@ -5,14 +5,10 @@ import { migrateUp } from '../../src/db/migrate.js';
 import { Metrics } from '../../src/metrics.js';
 import { createClickRecorder } from '../../src/store/clickSink.js';
 import { createStore, type Store } from '../../src/store/index.js';
-import type { ClickEvent, ClickRecorder } from '../../src/workers/clickWriter.js';
+import type { ClickRecorder } from '../../src/workers/clickWriter.js';
+import { CLICK_EPOCH, clickEvent, metricTotal, newClickedLink } from '../helpers/clicks.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { eventually } from '../helpers/server.js';
-
-async function metricValue(m: Metrics, name: string): Promise<number> {
-  const metric = (await m.registry.getMetricsAsJSON()).find((x) => x.name === name);
-  return (metric?.values ?? []).reduce((s, v) => s + v.value, 0);
-}
 
 /** On an SQLite file, clicks are written by a ClickWriter on a worker thread (clickSink.ts). */
 describe('SQLite click worker', () => {
@@ -33,19 +29,8 @@ describe('SQLite click worker', () => {
     await tdb.drop();
   });
 
-  const event = (linkId: string, i: number): ClickEvent => ({
-    linkId,
-    userId: null,
-    ip: `198.51.100.${i % 250}`,
-    userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
-    referer: 'https://chat.example.com/room?token=secret#top',
-    at: Date.UTC(2026, 5, 1) + i,
-  });
-
-  const newLink = async (slug: string) => {
-    const u = await store.users.create({ email: `${slug}@example.com` });
-    return store.links.create({ slug, url: 'https://x.test' }, u.id);
-  };
+  const event = clickEvent;
+  const newLink = (slug: string) => newClickedLink(store, slug);
 
   const recorder = (metrics: Metrics, capacity?: number): ClickRecorder =>
     createClickRecorder(db, store.clicks, tdb.config.dsn, { metrics, log, ipHashSecret: 'k', capacity });
@@ -59,10 +44,10 @@ describe('SQLite click worker', () => {
     assert.ok(r.pending > 0, 'events are pending until the worker has stored them');
     await eventually(async () => (await store.clicks.countForLink(link.id)) === 1_200);
     await eventually(() => r.pending === 0);
-    assert.equal(await metricValue(metrics, 'joelinks_clicks_recorded_total'), 1_200);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_recorded_total'), 1_200);
     const row = await db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link.id).orderBy('clicked_at').executeTakeFirstOrThrow();
-    assert.equal(row.referrer, 'https://chat.example.com/room');
-    assert.equal(Number(row.clicked_at), Date.UTC(2026, 5, 1));
+    assert.equal(row.referrer, 'https://ref.test/a');
+    assert.equal(Number(row.clicked_at), CLICK_EPOCH);
     assert.match(row.ip_hash, /^[0-9a-f]{64}$/);
     assert.equal(await r.close(), true);
   });
@@ -76,7 +61,7 @@ describe('SQLite click worker', () => {
     assert.equal(await r.close(30_000), true);
     assert.equal(await store.clicks.countForLink(link.id), 5_000);
     assert.equal(r.enqueue(event(link.id, 5_001)), false);
-    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 1);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 1);
     assert.equal(await store.clicks.countForLink(link.id), 5_000);
   });
 
@@ -86,7 +71,7 @@ describe('SQLite click worker', () => {
     const r = recorder(metrics, 5);
     const accepted = Array.from({ length: 8 }, (_, i) => r.enqueue(event(link.id, i)));
     assert.deepEqual(accepted, [true, true, true, true, true, false, false, false]);
-    assert.equal(await metricValue(metrics, 'joelinks_clicks_dropped_total'), 3);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 3);
     assert.equal(await r.close(), true);
     assert.equal(await store.clicks.countForLink(link.id), 5);
   });
