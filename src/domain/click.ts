@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { truncateCodePoints } from './text.js';
+import { utcDayStart } from './timeseries.js';
 
 export const USER_AGENT_MAX = 512;
 export const REFERRER_MAX = 2048;
@@ -42,7 +43,7 @@ const IP_HASH_MEMO_SIZE = 4_096;
 export function clientIpHasher(secret: string): (ip: string, at: number) => string {
   let memo = new Map<string, string>();
   return (ip, at) => {
-    const key = `${ip}:${at - (at % 86_400_000)}`;
+    const key = `${ip}:${utcDayStart(at)}`;
     let hash = memo.get(key);
     if (hash === undefined) {
       if (memo.size >= IP_HASH_MEMO_SIZE) memo = new Map();

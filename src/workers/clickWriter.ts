@@ -154,11 +154,10 @@ export class ClickWriter implements ClickRecorder {
 
   /** Waits for a partial batch to fill: one flush delay, longer while clicks keep pouring in. */
   private async gather(): Promise<void> {
-    for (let waited = 0; this.queue.length < this.batchSize && !this.closing && waited < this.maxBatchDelayMs; ) {
-      if (this.flushDelayMs <= 0) return;
+    if (this.flushDelayMs <= 0) return;
+    for (let waited = 0; waited < this.maxBatchDelayMs && this.queue.length < this.batchSize && !this.closing; waited += this.flushDelayMs) {
       const before = this.queue.length;
       await sleep(this.flushDelayMs);
-      waited += this.flushDelayMs;
       if (this.queue.length - before < BUSY_CLICKS_PER_SLICE) return;
     }
   }

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { clickId, cleanReferrer, cleanUserAgent, clientIpHasher, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
 import { codePointLength } from '../../src/domain/text.js';
+import { DAY_MS } from '../../src/domain/timeseries.js';
 
 /** Click data of core.md §12.2. */
 
@@ -43,7 +44,7 @@ describe('ip hash', () => {
     // Few addresses and instants around UTC midnights, so results are remembered, reused and forgotten.
     const click = fc.record({
       ip: fc.constantFrom('198.51.100.7', '198.51.100.8', '2001:db8::1', ''),
-      at: fc.integer({ min: day1 - 2 * 86_400_000, max: day2 + 2 * 86_400_000 }),
+      at: fc.integer({ min: day1 - 2 * DAY_MS, max: day2 + 2 * DAY_MS }),
     });
     fc.assert(
       fc.property(fc.array(click, { maxLength: 200 }), (clicks) => {

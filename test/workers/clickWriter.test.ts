@@ -10,7 +10,6 @@ import { describeEachDatabase } from '../helpers/databases.js';
 const silent = pino({ level: 'silent' });
 
 describeEachDatabase('click writer', (ctx) => {
-  const event = clickEvent;
   const newLink = (slug: string) => newClickedLink(ctx().store, slug);
 
   test('shutdown drains every queued click in batches', async () => {
@@ -18,7 +17,7 @@ describeEachDatabase('click writer', (ctx) => {
     const link = await newLink('drain');
     const metrics = new Metrics({ processMetrics: false });
     const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'k', batchSize: 500 });
-    for (let i = 0; i < 2_345; i++) assert.equal(w.enqueue(event(link.id, i)), true);
+    for (let i = 0; i < 2_345; i++) assert.equal(w.enqueue(clickEvent(link.id, i)), true);
     w.start();
     assert.equal(await w.close(30_000), true);
     assert.equal(await store.clicks.countForLink(link.id), 2_345);
@@ -30,7 +29,7 @@ describeEachDatabase('click writer', (ctx) => {
     const link = await newLink('full');
     const metrics = new Metrics({ processMetrics: false });
     const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'k', capacity: 5 });
-    const results = Array.from({ length: 8 }, (_, i) => w.enqueue(event(link.id, i)));
+    const results = Array.from({ length: 8 }, (_, i) => w.enqueue(clickEvent(link.id, i)));
     assert.deepEqual(results, [true, true, true, true, true, false, false, false]);
     assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 3);
     await w.close();
@@ -45,7 +44,7 @@ describeEachDatabase('click writer', (ctx) => {
     await sql`alter table link_clicks rename to link_clicks_away`.execute(db.kysely);
     try {
       w.start();
-      for (let i = 0; i < 10; i++) w.enqueue(event(link.id, i));
+      for (let i = 0; i < 10; i++) w.enqueue(clickEvent(link.id, i));
       const deadline = Date.now() + 5_000;
       while ((await metricTotal(metrics, 'joelinks_clicks_record_errors_total')) < 2) {
         if (Date.now() > deadline) throw new Error('writer never retried');
@@ -65,8 +64,8 @@ describeEachDatabase('click writer', (ctx) => {
     const metrics = new Metrics({ processMetrics: false });
     const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'secret' });
     const day1 = Date.UTC(2026, 2, 1, 23, 59, 59);
-    w.enqueue({ ...event(link.id), ip: '192.0.2.1', at: day1 });
-    w.enqueue({ ...event(link.id), ip: '192.0.2.1', at: day1 + 2_000 });
+    w.enqueue({ ...clickEvent(link.id), ip: '192.0.2.1', at: day1 });
+    w.enqueue({ ...clickEvent(link.id), ip: '192.0.2.1', at: day1 + 2_000 });
     w.start();
     await w.close();
     const rows = await db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link.id).orderBy('clicked_at').execute();
@@ -94,7 +93,7 @@ describeEachDatabase('click writer', (ctx) => {
     const metrics = new Metrics({ processMetrics: false });
     const w = new ClickWriter({ clicks: countingClicks(batches), metrics, log: silent, ipHashSecret: 'k', flushDelayMs: 20, maxBatchDelayMs: 60_000 });
     w.start();
-    for (let i = 0; i < 3; i++) w.enqueue(event(link.id, i));
+    for (let i = 0; i < 3; i++) w.enqueue(clickEvent(link.id, i));
     const started = Date.now();
     while ((await store.clicks.countForLink(link.id)) < 3) {
       assert.ok(Date.now() - started < 5_000, 'three clicks were still waiting after 5 s');
@@ -115,7 +114,7 @@ describeEachDatabase('click writer', (ctx) => {
     let sent = 0;
     await new Promise<void>((done) => {
       const feed = setInterval(() => {
-        for (let i = 0; i < 300; i++) w.enqueue(event(link.id, sent++));
+        for (let i = 0; i < 300; i++) w.enqueue(clickEvent(link.id, sent++));
         if (sent >= 9_000) {
           clearInterval(feed);
           done();

@@ -29,7 +29,6 @@ describe('SQLite click worker', () => {
     await tdb.drop();
   });
 
-  const event = clickEvent;
   const newLink = (slug: string) => newClickedLink(store, slug);
 
   const recorder = (metrics: Metrics, capacity?: number): ClickRecorder =>
@@ -40,7 +39,7 @@ describe('SQLite click worker', () => {
     const metrics = new Metrics({ processMetrics: false });
     const r = recorder(metrics);
     r.start();
-    for (let i = 0; i < 1_200; i++) assert.equal(r.enqueue(event(link.id, i)), true);
+    for (let i = 0; i < 1_200; i++) assert.equal(r.enqueue(clickEvent(link.id, i)), true);
     assert.ok(r.pending > 0, 'events are pending until the worker has stored them');
     await eventually(async () => (await store.clicks.countForLink(link.id)) === 1_200);
     await eventually(() => r.pending === 0);
@@ -57,10 +56,10 @@ describe('SQLite click worker', () => {
     const metrics = new Metrics({ processMetrics: false });
     const r = recorder(metrics);
     r.start();
-    for (let i = 0; i < 5_000; i++) r.enqueue(event(link.id, i));
+    for (let i = 0; i < 5_000; i++) r.enqueue(clickEvent(link.id, i));
     assert.equal(await r.close(30_000), true);
     assert.equal(await store.clicks.countForLink(link.id), 5_000);
-    assert.equal(r.enqueue(event(link.id, 5_001)), false);
+    assert.equal(r.enqueue(clickEvent(link.id, 5_001)), false);
     assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 1);
     assert.equal(await store.clicks.countForLink(link.id), 5_000);
   });
@@ -69,7 +68,7 @@ describe('SQLite click worker', () => {
     const link = await newLink('worker-full');
     const metrics = new Metrics({ processMetrics: false });
     const r = recorder(metrics, 5);
-    const accepted = Array.from({ length: 8 }, (_, i) => r.enqueue(event(link.id, i)));
+    const accepted = Array.from({ length: 8 }, (_, i) => r.enqueue(clickEvent(link.id, i)));
     assert.deepEqual(accepted, [true, true, true, true, true, false, false, false]);
     assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 3);
     assert.equal(await r.close(), true);
