@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { describe, test } from 'node:test';
 import { createTestDatabase } from '../helpers/databases.js';
-import { skipWithout, spawnServer, type ServerProcess } from './support.js';
+import { skipWithout, spawnServer, waitFor, type ServerProcess } from './support.js';
 
 /**
  * Issue 10 item 4 / architecture §5: two replicas sharing PostgreSQL behind a
@@ -72,9 +72,11 @@ describe('two replicas behind a round-robin proxy [postgres]', { skip: skipWitho
         request(proxy.url, method, path, headers, body);
       const form = { 'content-type': 'application/x-www-form-urlencoded', origin: proxy.url };
 
-      // Local-mode bootstrap: whichever replica created the admin printed the one-time link.
-      const banner = replicas.map((r) => /\/auth\/local\?token=([A-Za-z0-9_-]+)/.exec(r.output())).find((m) => m !== null);
-      assert.ok(banner, 'a replica printed the bootstrap sign-in link');
+      // Local-mode bootstrap: whichever replica created the admin prints the one-time link,
+      // just after it starts listening (so the link works once seen).
+      const bannerIn = () => replicas.map((r) => /\/auth\/local\?token=([A-Za-z0-9_-]+)/.exec(r.output())).find((m) => m !== null);
+      await waitFor('a replica to print the bootstrap sign-in link', () => bannerIn() !== undefined);
+      const banner = bannerIn()!;
       const signInToken = banner[1]!;
 
       // Sign in across replicas: the link is looked at on one and used up on the other.
