@@ -15,6 +15,16 @@ import { CLICK_ROWS_PER_INSERT, ClickStore } from './clicks.js';
  */
 const WAL_CHECKPOINT_PAGES = 10_000;
 
+/**
+ * Page cache of the worker's connection (SQLite's default is 2 MiB). Each
+ * batch appends to the tail of every clicked link's run in the per-link
+ * index; with the default cache those pages are read back from the file for
+ * almost every row (about three 4 KiB reads per click at 15,000 clicks a
+ * second over 10,000 links). 32 MiB keeps them in memory: a tenth of the
+ * reads and about a fifth less kernel time. Memory is only taken as pages are used.
+ */
+const PAGE_CACHE_KIB = 32 * 1024;
+
 /** Also checkpoint this often, for writes made while no clicks arrive. */
 const CHECKPOINT_INTERVAL_MS = 10_000;
 
@@ -30,6 +40,7 @@ const tell = (m: FromClickWorker) => port.postMessage(m);
 
 const sqlite = openSqlite(path);
 sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
 // PASSIVE never waits for readers or writers; what it cannot copy now, a later run will.
 const checkpoints = setInterval(() => sqlite.pragma('wal_checkpoint(PASSIVE)'), CHECKPOINT_INTERVAL_MS);
 const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
