@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Command } from 'commander';
-import { ConfigError, SETTINGS, loadDbConfig, loadYaml, type DbConfig } from './config.js';
+import { ConfigError, SETTINGS, loadDbConfig, loadYaml, settingText, type DbConfig } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
 import { createStore } from './store/index.js';
@@ -30,7 +30,7 @@ interface MaintenanceSettings {
 function loadMaintenanceSettings(): MaintenanceSettings {
   const env = process.env;
   const yaml = loadYaml();
-  const read = (s: { env: string; yaml: string }) => (env[s.env] ?? yaml[s.yaml])?.trim() || undefined;
+  const read = (s: { env: string; yaml: string }) => settingText(env, yaml, s) || undefined;
   const keepRaw = read(SETTINGS.backupKeep) ?? '24';
   if (!/^\d+$/.test(keepRaw) || Number(keepRaw) < 1) {
     throw new ConfigError(`invalid JOE_BACKUP_KEEP: "${keepRaw}" (expected an integer ≥ 1)`);

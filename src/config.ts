@@ -155,6 +155,17 @@ export function readYamlFile(path: string): Record<string, string> {
   return flat;
 }
 
+/**
+ * A setting's text, trimmed: the environment's unless it is blank, then the
+ * file's. A blank variable counts as unset, so `JOE_X=` (as a compose file
+ * templating an unset value writes it) falls through to the file and the
+ * default instead of overriding them with nothing.
+ */
+export function settingText(env: Source, yaml: Record<string, string>, s: Pick<Setting, 'env' | 'yaml'>): string | undefined {
+  const fromEnv = env[s.env]?.trim();
+  return fromEnv ? fromEnv : yaml[s.yaml]?.trim();
+}
+
 class Reader {
   constructor(
     private readonly env: Source,
@@ -162,8 +173,7 @@ class Reader {
   ) {}
 
   raw(s: Setting): string | undefined {
-    const v = this.env[s.env] ?? this.yaml[s.yaml];
-    return v === undefined ? undefined : v.trim();
+    return settingText(this.env, this.yaml, s);
   }
 
   str(s: Setting, fallback: string): string {

@@ -117,6 +117,17 @@ describe('joe-links.yaml', () => {
     assert.equal(c.sessionLifetimeMs, 720 * H); // default
   });
 
+  test('a blank variable counts as unset: the file and then the default apply', () => {
+    const yaml = 'db: {dsn: ./from-yaml.db}\nbase_url: https://go.example.com\nsession: {lifetime: 48h}\n';
+    const c = load({ JOE_DB_DSN: '', JOE_BASE_URL: '   ', JOE_SESSION_LIFETIME: '', JOE_HTTP_ADDR: '' }, yaml);
+    assert.equal(c.db.dsn, './from-yaml.db');
+    assert.equal(c.baseUrl, 'https://go.example.com');
+    assert.equal(c.sessionLifetimeMs, 48 * H);
+    assert.equal(c.http.port, 8080);
+    // A blank variable never turns on what it names.
+    assert.equal(load({ JOE_OIDC_ISSUER: '', JOE_AUTH_PROXY_HEADER: ' ' }).authMode, 'local');
+  });
+
   test('a missing file is not an error', () => {
     assert.doesNotThrow(() => loadConfig({ env: {}, cwd: workDir() }));
   });
