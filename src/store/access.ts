@@ -29,16 +29,7 @@ export function heldBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
   return (eb) => {
     if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
     if (!viewer) return sql<SqlBool>`1 = 0`;
-    return eb.or([
-      ownedBy(viewer)(eb),
-      eb.exists(
-        eb
-          .selectFrom('link_shares')
-          .select(sql`1`.as('one'))
-          .whereRef('link_shares.link_id', '=', 'links.id')
-          .where('link_shares.user_id', '=', viewer.id),
-      ),
-    ]);
+    return eb.or([hasOwnerRow(viewer.id)(eb), hasShareRow(viewer.id)(eb)]);
   };
 }
 
@@ -47,14 +38,32 @@ export function ownedBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
   return (eb) => {
     if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
     if (!viewer) return sql<SqlBool>`1 = 0`;
-    return eb.exists(
+    return hasOwnerRow(viewer.id)(eb);
+  };
+}
+
+/** `userId` is the link's primary owner or a co-owner, admin or not. */
+export function hasOwnerRow(userId: string): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) =>
+    eb.exists(
       eb
         .selectFrom('link_owners')
         .select(sql`1`.as('one'))
         .whereRef('link_owners.link_id', '=', 'links.id')
-        .where('link_owners.user_id', '=', viewer.id),
+        .where('link_owners.user_id', '=', userId),
     );
-  };
+}
+
+/** The link is shared with `userId`, admin or not. */
+export function hasShareRow(userId: string): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) =>
+    eb.exists(
+      eb
+        .selectFrom('link_shares')
+        .select(sql`1`.as('one'))
+        .whereRef('link_shares.link_id', '=', 'links.id')
+        .where('link_shares.user_id', '=', userId),
+    );
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../domain/linkInput.js';
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
-import { activeAt, discoverableBy, matchesText } from './access.js';
+import { activeAt, discoverableBy, hasOwnerRow, hasShareRow, matchesText } from './access.js';
 import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
@@ -263,49 +263,18 @@ export class LinkStore {
   /** Keyset-paginated list by slug; fetches one extra row to know whether more exist. */
   async list(query: LinkListQuery): Promise<{ links: LinkView[]; hasMore: boolean }> {
     const { viewer } = query;
+    // The scopes below are literal memberships: an admin's "owned" is what they own.
+    const viewerId = viewer?.id ?? '';
     let q = this.db.selectFrom('links').select(LINK_COLUMNS);
     switch (query.scope) {
       case 'owned':
-        q = q.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('link_owners')
-              .select('link_owners.link_id')
-              .whereRef('link_owners.link_id', '=', 'links.id')
-              .where('link_owners.user_id', '=', viewer?.id ?? ''),
-          ),
-        );
+        q = q.where(hasOwnerRow(viewerId));
         break;
       case 'shared':
-        q = q.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('link_shares')
-              .select('link_shares.link_id')
-              .whereRef('link_shares.link_id', '=', 'links.id')
-              .where('link_shares.user_id', '=', viewer?.id ?? ''),
-          ),
-        );
+        q = q.where(hasShareRow(viewerId));
         break;
       case 'member':
-        q = q.where((eb) =>
-          eb.or([
-            eb.exists(
-              eb
-                .selectFrom('link_owners')
-                .select('link_owners.link_id')
-                .whereRef('link_owners.link_id', '=', 'links.id')
-                .where('link_owners.user_id', '=', viewer?.id ?? ''),
-            ),
-            eb.exists(
-              eb
-                .selectFrom('link_shares')
-                .select('link_shares.link_id')
-                .whereRef('link_shares.link_id', '=', 'links.id')
-                .where('link_shares.user_id', '=', viewer?.id ?? ''),
-            ),
-          ]),
-        );
+        q = q.where((eb) => eb.or([hasOwnerRow(viewerId)(eb), hasShareRow(viewerId)(eb)]));
         break;
       case 'public':
         q = q.where('links.visibility', '=', 'public').where(activeAt(this.now()));
