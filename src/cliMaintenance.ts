@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Command } from 'commander';
-import { ConfigError, SETTINGS, loadDbConfig, loadYaml, settingText, type DbConfig } from './config.js';
+import { loadBackupConfig, loadDbConfig, loadYaml, type Config, type DbConfig } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
 import { createStore } from './store/index.js';
@@ -23,19 +23,13 @@ function out(line: string): void {
 
 interface MaintenanceSettings {
   db: DbConfig;
-  backupDir: string;
-  backupKeep: number;
+  backup: Config['backup'];
 }
 
 function loadMaintenanceSettings(): MaintenanceSettings {
   const env = process.env;
   const yaml = loadYaml();
-  const read = (s: { env: string; yaml: string }) => settingText(env, yaml, s) || undefined;
-  const keepRaw = read(SETTINGS.backupKeep) ?? '24';
-  if (!/^\d+$/.test(keepRaw) || Number(keepRaw) < 1) {
-    throw new ConfigError(`invalid JOE_BACKUP_KEEP: "${keepRaw}" (expected an integer ≥ 1)`);
-  }
-  return { db: loadDbConfig(env, yaml), backupDir: read(SETTINGS.backupDir) ?? './backups', backupKeep: Number(keepRaw) };
+  return { db: loadDbConfig(env, yaml), backup: loadBackupConfig(env, yaml) };
 }
 
 /** The configured SQLite file, or an explanation of why this command cannot work here. */
@@ -82,7 +76,7 @@ export function registerMaintenanceCommands(program: Command): void {
         throw new Error(`cannot open the database ${target}: ${(e as Error).message}`);
       }
       try {
-        out(await backupSqlite(db, s.backupDir, s.backupKeep, Date.now()));
+        out(await backupSqlite(db, s.backup.dir, s.backup.keep, Date.now()));
       } finally {
         db.close();
       }

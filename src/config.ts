@@ -155,25 +155,21 @@ export function readYamlFile(path: string): Record<string, string> {
   return flat;
 }
 
-/**
- * A setting's text, trimmed: the environment's unless it is blank, then the
- * file's. A blank variable counts as unset, so `JOE_X=` (as a compose file
- * templating an unset value writes it) falls through to the file and the
- * default instead of overriding them with nothing.
- */
-export function settingText(env: Source, yaml: Record<string, string>, s: Pick<Setting, 'env' | 'yaml'>): string | undefined {
-  const fromEnv = env[s.env]?.trim();
-  return fromEnv ? fromEnv : yaml[s.yaml]?.trim();
-}
-
 class Reader {
   constructor(
     private readonly env: Source,
     private readonly yaml: Record<string, string>,
   ) {}
 
+  /**
+   * The setting's text, trimmed: the environment's unless it is blank, then
+   * the file's. A blank variable counts as unset, so `JOE_X=` (what a compose
+   * file templating an unset value writes) falls through to the file and the
+   * default instead of overriding them with nothing.
+   */
   raw(s: Setting): string | undefined {
-    return settingText(this.env, this.yaml, s);
+    const fromEnv = this.env[s.env]?.trim();
+    return fromEnv ? fromEnv : this.yaml[s.yaml]?.trim();
   }
 
   str(s: Setting, fallback: string): string {
@@ -247,6 +243,12 @@ export function loadDbConfig(env: Source, yaml: Record<string, string>): DbConfi
   const dsn = r.opt(SETTINGS.dbDsn);
   if (dsn === null && driver !== 'sqlite3') throw new ConfigError(`JOE_DB_DSN is required for driver ${driver}`);
   return { driver, dsn: dsn ?? './joe-links.db' };
+}
+
+/** Backup settings only: what `backup` and `restore` need besides the database. */
+export function loadBackupConfig(env: Source, yaml: Record<string, string>): Config['backup'] {
+  const r = new Reader(env, yaml);
+  return { dir: r.str(SETTINGS.backupDir, './backups'), keep: r.int(SETTINGS.backupKeep, 24, 1) };
 }
 
 export interface LoadOptions {
@@ -397,7 +399,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     shutdownTimeoutMs: r.duration(SETTINGS.shutdownTimeout, 15_000),
     jobs: { tickMs, sessionSweepIntervalMs },
     apiRateLimit: r.int(SETTINGS.apiRateLimit, 600),
-    backup: { dir: r.str(SETTINGS.backupDir, './backups'), keep: r.int(SETTINGS.backupKeep, 24, 1) },
+    backup: loadBackupConfig(env, yaml),
     adminEmail: r.opt(SETTINGS.adminEmail),
     sessionLifetimeMs,
     insecureCookies: r.bool(SETTINGS.insecureCookies, false),
