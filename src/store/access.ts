@@ -29,7 +29,7 @@ export function heldBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
   return (eb) => {
     if (viewer?.isAdmin) return sql<SqlBool>`1 = 1`;
     if (!viewer) return sql<SqlBool>`1 = 0`;
-    return eb.or([hasOwnerRow(viewer.id)(eb), hasShareRow(viewer.id)(eb)]);
+    return hasOwnerOrShareRow(viewer.id)(eb);
   };
 }
 
@@ -52,6 +52,11 @@ export function hasOwnerRow(userId: string): (eb: LinksEb) => Expression<SqlBool
         .whereRef('link_owners.link_id', '=', 'links.id')
         .where('link_owners.user_id', '=', userId),
     );
+}
+
+/** `userId` owns, co-owns or has been shared the link, admin or not. */
+export function hasOwnerOrShareRow(userId: string): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) => eb.or([hasOwnerRow(userId)(eb), hasShareRow(userId)(eb)]);
 }
 
 /** The link is shared with `userId`, admin or not. */

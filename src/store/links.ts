@@ -14,7 +14,7 @@ import {
 } from '../domain/linkInput.js';
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
-import { activeAt, discoverableBy, hasOwnerRow, hasShareRow, matchesText } from './access.js';
+import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesText } from './access.js';
 import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
@@ -274,7 +274,7 @@ export class LinkStore {
         q = q.where(hasShareRow(viewerId));
         break;
       case 'member':
-        q = q.where((eb) => eb.or([hasOwnerRow(viewerId)(eb), hasShareRow(viewerId)(eb)]));
+        q = q.where(hasOwnerOrShareRow(viewerId));
         break;
       case 'public':
         q = q.where('links.visibility', '=', 'public').where(activeAt(this.now()));
