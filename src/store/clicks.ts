@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, LinkClicksTable } from '../db/schema.js';
+import { isForeignKeyViolation } from './dbErrors.js';
 
 export type ClickRow = LinkClicksTable;
 
@@ -9,6 +10,9 @@ export type ClickRow = LinkClicksTable;
  */
 export const CLICK_ROWS_PER_INSERT = 4_000;
 
+/** Ids per `IN (…)` list when checking which of a batch's links and users still exist. */
+const ID_LOOKUP_CHUNK = 1_000;
+
 /** Raw click rows. Aggregations live in the analytics store. */
 export class ClickStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -17,8 +21,24 @@ export class ClickStore {
    * One multi-row INSERT per batch (core.md §12.1); a batch longer than
    * CLICK_ROWS_PER_INSERT takes several, in one transaction, so a failed
    * batch stores nothing and can be retried whole.
+   *
+   * A link deleted (or an account removed) between its redirect and this
+   * batch makes the INSERT fail its foreign key, and retrying the same rows
+   * would fail forever while every later click queued up behind them. So on
+   * that failure the batch is stored again as the deletion would have left it
+   * had the rows landed first: the gone link's clicks dropped with it (the
+   * cascade), the gone user's clicks kept without their user (SET NULL).
    */
   async insertBatch(rows: readonly ClickRow[]): Promise<void> {
+    try {
+      await this.insertAll(rows);
+    } catch (e) {
+      if (!isForeignKeyViolation(e)) throw e;
+      await this.insertAll(await this.withLiveReferences(rows));
+    }
+  }
+
+  private async insertAll(rows: readonly ClickRow[]): Promise<void> {
     if (rows.length === 0) return;
     if (rows.length <= CLICK_ROWS_PER_INSERT) {
       await this.db.insertInto('link_clicks').values(rows as ClickRow[]).execute();
@@ -29,6 +49,25 @@ export class ClickStore {
         await trx.insertInto('link_clicks').values(rows.slice(i, i + CLICK_ROWS_PER_INSERT)).execute();
       }
     });
+  }
+
+  /** The rows whose link still exists, with user ids of removed accounts cleared. */
+  private async withLiveReferences(rows: readonly ClickRow[]): Promise<ClickRow[]> {
+    const links = await this.existingIds('links', rows.map((r) => r.link_id));
+    const users = await this.existingIds('users', rows.flatMap((r) => (r.user_id ? [r.user_id] : [])));
+    return rows
+      .filter((r) => links.has(r.link_id))
+      .map((r) => (r.user_id && !users.has(r.user_id) ? { ...r, user_id: null } : r));
+  }
+
+  private async existingIds(table: 'links' | 'users', ids: readonly string[]): Promise<Set<string>> {
+    const wanted = [...new Set(ids)];
+    const found = new Set<string>();
+    for (let i = 0; i < wanted.length; i += ID_LOOKUP_CHUNK) {
+      const chunk = wanted.slice(i, i + ID_LOOKUP_CHUNK);
+      for (const r of await this.db.selectFrom(table).select('id').where('id', 'in', chunk).execute()) found.add(r.id);
+    }
+    return found;
   }
 
   async countForLink(linkId: string): Promise<number> {

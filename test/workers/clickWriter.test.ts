@@ -58,6 +58,29 @@ describeEachDatabase('click writer', (ctx) => {
     assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 0);
   });
 
+  test('a click whose link or clicker is deleted before its batch lands does not hold up the rest', async () => {
+    const { store, db } = ctx();
+    const gone = await newLink('deleted-meanwhile');
+    const kept = await newLink('kept-meanwhile');
+    const admin = await store.users.create({ email: 'deleting-admin@example.com', role: 'admin' });
+    const clicker = await store.users.create({ email: 'leaving@example.com' });
+    const metrics = new Metrics({ processMetrics: false });
+    const w = new ClickWriter({ clicks: store.clicks, metrics, log: silent, ipHashSecret: 'k' });
+    w.enqueue(clickEvent(gone.id, 1));
+    w.enqueue({ ...clickEvent(kept.id, 2), userId: clicker.id });
+    w.enqueue(clickEvent(kept.id, 3));
+    assert.equal(await store.links.delete(gone.id), true);
+    await store.userAdmin.deleteUser(clicker.id, admin.id);
+    w.start();
+    assert.equal(await w.close(5_000), true, 'the batch was stored, not retried forever');
+    const rows = await db.kysely.selectFrom('link_clicks').select(['link_id', 'user_id']).where('link_id', 'in', [gone.id, kept.id]).execute();
+    assert.deepEqual(rows, [
+      { link_id: kept.id, user_id: null },
+      { link_id: kept.id, user_id: null },
+    ]);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 0);
+  });
+
   test('rows keep the redirect time, hash the IP per UTC day and strip the referrer query', async () => {
     const { store, db } = ctx();
     const link = await newLink('rows');
