@@ -51,6 +51,21 @@ describe('SQLite click worker', () => {
     assert.equal(await r.close(), true);
   });
 
+  test('a click on a link deleted before the worker stores it is let go; the rest of its batch is stored', async () => {
+    const gone = await newLink('worker-gone');
+    const kept = await newLink('worker-kept');
+    const metrics = new Metrics({ processMetrics: false });
+    const r = recorder(metrics);
+    r.start();
+    r.enqueue(clickEvent(gone.id, 1));
+    for (let i = 2; i < 100; i++) r.enqueue(clickEvent(kept.id, i));
+    assert.equal(await store.links.delete(gone.id), true);
+    assert.equal(await r.close(5_000), true, 'the batch was stored instead of retried forever');
+    assert.equal(await store.clicks.countForLink(kept.id), 98);
+    assert.equal(await store.clicks.countForLink(gone.id), 0);
+    assert.equal(await metricTotal(metrics, 'joelinks_clicks_dropped_total'), 0);
+  });
+
   test('close stores everything still queued, then refuses and counts new events', async () => {
     const link = await newLink('worker-close');
     const metrics = new Metrics({ processMetrics: false });
