@@ -46,7 +46,12 @@ async function seed(dbPath: string): Promise<string[]> {
   return slugs;
 }
 
-async function load(port: number, slugs: string[]): Promise<number> {
+interface LoadRun {
+  rps: number;
+  redirects: number;
+}
+
+async function load(port: number, slugs: string[]): Promise<LoadRun> {
   let i = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -63,7 +68,29 @@ async function load(port: number, slugs: string[]): Promise<number> {
   });
   const bad = result.non2xx - (result['3xx'] ?? 0);
   if (result.errors > 0 || bad > 0) throw new Error(`load run had ${result.errors} errors and ${bad} non-redirects`);
-  return result.requests.average;
+  return { rps: result.requests.average, redirects: result['3xx'] ?? 0 };
+}
+
+/** A counter's value on the server's /metrics. */
+async function counter(port: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const m = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Waits until the server has stored a click for every redirect it answered,
+ * and fails if it dropped any: click recording is part of what is measured,
+ * and work it left over would otherwise run during the baseline's round.
+ */
+async function settleClicks(port: number, redirects: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await counter(port, 'joelinks_clicks_recorded_total')) < redirects) {
+    if (Date.now() > deadline) throw new Error(`clicks of ${redirects} redirects were not all stored within 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const dropped = await counter(port, 'joelinks_clicks_dropped_total');
+  if (dropped > 0) throw new Error(`the server dropped ${dropped} clicks under load`);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -91,13 +118,17 @@ export async function benchRedirects(): Promise<{ ours: number; bare: number; ra
   try {
     await Promise.all([waitFor(ours, /listening on/), waitFor(bare, /ready/)]);
     // Warm both up so JIT and caches are comparable.
-    await load(oursPort, slugs);
+    let redirects = (await load(oursPort, slugs)).redirects;
+    await settleClicks(oursPort, redirects);
     await load(barePort, slugs);
     const oursRuns: number[] = [];
     const bareRuns: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      oursRuns.push(await load(oursPort, slugs));
-      bareRuns.push(await load(barePort, slugs));
+      const ran = await load(oursPort, slugs);
+      oursRuns.push(ran.rps);
+      redirects += ran.redirects;
+      await settleClicks(oursPort, redirects);
+      bareRuns.push((await load(barePort, slugs)).rps);
     }
     const o = median(oursRuns);
     const b = median(bareRuns);
