@@ -16,6 +16,7 @@ if (want('redirect')) {
   const r = await benchRedirects();
   console.log(`redirect_ours_rps=${r.ours.toFixed(0)}`);
   console.log(`redirect_bare_rps=${r.bare.toFixed(0)}`);
+  console.log(`redirect_round_ratios=${r.ratios.map((x) => x.toFixed(3)).join(',')}`);
   console.log(`redirect_ratio=${r.ratio.toFixed(3)} (target >= 0.7)`);
 }
 
