@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
-import { CLICK_ROWS_PER_INSERT, type ClickRow } from '../../src/store/clicks.js';
+import { CLICK_ROWS_PER_INSERT, SqliteClickStore, type ClickRow } from '../../src/store/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 
 /** Sessions, per-install settings, keywords and raw clicks (core.md §2.2, §2.8, §2.13, §12). */
@@ -145,39 +145,59 @@ describeEachDatabase('clicks', (ctx) => {
     assert.deepEqual({ ...sample, clicked_at: Number(sample.clicked_at) }, rows[1]);
   });
 
-  test('a batch naming a missing link writes nothing', async () => {
+  const clickRow = (linkId: string, at: number, ipHash: string | null = 'f'.repeat(64)): ClickRow => ({
+    id: randomUUID(),
+    link_id: linkId,
+    user_id: null,
+    ip_hash: ipHash as string,
+    user_agent: 'UA',
+    referrer: '',
+    clicked_at: at,
+  });
+
+  test('a batch naming a link that is gone, or a user who is, stores the rest once', async () => {
     const { store, clock } = ctx();
-    const before = await store.clicks.countAll();
-    const link = await store.links.getBySlug('clicked');
-    await assert.rejects(
-      store.clicks.insertBatch([
-        { id: randomUUID(), link_id: link!.id, user_id: null, ip_hash: 'f'.repeat(64), user_agent: null, referrer: null, clicked_at: clock.now },
-        { id: randomUUID(), link_id: randomUUID(), user_id: null, ip_hash: 'f'.repeat(64), user_agent: null, referrer: null, clicked_at: clock.now },
-      ]),
-    );
-    assert.equal(await store.clicks.countAll(), before, 'one multi-row INSERT is all or nothing');
+    const link = (await store.links.getBySlug('clicked'))!;
+    const before = await store.clicks.countForLink(link.id);
+    const total = await store.clicks.countAll();
+    await store.clicks.insertBatch([
+      clickRow(link.id, clock.now),
+      clickRow(randomUUID(), clock.now),
+      { ...clickRow(link.id, clock.now), user_id: randomUUID() },
+    ]);
+    assert.equal(await store.clicks.countForLink(link.id), before + 2);
+    assert.equal(await store.clicks.countAll(), total + 2, 'nothing stored for the missing link');
+  });
+
+  /** Batches the stores must write whole or not at all: a failed batch is retried as it was. */
+  const clickStores = () => {
+    const { store, db } = ctx();
+    return db.sqlite ? [store.clicks, new SqliteClickStore(db.kysely, db.sqlite)] : [store.clicks];
+  };
+
+  test('a batch with a row the database refuses writes nothing', async () => {
+    const { store, clock } = ctx();
+    const link = (await store.links.getBySlug('clicked'))!;
+    for (const clicks of clickStores()) {
+      const before = await store.clicks.countAll();
+      await assert.rejects(clicks.insertBatch([clickRow(link.id, clock.now), clickRow(link.id, clock.now, null)]));
+      assert.equal(await store.clicks.countAll(), before, `${clicks.constructor.name}: all or nothing`);
+    }
   });
 
   test('a batch longer than one statement may bind is stored whole, or not at all', async () => {
     const { store, clock } = ctx();
     const link = (await store.links.getBySlug('clicked'))!;
-    const row = (i: number, linkId = link.id): ClickRow => ({
-      id: randomUUID(),
-      link_id: linkId,
-      user_id: null,
-      ip_hash: 'e'.repeat(64),
-      user_agent: 'UA',
-      referrer: '',
-      clicked_at: clock.now + i,
-    });
-    const before = await store.clicks.countForLink(link.id);
-    const size = CLICK_ROWS_PER_INSERT * 2 + 1;
-    await store.clicks.insertBatch(Array.from({ length: size }, (_, i) => row(i)));
-    assert.equal(await store.clicks.countForLink(link.id), before + size);
+    for (const clicks of clickStores()) {
+      const before = await store.clicks.countForLink(link.id);
+      const size = CLICK_ROWS_PER_INSERT * 2 + 1;
+      await clicks.insertBatch(Array.from({ length: size }, (_, i) => clickRow(link.id, clock.now + i)));
+      assert.equal(await store.clicks.countForLink(link.id), before + size);
 
-    // The bad row is in the last statement: the statements before it are rolled back too.
-    const failing = Array.from({ length: size }, (_, i) => row(i, i === size - 1 ? randomUUID() : link.id));
-    await assert.rejects(store.clicks.insertBatch(failing));
-    assert.equal(await store.clicks.countForLink(link.id), before + size, 'a failed batch can be retried without duplicates');
+      // The bad row is in the last statement: the statements before it are rolled back too.
+      const failing = Array.from({ length: size }, (_, i) => clickRow(link.id, clock.now + i, i === size - 1 ? null : 'e'.repeat(64)));
+      await assert.rejects(clicks.insertBatch(failing));
+      assert.equal(await store.clicks.countForLink(link.id), before + size, `${clicks.constructor.name}: a failed batch can be retried without duplicates`);
+    }
   });
 });
