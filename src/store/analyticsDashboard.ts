@@ -5,6 +5,7 @@ import { DAY_MS, periodWindows, trendPct, uncoveredSpans, utcDayStart, type Peri
 import { clickRange, keysetBatches } from './clickKeyset.js';
 import type { ClickRollupStore } from './clickRollups.js';
 import { linkInScope, type StatsScope } from './statsScope.js';
+import { inListChunks } from './sql.js';
 
 /**
  * The global analytics dashboard (SPEC-0021 REQ "Global Analytics
@@ -136,8 +137,7 @@ async function topLinksOf(db: Kysely<Database>, counts: ReadonlyMap<string, Link
   const floor = clicked[Math.min(PANEL_SIZE, clicked.length) - 1]![1].current;
   const candidates = clicked.filter(([, c]) => c.current >= floor);
   const slugs = new Map<string, string>();
-  for (let i = 0; i < candidates.length; i += 500) {
-    const ids = candidates.slice(i, i + 500).map(([id]) => id);
+  for (const ids of inListChunks(candidates.map(([id]) => id))) {
     for (const r of await db.selectFrom('links').select(['links.id', 'links.slug']).where('links.id', 'in', ids).execute()) slugs.set(r.id, r.slug);
   }
   return candidates

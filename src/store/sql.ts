@@ -18,3 +18,13 @@ export function like(column: string, pattern: string): RawBuilder<SqlBool> {
 
 export const contains = (text: string): string => `%${escapeLike(text)}%`;
 export const startsWith = (text: string): string => `${escapeLike(text)}%`;
+
+/** Id lists go into `IN (…)` in slices well below every driver's bound-parameter limit. */
+const IN_LIST_SIZE = 500;
+
+/** `items` in slices of at most IN_LIST_SIZE, for one `IN (…)` query each. */
+export function inListChunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += IN_LIST_SIZE) out.push(items.slice(i, i + IN_LIST_SIZE));
+  return out;
+}

@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { Clock } from './types.js';
+import { inListChunks } from './sql.js';
 
 /** What happens to the links a deleted user is primary owner of (core.md §2.12). */
 export type LinkAction = 'reassign' | 'delete';
@@ -16,15 +17,6 @@ export interface UserDeletion {
 }
 
 const LINK_ACTION_REQUIRED = 'link_action required (reassign or delete)';
-
-/** Id lists go into `IN (…)` in slices well below every driver's bound-parameter limit. */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 /**
  * Admin deletion of a user with disposition of their links, in one
@@ -93,13 +85,13 @@ export class UserDeletionStore {
     const action: LinkAction = linkAction ?? 'delete';
 
     if (action === 'reassign') {
-      for (const ids of chunks(primary)) {
+      for (const ids of inListChunks(primary)) {
         // (1) The admin's own co-ownership would collide with the primary row moving in.
         await trx.deleteFrom('link_owners').where('user_id', '=', adminId).where('link_id', 'in', ids).execute();
       }
       // (2) The target's primary rows become the admin's.
       await trx.updateTable('link_owners').set({ user_id: adminId }).where('user_id', '=', targetId).where('is_primary', '=', 1).execute();
-      for (const ids of chunks(primary)) {
+      for (const ids of inListChunks(primary)) {
         await trx.updateTable('links').set({ updated_at: now }).where('id', 'in', ids).execute();
       }
       // (3) Grants the target made now come from the admin.
@@ -112,7 +104,7 @@ export class UserDeletionStore {
         .where('link_id', 'in', (eb) => eb.selectFrom('link_owners').select('link_owners.link_id').where('link_owners.user_id', '=', adminId))
         .execute();
     } else {
-      for (const ids of chunks(primary)) {
+      for (const ids of inListChunks(primary)) {
         // Owners, tags, shares, clicks and health rows cascade with each link.
         await trx.deleteFrom('links').where('id', 'in', ids).execute();
       }
