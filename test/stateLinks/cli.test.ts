@@ -169,14 +169,14 @@ describe('maintenance commands', () => {
     writeFileSync(corrupt, bytes);
 
     const before = readFileSync(dbFile);
-    const [rJunk, rForeign, rCorrupt, rMissing, rPg, rPgBackup] = await Promise.all([
-      cli(['restore', junk]),
-      cli(['restore', foreign]),
-      cli(['restore', corrupt]),
-      cli(['restore', join(dir, 'nowhere.db')]),
-      cli(['restore', foreign], { JOE_DB_DRIVER: 'postgres', JOE_DB_DSN: 'postgres://joe@127.0.0.1:1/none' }),
-      cli(['backup'], { JOE_DB_DRIVER: 'mysql', JOE_DB_DSN: 'mysql://joe@127.0.0.1:1/none' }),
-    ]);
+    // One at a time: each restore probes the target by opening it, and a probe
+    // still open in another restore is exactly what "looks in use" reports.
+    const rJunk = await cli(['restore', junk]);
+    const rForeign = await cli(['restore', foreign]);
+    const rCorrupt = await cli(['restore', corrupt]);
+    const rMissing = await cli(['restore', join(dir, 'nowhere.db')]);
+    const rPg = await cli(['restore', foreign], { JOE_DB_DRIVER: 'postgres', JOE_DB_DSN: 'postgres://joe@127.0.0.1:1/none' });
+    const rPgBackup = await cli(['backup'], { JOE_DB_DRIVER: 'mysql', JOE_DB_DSN: 'mysql://joe@127.0.0.1:1/none' });
     assertRefused(rJunk, /is not a readable SQLite database/);
     assertRefused(rForeign, /is not a joe-links database/);
     assertRefused(rCorrupt, /integrity_check|malformed/);
