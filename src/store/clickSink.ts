@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
-import { ClickWriter, type ClickEvent, type ClickRecorder, type ClickWriterOptions } from '../workers/clickWriter.js';
+import { CLICK_QUEUE_CAPACITY, ClickWriter, type ClickEvent, type ClickRecorder, type ClickWriterOptions } from '../workers/clickWriter.js';
 import type { ClickRow } from './clicks.js';
 
 /**
@@ -69,7 +69,7 @@ class SqliteClickWorker implements ClickRecorder {
     mainConnection: SqliteDatabase.Database,
     private readonly opts: Pick<ClickWriterOptions, 'metrics' | 'log' | 'ipHashSecret' | 'capacity'>,
   ) {
-    this.capacity = opts.capacity ?? 50_000;
+    this.capacity = opts.capacity ?? CLICK_QUEUE_CAPACITY;
     const data: ClickWorkerData = { path, ipHashSecret: opts.ipHashSecret };
     this.worker = startWorker(new URL('./clickSinkWorker', import.meta.url), data);
     this.worker.unref();

@@ -54,6 +54,14 @@ export interface ClickWriterOptions {
 const MAX_BACKOFF_MS = 5_000;
 
 /**
+ * Clicks accepted and not yet stored, per server, before new ones are dropped
+ * (core.md §12.1 asks for at least 10,000). Room for a database outage of
+ * several seconds at thousands of clicks a second, and for the SQLite
+ * worker's two-second batches under full load; about 30 MB when full.
+ */
+export const CLICK_QUEUE_CAPACITY = 100_000;
+
+/**
  * Arrivals per flushDelayMs above which a batch keeps gathering. Clicks on
  * different links land on different index pages, so each stored batch writes
  * about one page per distinct link in it: under load, a batch several times
@@ -81,7 +89,7 @@ export class ClickWriter implements ClickRecorder {
   private readonly hashIp: (ip: string, at: number) => string;
 
   constructor(private readonly opts: ClickWriterOptions) {
-    this.capacity = opts.capacity ?? 50_000;
+    this.capacity = opts.capacity ?? CLICK_QUEUE_CAPACITY;
     this.batchSize = opts.batchSize ?? 500;
     this.flushDelayMs = opts.flushDelayMs ?? 50;
     this.maxBatchDelayMs = Math.max(this.flushDelayMs, opts.maxBatchDelayMs ?? 1_000);
