@@ -12,23 +12,34 @@ export function andThen<T, R>(value: MaybePromise<T>, f: (v: T) => MaybePromise<
 
 /**
  * A single-row lookup compiled once and run with fresh parameters, for the
- * redirect hot path. On an SQLite file it runs synchronously as a prepared
- * statement on the read-only connection (same SQL text, no async plumbing,
- * and the result is returned as is, not wrapped in a promise); elsewhere it
- * goes through Kysely like every other query.
+ * redirect hot path. It answers the selected values in `columns` order, the
+ * order the query was compiled to select them in.
+ *
+ * On an SQLite file it runs synchronously as a prepared statement on the
+ * read-only connection (same SQL text, no async plumbing, and the result is
+ * returned as is, not wrapped in a promise), in better-sqlite3's raw mode:
+ * an array of values instead of an object built key by key, about a fifth of
+ * a five-column lookup. Elsewhere it goes through Kysely like every other
+ * query and the row's values are picked out by name.
  */
-export class HotQuery<Row> {
+export class HotQuery<Values extends readonly unknown[]> {
   private stmt: SqliteDatabase.Statement | null | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly compiled: CompiledQuery,
+    private readonly columns: readonly string[],
     private readonly reader: () => SqliteDatabase.Database | null,
   ) {}
 
-  first(params: readonly unknown[]): MaybePromise<Row | undefined> {
-    if (this.stmt === undefined) this.stmt = this.reader()?.prepare(this.compiled.sql) ?? null;
-    if (this.stmt) return this.stmt.get(...params) as Row | undefined;
-    return this.db.executeQuery<Row>({ ...this.compiled, parameters: params }).then((res) => res.rows[0]);
+  first(params: readonly unknown[]): MaybePromise<Values | undefined> {
+    if (this.stmt === undefined) this.stmt = this.reader()?.prepare(this.compiled.sql).raw(true) ?? null;
+    if (this.stmt) return this.stmt.get(...params) as Values | undefined;
+    return this.db
+      .executeQuery<Record<string, unknown>>({ ...this.compiled, parameters: params })
+      .then((res) => {
+        const row = res.rows[0];
+        return row === undefined ? undefined : (this.columns.map((c) => row[c]) as unknown as Values);
+      });
   }
 }

@@ -11,20 +11,21 @@ export const KEYWORD_PATTERN = /^[a-z][a-z0-9-]*$/;
 
 /** Root-forward keywords (core.md §10): admin-managed, effective immediately. */
 export class KeywordStore {
-  private readonly templateQuery: HotQuery<{ url_template: string }>;
+  private readonly templateQuery: HotQuery<[urlTemplate: string]>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
     reader: () => SqliteDatabase.Database | null = () => null,
   ) {
-    this.templateQuery = new HotQuery(db, db.selectFrom('keywords').select('url_template').where('keyword', '=', '').compile(), reader);
+    const columns = ['url_template'] as const;
+    this.templateQuery = new HotQuery(db, db.selectFrom('keywords').select(columns).where('keyword', '=', '').compile(), columns, reader);
   }
 
   /** The template for an exact, case-sensitive keyword; read on every resolver request that could match. */
   /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */
   templateFor(keyword: string): MaybePromise<string | null> {
-    return andThen(this.templateQuery.first([keyword]), (r) => r?.url_template ?? null);
+    return andThen(this.templateQuery.first([keyword]), (r) => r?.[0] ?? null);
   }
 
   async list(): Promise<Keyword[]> {

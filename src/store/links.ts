@@ -67,14 +67,13 @@ export interface LinkListQuery {
   limit?: number;
 }
 
+/** What the resolver reads of a link, in this order (HotQuery's values). */
+const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at'] as const;
+
 export class LinkStore {
-  private readonly resolveQuery: HotQuery<{
-    id: string;
-    url: string;
-    visibility: string;
-    expires_at: number | null;
-    archived_at: number | null;
-  }>;
+  private readonly resolveQuery: HotQuery<
+    [id: string, url: string, visibility: string, expiresAt: number | null, archivedAt: number | null]
+  >;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -86,24 +85,25 @@ export class LinkStore {
     // Compiled once: the resolver pays only for execution, never for query building.
     this.resolveQuery = new HotQuery(
       db,
-      db.selectFrom('links').select(['id', 'url', 'visibility', 'expires_at', 'archived_at']).where('slug', '=', '').compile(),
+      db.selectFrom('links').select(RESOLVE_COLUMNS).where('slug', '=', '').compile(),
+      RESOLVE_COLUMNS,
       reader,
     );
   }
 
   /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */
   lookupForResolve(slug: string): MaybePromise<ResolveTarget | null> {
-    return andThen(this.resolveQuery.first([slug]), (r) =>
-      r
-        ? {
-            id: r.id,
-            url: r.url,
-            visibility: asVisibility(r.visibility),
-            expiresAt: r.expires_at === null ? null : Number(r.expires_at),
-            archivedAt: r.archived_at === null ? null : Number(r.archived_at),
-          }
-        : null,
-    );
+    return andThen(this.resolveQuery.first([slug]), (r) => {
+      if (!r) return null;
+      const [id, url, visibility, expiresAt, archivedAt] = r;
+      return {
+        id,
+        url,
+        visibility: asVisibility(visibility),
+        expiresAt: expiresAt === null ? null : Number(expiresAt),
+        archivedAt: archivedAt === null ? null : Number(archivedAt),
+      };
+    });
   }
 
   async get(id: string): Promise<Link | null> {
