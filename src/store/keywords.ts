@@ -1,25 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
-import type { Database } from '../db/schema.js';
+import { andThen, HotQuery, type MaybePromise, type ValuesOf } from './hotQuery.js';
+import type { Database, KeywordsTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { isUniqueViolation } from './dbErrors.js';
 import type { Clock, Keyword } from './types.js';
 
 export const KEYWORD_PATTERN = /^[a-z][a-z0-9-]*$/;
 
+/** What the resolver reads of a keyword (HotQuery's values). */
+const TEMPLATE_COLUMNS = ['url_template'] as const;
+
 /** Root-forward keywords (core.md §10): admin-managed, effective immediately. */
 export class KeywordStore {
-  private readonly templateQuery: HotQuery<[urlTemplate: string]>;
+  private readonly templateQuery: HotQuery<ValuesOf<KeywordsTable, typeof TEMPLATE_COLUMNS>>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
     reader: () => SqliteDatabase.Database | null = () => null,
   ) {
-    const columns = ['url_template'] as const;
-    this.templateQuery = new HotQuery(db, db.selectFrom('keywords').select(columns).where('keyword', '=', '').compile(), columns, reader);
+    this.templateQuery = new HotQuery(
+      db,
+      db.selectFrom('keywords').select(TEMPLATE_COLUMNS).where('keyword', '=', '').compile(),
+      TEMPLATE_COLUMNS,
+      reader,
+    );
   }
 
   /** The template for an exact, case-sensitive keyword; read on every resolver request that could match. */

@@ -15,7 +15,7 @@ import {
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
 import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesText } from './access.js';
-import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
+import { andThen, HotQuery, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
@@ -71,9 +71,7 @@ export interface LinkListQuery {
 const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at'] as const;
 
 export class LinkStore {
-  private readonly resolveQuery: HotQuery<
-    [id: string, url: string, visibility: string, expiresAt: number | null, archivedAt: number | null]
-  >;
+  private readonly resolveQuery: HotQuery<ValuesOf<LinksTable, typeof RESOLVE_COLUMNS>>;
 
   constructor(
     private readonly db: Kysely<Database>,
