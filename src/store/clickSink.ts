@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
 import { CLICK_QUEUE_CAPACITY, ClickWriter, type ClickEvent, type ClickRecorder, type ClickWriterOptions } from '../workers/clickWriter.js';
-import type { ClickRow } from './clicks.js';
+import type { ClickRows } from './clicks.js';
 
 /**
  * Starts a worker from a sibling module. Compiled builds load the `.js` file;
@@ -152,7 +152,7 @@ class SqliteClickWorker implements ClickRecorder {
  */
 export function createClickRecorder(
   db: Db,
-  store: { insertBatch(rows: readonly ClickRow[]): Promise<void> },
+  store: { insertBatch(rows: ClickRows): Promise<void> },
   path: string,
   opts: Pick<ClickWriterOptions, 'metrics' | 'log' | 'ipHashSecret' | 'capacity'>,
 ): ClickRecorder {
