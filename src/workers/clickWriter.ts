@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { clickId, cleanReferrer, cleanUserAgent, clientIpHasher } from '../domain/click.js';
+import { clickIds, cleanReferrer, cleanUserAgent, clientIpHasher } from '../domain/click.js';
 import type { ClickRow, ClickRows } from '../store/clicks.js';
 
 /** What the resolver hands over: raw facts, stamped with the redirect time. */
@@ -90,6 +90,7 @@ export class ClickWriter implements ClickRecorder {
   private readonly flushDelayMs: number;
   private readonly maxBatchDelayMs: number;
   private readonly hashIp: (ip: string, at: number) => string;
+  private readonly nextId = clickIds();
 
   constructor(private readonly opts: ClickWriterOptions) {
     this.capacity = opts.capacity ?? CLICK_QUEUE_CAPACITY;
@@ -125,7 +126,7 @@ export class ClickWriter implements ClickRecorder {
 
   private toRow(e: ClickEvent): ClickRow {
     return {
-      id: clickId(e.at),
+      id: this.nextId(),
       link_id: e.linkId,
       user_id: e.userId,
       ip_hash: this.hashIp(e.ip, e.at),

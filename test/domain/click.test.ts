@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { clickId, cleanReferrer, cleanUserAgent, clientIpHasher, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
+import { clickIds, cleanReferrer, cleanUserAgent, clientIpHasher, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
 import { codePointLength } from '../../src/domain/text.js';
 import { DAY_MS } from '../../src/domain/timeseries.js';
 
@@ -129,16 +129,42 @@ describe('user agent', () => {
 });
 
 describe('click ids', () => {
-  test('are RFC 9562 version-7 UUIDs carrying the click time, so they sort by time', () => {
+  const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  const msOf = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+
+  test('are RFC 9562 version-7 UUIDs carrying the time they were made', () => {
     const at = Date.UTC(2026, 11, 2, 14, 30, 0, 123);
-    const id = clickId(at);
-    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    assert.equal(parseInt(id.slice(0, 8) + id.slice(9, 13), 16), at);
-    assert.notEqual(clickId(at), id, 'the random part differs within one millisecond');
+    const next = clickIds(() => at);
+    const a = next();
+    const b = next();
+    assert.match(a, UUID_V7);
+    assert.match(b, UUID_V7);
+    assert.equal(msOf(a), at);
+    assert.notEqual(a.slice(19), b.slice(19), 'the random part differs');
+  });
+
+  test('increase in the order they are made, within a millisecond, past 4,096 of them, and when the clock steps back', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 47 }), fc.integer({ min: 1, max: 2 ** 20 }), (a, gap) => {
-        assert.ok(clickId(a) < clickId(a + gap), 'a later click has a larger id');
+      // Clock readings in any order, each read for `perReading` ids in a row.
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 47 }), { minLength: 1, maxLength: 50 }), fc.integer({ min: 1, max: 9_000 }), (readings, perReading) => {
+        let calls = 0;
+        const next = clickIds(() => readings[Math.floor(calls++ / perReading)]!);
+        let last = '';
+        for (let i = 0; i < Math.min(readings.length * perReading, 20_000); i++) {
+          const id = next();
+          assert.match(id, UUID_V7);
+          assert.ok(id > last, `${id} after ${last}`);
+          last = id;
+        }
       }),
+      { numRuns: 30 },
     );
+  });
+
+  test('never run ahead of the clock by more than the ids made within one millisecond need', () => {
+    const next = clickIds(() => 1_000);
+    let id = '';
+    for (let i = 0; i < 3 * 4_096; i++) id = next();
+    assert.equal(msOf(id), 1_002);
   });
 });
