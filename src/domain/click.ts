@@ -18,11 +18,11 @@ export const REFERRER_MAX = 2048;
  * 640,000 clicks). Made in storing order, each lands at the end. The click
  * time is clicked_at; ids only break ties between equal times.
  */
-export function clickIds(now: () => number = Date.now): () => string {
+export function clickIds(clock: () => number = Date.now): () => string {
   let ms = -1;
   let counter = 0;
   return () => {
-    const t = now();
+    const t = clock();
     if (t > ms) {
       ms = t;
       counter = 0;
