@@ -10,12 +10,13 @@ import { SqliteClickStore } from './clicks.js';
  * How many WAL pages build up before they are copied back into the database.
  * Clicks land on pages all over the per-link index, so each batch dirties
  * about one page per clicked link (from 4,000 to 17,000 pages per
- * 32,000-click batch as a table of clicks on 10,000 links grew to 640,000). At SQLite's default (1,000 pages) or at 10,000,
- * every batch is checkpointed on its own, and each checkpoint writes back and
- * syncs the same tail pages again. At 20,000 pages (about 80 MB of WAL on
- * disk under load) the server spent 63–67 µs of CPU per redirect at a steady
- * 14,000 redirects a second, against 68–73 µs at 10,000 pages; larger WALs
- * did no better.
+ * 32,000-click batch as a table of clicks on 10,000 links grew to 640,000).
+ * At SQLite's default (1,000 pages) or at 10,000, every batch is
+ * checkpointed on its own, and each checkpoint writes back and syncs the
+ * same tail pages again. At 20,000 pages (about 80 MB of WAL on disk under
+ * load) the server spent 63–67 µs of CPU per redirect at a steady 14,000
+ * redirects a second, against 68–73 µs at 10,000 pages; larger WALs did no
+ * better.
  */
 const WAL_CHECKPOINT_PAGES = 20_000;
 
