@@ -38,10 +38,10 @@ const PAGE_CACHE_KIB = 32 * 1024;
  * (two seconds at 16,000 clicks a second) took about a sixth less CPU and
  * 2.6 instead of 4.2 KB of disk writes per click than batches of 16,000.
  * Batches of 64,000 took as much CPU (1.8 KB) while clicks wait longer to
- * show in stats. A quiet queue is still
- * stored within ClickWriter's flush delay. A full batch plus the clicks that
- * arrive while it is written stays well under the main thread's bound
- * (CLICK_QUEUE_CAPACITY), beyond which it drops.
+ * show in stats. A quiet queue is still stored within ClickWriter's flush
+ * delay. A full batch plus the clicks that arrive while it is written stays
+ * well under the main thread's bound (CLICK_QUEUE_CAPACITY), beyond which it
+ * drops.
  */
 const BATCH_CLICKS = 32_000;
 const BATCH_GATHER_MS = 2_000;

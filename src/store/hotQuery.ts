@@ -10,6 +10,9 @@ export function andThen<T, R>(value: MaybePromise<T>, f: (v: T) => MaybePromise<
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
+/** The values of `columns` in a row of `Row`, in that order: what HotQuery answers for them. */
+export type ValuesOf<Row, Columns extends readonly (keyof Row)[]> = { -readonly [I in keyof Columns]: Row[Columns[I] & keyof Row] };
+
 /**
  * A single-row lookup compiled once and run with fresh parameters, for the
  * redirect hot path. It answers the selected values in `columns` order, the
@@ -22,9 +25,6 @@ export function andThen<T, R>(value: MaybePromise<T>, f: (v: T) => MaybePromise<
  * a five-column lookup. Elsewhere it goes through Kysely like every other
  * query and the row's values are picked out by name.
  */
-/** The values of `columns` in a row of `Row`, in that order: what HotQuery answers for them. */
-export type ValuesOf<Row, Columns extends readonly (keyof Row)[]> = { -readonly [I in keyof Columns]: Row[Columns[I] & keyof Row] };
-
 export class HotQuery<Values extends readonly unknown[]> {
   private stmt: SqliteDatabase.Statement | null | undefined;
 

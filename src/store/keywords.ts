@@ -29,8 +29,11 @@ export class KeywordStore {
     );
   }
 
-  /** The template for an exact, case-sensitive keyword; read on every resolver request that could match. */
-  /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */
+  /**
+   * The template for an exact, case-sensitive keyword; read on every resolver
+   * request that could match. Synchronous on an SQLite file (the redirect
+   * fast path relies on it); a promise elsewhere.
+   */
   templateFor(keyword: string): MaybePromise<string | null> {
     return andThen(this.templateQuery.first([keyword]), (r) => r?.[0] ?? null);
   }
