@@ -27,9 +27,14 @@ if (files.length === 0) {
   process.exit(1);
 }
 const concurrency = process.env.JOE_TEST_CONCURRENCY ?? '2';
+// Each file runs in its own process, and node applies this timeout to each
+// file as well as to each test: a file that never finishes (a hook waiting
+// forever, a handle keeping its process alive) fails after ten minutes and is
+// ended, instead of holding up the run. The slowest file takes about two.
+const timeoutMs = process.env.JOE_TEST_TIMEOUT_MS ?? '600000';
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, '--test-reporter=spec', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(r.status ?? 1);

@@ -40,6 +40,31 @@ function withDatabase(dsn: string, name: string): string {
   return u.toString();
 }
 
+/** SQLSTATE 42501: FORCE met a backend of a role the test user may not signal. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/**
+ * Drops a test database, closing the admin connection whatever happens: an
+ * open client would keep the test process alive after its last test.
+ *
+ * `WITH (FORCE)` ends connections a stopped server may have left behind, but
+ * PostgreSQL refuses it when one of the backends belongs to no role the test
+ * user can signal, as an autovacuum worker on the database does. A plain DROP
+ * asks autovacuum to stop and waits for it, so that is the fallback.
+ */
+async function dropPostgresDatabase(admin: string, name: string): Promise<void> {
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  try {
+    await c.query(`drop database if exists ${name} with (force)`);
+  } catch (e) {
+    if ((e as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) throw e;
+    await c.query(`drop database if exists ${name}`);
+  } finally {
+    await c.end();
+  }
+}
+
 export async function createTestDatabase(driver: DbDriver): Promise<TestDatabase> {
   const name = `jl_test_${randomBytes(6).toString('hex')}`;
   if (driver === 'sqlite3') {
@@ -59,12 +84,7 @@ export async function createTestDatabase(driver: DbDriver): Promise<TestDatabase
     return {
       driver,
       config: { driver, dsn: withDatabase(admin, name) },
-      drop: async () => {
-        const c = new pg.Client({ connectionString: admin });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
+      drop: () => dropPostgresDatabase(admin, name),
     };
   }
   const admin = process.env.JOE_TEST_MYSQL_DSN!;
@@ -76,8 +96,11 @@ export async function createTestDatabase(driver: DbDriver): Promise<TestDatabase
     config: { driver, dsn: withDatabase(admin, name) },
     drop: async () => {
       const p = createPool({ uri: admin, connectionLimit: 1 });
-      await p.query(`drop database if exists ${name}`);
-      await p.end();
+      try {
+        await p.query(`drop database if exists ${name}`);
+      } finally {
+        await p.end();
+      }
     },
   };
 }
