@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { openSqlite } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { ClickWriter, type ClickMetrics } from '../workers/clickWriter.js';
-import type { ClickWorkerData, FromClickWorker, ToClickWorker } from './clickSink.js';
+import { eventsOf, type ClickWorkerData, type FromClickWorker, type ToClickWorker } from './clickSink.js';
 import { SqliteClickStore } from './clicks.js';
 
 /**
@@ -86,8 +86,8 @@ const writer = new ClickWriter({
 writer.start();
 
 port.on('message', async (msg: ToClickWorker) => {
-  if ('events' in msg) {
-    for (const e of msg.events) writer.enqueue(e);
+  if ('clicks' in msg) {
+    for (const e of eventsOf(msg.clicks)) writer.enqueue(e);
     return;
   }
   const drained = await writer.close(msg.close);

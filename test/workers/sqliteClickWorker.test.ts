@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
+import { hashClientIp } from '../../src/domain/click.js';
 import { Metrics } from '../../src/metrics.js';
 import { createClickRecorder } from '../../src/store/clickSink.js';
 import { createStore, type Store } from '../../src/store/index.js';
@@ -36,18 +37,41 @@ describe('SQLite click worker', () => {
 
   test('stores each event as a row, counts it, and reports nothing pending afterwards', async () => {
     const link = await newLink('worker-rows');
+    const other = await newLink('worker-rows-other');
+    const clicker = await store.users.create({ email: 'worker-clicker@example.com' });
+    // Every field varies from event to event, so a field carried in the wrong place or order shows.
+    const events = Array.from({ length: 1_200 }, (_, i) => ({
+      ...clickEvent(i % 3 === 0 ? other.id : link.id, i),
+      userId: i % 4 === 0 ? clicker.id : null,
+      userAgent: i % 5 === 0 ? undefined : `agent-${i}`,
+      referer: i % 7 === 0 ? undefined : `https://ref.test/${i}?q=x`,
+    }));
     const metrics = new Metrics({ processMetrics: false });
     const r = recorder(metrics);
     r.start();
-    for (let i = 0; i < 1_200; i++) assert.equal(r.enqueue(clickEvent(link.id, i)), true);
+    for (const e of events) assert.equal(r.enqueue(e), true);
     assert.ok(r.pending > 0, 'events are pending until the worker has stored them');
-    await eventually(async () => (await store.clicks.countForLink(link.id)) === 1_200);
+    await eventually(async () => (await store.clicks.countForLink(link.id)) + (await store.clicks.countForLink(other.id)) === 1_200);
     await eventually(() => r.pending === 0);
     assert.equal(await metricTotal(metrics, 'joelinks_clicks_recorded_total'), 1_200);
-    const row = await db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link.id).orderBy('clicked_at').executeTakeFirstOrThrow();
-    assert.equal(row.referrer, 'https://ref.test/a');
-    assert.equal(Number(row.clicked_at), CLICK_EPOCH);
-    assert.match(row.ip_hash, /^[0-9a-f]{64}$/);
+    const rows = await db.kysely
+      .selectFrom('link_clicks')
+      .select(['link_id', 'user_id', 'ip_hash', 'user_agent', 'referrer', 'clicked_at'])
+      .where('link_id', 'in', [link.id, other.id])
+      .orderBy('clicked_at')
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => ({ ...row, clicked_at: Number(row.clicked_at) })),
+      events.map((e) => ({
+        link_id: e.linkId,
+        user_id: e.userId,
+        ip_hash: hashClientIp('k', e.ip, e.at),
+        user_agent: e.userAgent ?? '',
+        referrer: e.referer === undefined ? '' : e.referer.replace('?q=x', ''),
+        clicked_at: e.at,
+      })),
+    );
+    assert.equal(rows[0]!.clicked_at, CLICK_EPOCH);
     assert.equal(await r.close(), true);
   });
 
