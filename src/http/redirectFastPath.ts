@@ -34,7 +34,8 @@ const SESSION_COOKIE_PREFIX = `${SESSION_COOKIE}=`;
  * server), and none of it changes this answer.
  *
  * It answers exactly what the resolver (resolve.tsx) would — same lookups in
- * the same order, same status and headers, same click — and returns false,
+ * the same order (a keyword-shaped host's template first, read in the same
+ * query as the slug's link), same status and headers, same click — and returns false,
  * having written nothing, for everything else: a session cookie or
  * forward-auth (the click names the user, a secure link needs them), HEAD,
  * HTMX, a query string, percent-escapes, more than one segment, a keyword
@@ -85,12 +86,12 @@ export function redirectFastPath(deps: FastPathDeps): (req: IncomingMessage, res
     if (headers.cookie?.includes(SESSION_COOKIE_PREFIX)) return false;
     const timer = metrics.redirectDuration.startTimer();
     try {
-      // The resolver tries the host as a keyword before any slug (core.md §10).
+      // The resolver tries the host as a keyword before any slug (core.md §10). A
+      // keyword-shaped host (`go`, as most installs are reached) reads both at once.
       const host = requestHost(req);
-      const template = KEYWORD_PATTERN.test(host) ? store.keywords.templateFor(host) : null;
-      const served = andThen(template, (t) =>
-        t !== null ? false : andThen(store.links.lookupForResolve(slug), (link) => answer(req, res, link, timer)),
-      );
+      const served = KEYWORD_PATTERN.test(host)
+        ? andThen(store.links.lookupHostAndSlug(host, slug), (r) => r.hostTemplate === null && answer(req, res, r.link, timer))
+        : andThen(store.links.lookupForResolve(slug), (link) => answer(req, res, link, timer));
       // Fastify answers a failed lookup again from scratch, with its error handling.
       return served instanceof Promise ? served.catch(() => false) : served;
     } catch {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
-import type { Kysely, Updateable } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Updateable } from 'kysely';
 import { asVisibility, type Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
@@ -70,8 +70,60 @@ export interface LinkListQuery {
 /** What the resolver reads of a link, in this order (HotQuery's values). */
 const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at'] as const;
 
+/** The request host's keyword template, then RESOLVE_COLUMNS (HotQuery's values). */
+const HOST_AND_SLUG_COLUMNS = ['host_template', ...RESOLVE_COLUMNS] as const;
+/** A probe row left-joined to the link: every link column may be null. */
+type HostAndSlugRow = { [K in keyof LinksTable]: LinksTable[K] | null } & { host_template: string | null };
+
+/** A request host's keyword template, if it has one, and the link a slug names. */
+export interface HostAndSlug {
+  hostTemplate: string | null;
+  link: ResolveTarget | null;
+}
+
+function toResolveTarget(
+  id: string | null,
+  url: string | null,
+  visibility: string | null,
+  expiresAt: number | bigint | null,
+  archivedAt: number | bigint | null,
+): ResolveTarget | null {
+  if (id === null || url === null || visibility === null) return null;
+  return {
+    id,
+    url,
+    visibility: asVisibility(visibility),
+    expiresAt: expiresAt === null ? null : Number(expiresAt),
+    archivedAt: archivedAt === null ? null : Number(archivedAt),
+  };
+}
+
+/**
+ * One query for the host keyword and the slug: a probe row left-joined to the
+ * link, with the keyword's template as a scalar subquery, so it answers one row
+ * whether either exists or not. The values are bound by position, so the
+ * placeholders' order is checked once here rather than assumed.
+ */
+function compileHostAndSlug(db: Kysely<Database>): CompiledQuery {
+  const host = '\u0000host';
+  const slug = '\u0000slug';
+  const compiled = db
+    .selectFrom(db.selectNoFrom(sql<number>`1`.as('one')).as('probe'))
+    .leftJoin('links', (join) => join.on((eb) => eb('links.slug', '=', slug)))
+    .select((eb) => [
+      eb.selectFrom('keywords').select('url_template').where('keyword', '=', host).as('host_template'),
+      ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const),
+    ])
+    .compile();
+  if (compiled.parameters.length !== 2 || compiled.parameters[0] !== host || compiled.parameters[1] !== slug) {
+    throw new Error('host-and-slug lookup: unexpected placeholder order');
+  }
+  return compiled;
+}
+
 export class LinkStore {
   private readonly resolveQuery: HotQuery<ValuesOf<LinksTable, typeof RESOLVE_COLUMNS>>;
+  private readonly hostAndSlugQuery: HotQuery<ValuesOf<HostAndSlugRow, typeof HOST_AND_SLUG_COLUMNS>>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -87,20 +139,25 @@ export class LinkStore {
       RESOLVE_COLUMNS,
       reader,
     );
+    this.hostAndSlugQuery = new HotQuery(db, compileHostAndSlug(db), HOST_AND_SLUG_COLUMNS, reader);
   }
 
   /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */
   lookupForResolve(slug: string): MaybePromise<ResolveTarget | null> {
-    return andThen(this.resolveQuery.first([slug]), (r) => {
-      if (!r) return null;
-      const [id, url, visibility, expiresAt, archivedAt] = r;
-      return {
-        id,
-        url,
-        visibility: asVisibility(visibility),
-        expiresAt: expiresAt === null ? null : Number(expiresAt),
-        archivedAt: archivedAt === null ? null : Number(archivedAt),
-      };
+    return andThen(this.resolveQuery.first([slug]), (r) => (r ? toResolveTarget(...r) : null));
+  }
+
+  /**
+   * `keywords.templateFor(host)` and `lookupForResolve(slug)` in one query,
+   * for the redirect fast path behind a keyword-shaped host (`go`): one read
+   * transaction on SQLite instead of two (each costs about as much as the
+   * lookup itself), one round trip elsewhere. Synchronous on an SQLite file.
+   */
+  lookupHostAndSlug(host: string, slug: string): MaybePromise<HostAndSlug> {
+    return andThen(this.hostAndSlugQuery.first([host, slug]), (r) => {
+      if (!r) return { hostTemplate: null, link: null };
+      const [hostTemplate, ...link] = r;
+      return { hostTemplate, link: toResolveTarget(...link) };
     });
   }
 

@@ -78,6 +78,18 @@ describe('redirect fast path', () => {
     assert.equal(r.headers.get('location'), 'https://keyword.test/wiki');
   });
 
+  test('behind a keyword-shaped host that is no keyword, links redirect and are counted as anywhere else', async () => {
+    const before = (await clickRows('docs')).length;
+    for (const host of ['links', 'links:8080']) {
+      const r = await get(`${s.url}/docs`, { host });
+      assert.equal(r.status, 302, host);
+      assert.equal(r.headers.get('location'), 'https://docs.test/');
+    }
+    assert.equal((await get(`${s.url}/vault`, { host: 'links' })).headers.get('location')?.includes('vault.test'), false, 'a secure link still asks who is visiting');
+    assert.equal((await get(`${s.url}/nothing-here`, { host: 'links' })).status, 404);
+    await eventually(async () => (await clickRows('docs')).length === before + 2);
+  });
+
   test('private links resolve for anyone; secure ones send a stranger to sign in', async () => {
     assert.equal((await get(`${s.url}/unlisted`)).headers.get('location'), 'https://unlisted.test/');
     const secure = await get(`${s.url}/vault`);

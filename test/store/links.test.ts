@@ -263,6 +263,31 @@ describeEachDatabase('link store', (ctx) => {
     }
     await assert.rejects(store.links.update(randomUUID(), { title: 'x' }), isAppError('NOT_FOUND'));
   });
+
+  test('the host keyword and the slug read together answer what the two lookups answer apart', async () => {
+    const { store, clock } = ctx();
+    const u = await newUser(store);
+    const kw = unique('hk');
+    await store.keywords.create({ keyword: kw, urlTemplate: `https://${kw}.test/{slug}` });
+    const plain = unique('hs-plain');
+    const secure = unique('hs-secure');
+    await store.links.create({ slug: plain, url: 'https://plain.test/a' }, u.id);
+    const s = await store.links.create({ slug: secure, url: 'https://secure.test/', visibility: 'secure', expiresAt: clock.now + 7_200_000 }, u.id);
+    await store.links.update(s.id, { archived: true });
+    // A slug spelled like the keyword, and a host spelled like a slug, must not cross over.
+    await store.links.create({ slug: kw, url: 'https://same-name.test/' }, u.id);
+    for (const host of [kw, plain, 'nokeyword', kw.toUpperCase()]) {
+      for (const slug of [plain, secure, kw, 'no-such-slug', plain.toUpperCase()]) {
+        const together = await store.links.lookupHostAndSlug(host, slug);
+        const apart = { hostTemplate: await store.keywords.templateFor(host), link: await store.links.lookupForResolve(slug) };
+        assert.deepEqual(together, apart, `host=${host} slug=${slug}`);
+      }
+    }
+    const both = await store.links.lookupHostAndSlug(kw, secure);
+    assert.equal(both.hostTemplate, `https://${kw}.test/{slug}`);
+    assert.deepEqual(both.link, { id: s.id, url: 'https://secure.test/', visibility: 'secure', expiresAt: clock.now + 7_200_000, archivedAt: clock.now });
+    assert.deepEqual(await store.links.lookupHostAndSlug('nokeyword', 'no-such-slug'), { hostTemplate: null, link: null });
+  });
 });
 
 describeEachDatabase('link store: bad input changes nothing', (ctx) => {
