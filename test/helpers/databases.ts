@@ -48,9 +48,11 @@ const INSUFFICIENT_PRIVILEGE = '42501';
  * open client would keep the test process alive after its last test.
  *
  * `WITH (FORCE)` ends connections a stopped server may have left behind, but
- * PostgreSQL refuses it when one of the backends belongs to no role the test
- * user can signal, as an autovacuum worker on the database does. A plain DROP
- * asks autovacuum to stop and waits for it, so that is the fallback.
+ * PostgreSQL refuses it ("must be a member of the role whose process is being
+ * terminated") when a backend on the database runs as a role the test user
+ * may not signal; an autovacuum worker is one. A plain DROP asks autovacuum
+ * to stop and waits a few seconds for other sessions to leave, so that is the
+ * fallback.
  */
 async function dropPostgresDatabase(admin: string, name: string): Promise<void> {
   const c = new pg.Client({ connectionString: admin });
