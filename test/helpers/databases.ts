@@ -40,13 +40,33 @@ function withDatabase(dsn: string, name: string): string {
   return u.toString();
 }
 
+/**
+ * Runs `work` on an admin connection that is closed whatever happens: an open
+ * client would keep the test process alive after its last test.
+ */
+async function onPostgres(admin: string, work: (c: pg.Client) => Promise<unknown>): Promise<void> {
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  try {
+    await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function onMysql(admin: string, statement: string): Promise<void> {
+  const p = createPool({ uri: admin, connectionLimit: 1 });
+  try {
+    await p.query(statement);
+  } finally {
+    await p.end();
+  }
+}
+
 /** SQLSTATE 42501: FORCE met a backend of a role the test user may not signal. */
 const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
- * Drops a test database, closing the admin connection whatever happens: an
- * open client would keep the test process alive after its last test.
- *
  * `WITH (FORCE)` ends connections a stopped server may have left behind, but
  * PostgreSQL refuses it ("must be a member of the role whose process is being
  * terminated") when a backend on the database runs as a role the test user
@@ -54,16 +74,12 @@ const INSUFFICIENT_PRIVILEGE = '42501';
  * to stop and waits a few seconds for other sessions to leave, so that is the
  * fallback.
  */
-async function dropPostgresDatabase(admin: string, name: string): Promise<void> {
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
+async function dropPostgresDatabase(c: pg.Client, name: string): Promise<void> {
   try {
     await c.query(`drop database if exists ${name} with (force)`);
   } catch (e) {
     if ((e as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) throw e;
     await c.query(`drop database if exists ${name}`);
-  } finally {
-    await c.end();
   }
 }
 
@@ -79,31 +95,19 @@ export async function createTestDatabase(driver: DbDriver): Promise<TestDatabase
   }
   if (driver === 'postgres') {
     const admin = process.env.JOE_TEST_PG_DSN!;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`create database ${name}`);
-    await client.end();
+    await onPostgres(admin, (c) => c.query(`create database ${name}`));
     return {
       driver,
       config: { driver, dsn: withDatabase(admin, name) },
-      drop: () => dropPostgresDatabase(admin, name),
+      drop: () => onPostgres(admin, (c) => dropPostgresDatabase(c, name)),
     };
   }
   const admin = process.env.JOE_TEST_MYSQL_DSN!;
-  const pool = createPool({ uri: admin, connectionLimit: 1 });
-  await pool.query(`create database ${name} character set utf8mb4 collate utf8mb4_bin`);
-  await pool.end();
+  await onMysql(admin, `create database ${name} character set utf8mb4 collate utf8mb4_bin`);
   return {
     driver,
     config: { driver, dsn: withDatabase(admin, name) },
-    drop: async () => {
-      const p = createPool({ uri: admin, connectionLimit: 1 });
-      try {
-        await p.query(`drop database if exists ${name}`);
-      } finally {
-        await p.end();
-      }
-    },
+    drop: () => onMysql(admin, `drop database if exists ${name}`),
   };
 }
 
