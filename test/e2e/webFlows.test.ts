@@ -155,6 +155,8 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await dialog(page).getByRole('button', { name: 'Delete' }).click();
     await page.locator('#toast-area').getByText('Link deleted.').waitFor();
     await page.locator('#link-list tr', { hasText: 'team-wiki' }).waitFor({ state: 'detached' });
+    // The dialog's close event, which empties #modal, is dispatched as a task of its own after the swap.
+    await page.locator('#modal dialog').waitFor({ state: 'detached' });
     assert.equal(await page.locator('#modal').innerHTML(), '');
     assert.equal(await s.store.links.get(link.id), null);
     problems.assertNone();
