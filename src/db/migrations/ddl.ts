@@ -4,7 +4,8 @@ import type { DbDriver } from '../../config.js';
 /**
  * The few places the three databases need different DDL, kept in one spot
  * (core.md §1.3): byte-order collation on text (utf8mb4_bin on MySQL,
- * COLLATE "C" on PostgreSQL), blob types, and MySQL's table options.
+ * COLLATE "C" on PostgreSQL), blob types, MySQL's table options and its
+ * table-qualified DROP INDEX.
  */
 export class Ddl {
   constructor(
@@ -30,5 +31,11 @@ export class Ddl {
   createTable(name: string): CreateTableBuilder<string, never> {
     const t = this.db.schema.createTable(name);
     return this.driver === 'mysql' ? t.modifyEnd(sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`) : t;
+  }
+
+  /** MySQL names the table an index belongs to; the others reject it. */
+  async dropIndex(name: string, table: string): Promise<void> {
+    const drop = this.db.schema.dropIndex(name);
+    await (this.driver === 'mysql' ? drop.on(table) : drop).execute();
   }
 }
