@@ -46,9 +46,19 @@ export function mysqlUri(dsn: string): string {
   return `mysql://${auth}${host}/${db}`;
 }
 
+/** Page size of a new SQLite database file, in bytes (SQLite's default is 4096). */
+export const SQLITE_PAGE_SIZE = 16_384;
+
 export function openSqlite(path: string): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   const db = new SqliteDatabase(path);
+  // Takes effect only while the file is still empty (a new install); an
+  // existing database keeps its page size. Every click dirties one page of
+  // the per-link index per clicked link, and larger pages gather more of a
+  // link's clicks per page write: at 480,000 stored clicks and a steady
+  // 14,000 redirects a second, the thread that stores them used 12.4–12.8 µs
+  // per click with 16 KiB pages against 15.4–16.9 µs with 4 KiB pages.
+  db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

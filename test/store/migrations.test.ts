@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { connect } from '../../src/db/connect.js';
+import { SQLITE_PAGE_SIZE, connect, openSqlite } from '../../src/db/connect.js';
 import { migrateDownOne, migrateUp, migrationStatus } from '../../src/db/migrate.js';
 import { migrationNames } from '../../src/db/migrations/index.js';
 import { describeEachDatabase } from '../helpers/databases.js';
@@ -64,3 +68,27 @@ describeEachDatabase(
   },
   { migrate: false },
 );
+
+test('a new SQLite file gets large pages; an existing file keeps its own and stays usable', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'joe-links-pages-'));
+  try {
+    const fresh = connect({ driver: 'sqlite3', dsn: join(dir, 'new.db') });
+    await migrateUp(fresh);
+    assert.equal(fresh.sqlite!.pragma('page_size', { simple: true }), SQLITE_PAGE_SIZE);
+    await fresh.close();
+
+    const oldPath = join(dir, 'old.db');
+    const old = new SqliteDatabase(oldPath);
+    old.pragma('page_size = 4096');
+    old.pragma('journal_mode = WAL');
+    old.exec('create table kept (v text)');
+    old.close();
+    const reopened = openSqlite(oldPath);
+    assert.equal(reopened.pragma('page_size', { simple: true }), 4096);
+    reopened.prepare('insert into kept values (?)').run('still writable');
+    assert.deepEqual(reopened.prepare('select v from kept').all(), [{ v: 'still writable' }]);
+    reopened.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
