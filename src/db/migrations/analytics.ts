@@ -82,12 +82,14 @@ export const analyticsMigrations: MigrationStep[] = [
      * Every redirect writes one entry into each link_clicks index, so their
      * width is paid per click. The trailing `id` (36 bytes) made the per-link
      * index the widest B-tree of the table, and its entries land all over it
-     * (one region per link). Without it, a million stored clicks cost about
-     * 6 µs less CPU per insert on SQLite. Readers order ties on `clicked_at`
-     * by id themselves: SQLite and PostgreSQL sort only the rows sharing one
-     * timestamp, and InnoDB keeps the primary key in every secondary index.
-     * The new indexes are built before the old ones go, because InnoDB will
-     * not drop the only index that serves the link_id foreign key.
+     * (one region per link). Storing 960,000 clicks over 10,000 links into
+     * SQLite, the last third took 11.4–13.2 µs of CPU per click without it,
+     * 15.6–18.5 µs with it (and with `id` in the time index too). Readers
+     * order ties on `clicked_at` by id themselves: SQLite and PostgreSQL sort
+     * only the rows sharing one timestamp, and InnoDB keeps the primary key
+     * in every secondary index. The new indexes are built before the old
+     * ones go, because InnoDB will not drop the only index that serves the
+     * link_id foreign key.
      */
     name: '00018_narrow_link_clicks_indexes',
     async up(d: Ddl) {
