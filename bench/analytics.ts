@@ -87,7 +87,18 @@ export async function seed(now: number, dir = mkdtempSync(join(tmpdir(), 'joe-li
       const createdAt = now - 400 * DAY_MS + Math.floor(random() * 380 * DAY_MS);
       await trx
         .insertInto('links')
-        .values({ id, slug: `link-${i}`, url: `https://example.com/${i}`, title: null, description: null, visibility: 'public', created_at: createdAt, updated_at: createdAt, expires_at: null, archived_at: null })
+        .values({
+          id,
+          slug: `link-${i}`,
+          url: `https://example.com/${i}`,
+          title: null,
+          description: null,
+          visibility: 'public',
+          created_at: createdAt,
+          updated_at: createdAt,
+          expires_at: null,
+          archived_at: null,
+        })
         .execute();
       // The owner owns a quarter of the links (the hot one included); the rest belong to others.
       const ownerId = i % 4 === 0 ? owner.id : others[i % others.length]!;
@@ -110,7 +121,11 @@ export async function seed(now: number, dir = mkdtempSync(join(tmpdir(), 'joe-li
   let otherCarry = 0;
   let pending: LinkClicksTable[] = [];
   const flush = async (trx: typeof k) => {
-    for (let i = 0; i < pending.length; i += 1_000) await trx.insertInto('link_clicks').values(pending.slice(i, i + 1_000)).execute();
+    for (let i = 0; i < pending.length; i += 1_000)
+      await trx
+        .insertInto('link_clicks')
+        .values(pending.slice(i, i + 1_000))
+        .execute();
     pending = [];
   };
   await k.transaction().execute(async (trx) => {
@@ -132,7 +147,8 @@ export async function seed(now: number, dir = mkdtempSync(join(tmpdir(), 'joe-li
       const span = Math.max(1, Math.min(3_600_000, now - hourStart));
       const add = (linkId: string) => {
         const authed = random() < 0.4;
-        const ref = random() < 0.3 ? null : `${REFERRER_HOSTS[Math.floor(random() * REFERRER_HOSTS.length)]}/page/${Math.floor(random() * 5)}`;
+        const ref =
+          random() < 0.3 ? null : `${REFERRER_HOSTS[Math.floor(random() * REFERRER_HOSTS.length)]}/page/${Math.floor(random() * 5)}`;
         batch.push({
           id: randomUUID(),
           link_id: linkId,
@@ -156,7 +172,14 @@ export async function seed(now: number, dir = mkdtempSync(join(tmpdir(), 'joe-li
   const hot = await store.analytics.totals(hotLinkId);
   if (hot.total !== HOT_CLICKS) throw new Error(`hot link holds ${hot.total} clicks, expected ${HOT_CLICKS}`);
   await db.close();
-  return { dbPath, dir, hotLinkId, owner: { id: owner.id, isAdmin: false }, admin: { id: admin.id, isAdmin: true }, seedMs: performance.now() - started };
+  return {
+    dbPath,
+    dir,
+    hotLinkId,
+    owner: { id: owner.id, isAdmin: false },
+    admin: { id: admin.id, isAdmin: true },
+    seedMs: performance.now() - started,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -188,7 +211,9 @@ export interface AnalyticsFigures {
 /** Streams one 100,000-row export into a discarding sink in a fresh process and reports its RSS growth. */
 async function exportRss(dbPath: string, linkId: string, now: number): Promise<{ rows: number; ms: number; rssGrowthMb: number }> {
   const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', self, 'export-rss', dbPath, linkId, String(now)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', self, 'export-rss', dbPath, linkId, String(now)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise<number | null>((r) => child.on('exit', r));
@@ -256,7 +281,16 @@ export async function benchAnalytics(): Promise<AnalyticsFigures> {
     for (const [name, fn] of reads) served.push([name, await timeIt(fn)]);
     await db.close();
     const ex = await exportRss(w.dbPath, w.hotLinkId, now);
-    return { seedMs: w.seedMs, raw, rollupBuildMs, rollupCheckMs, served, exportRows: ex.rows, exportMs: ex.ms, exportRssGrowthMb: ex.rssGrowthMb };
+    return {
+      seedMs: w.seedMs,
+      raw,
+      rollupBuildMs,
+      rollupCheckMs,
+      served,
+      exportRows: ex.rows,
+      exportMs: ex.ms,
+      exportRssGrowthMb: ex.rssGrowthMb,
+    };
   } finally {
     rmSync(w.dir, { recursive: true, force: true });
   }

@@ -112,7 +112,13 @@ export async function benchRedirects(): Promise<{ ours: number; bare: number; ra
   const oursPort = 18_181;
   const barePort = 18_182;
   const ours = spawn(process.execPath, ['dist/src/cli.js', 'serve'], {
-    env: { ...process.env, JOE_DB_DSN: dbPath, JOE_HTTP_ADDR: `127.0.0.1:${oursPort}`, JOE_HEALTH_CHECKS_ENABLED: 'false', JOE_LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      JOE_DB_DSN: dbPath,
+      JOE_HTTP_ADDR: `127.0.0.1:${oursPort}`,
+      JOE_HEALTH_CHECKS_ENABLED: 'false',
+      JOE_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const bare = spawn(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -285,7 +285,9 @@ try {
   }, 1000);
   const progress = setInterval(() => {
     const done = [...latency.values()].reduce((a, s) => a + s.n, 0);
-    console.error(`soak: ${((performance.now() - startedAt) / 1000).toFixed(0)} s, ${done} requests, ${errors} errors, rss ${rssMb(pid).toFixed(1)} MiB`);
+    console.error(
+      `soak: ${((performance.now() - startedAt) / 1000).toFixed(0)} s, ${done} requests, ${errors} errors, rss ${rssMb(pid).toFixed(1)} MiB`,
+    );
   }, 30_000);
 
   await Promise.all(
@@ -326,16 +328,25 @@ try {
   console.log(`soak_stats_route=${statsRoute}`);
   for (const [cls] of MIX) {
     const s = latency.get(cls)!.sorted();
-    console.log(`soak_${cls}: n=${s.length} p50_ms=${f1(percentile(s, 50))} p99_ms=${f1(percentile(s, 99))} max_ms=${f1(s[s.length - 1] ?? NaN)}`);
+    console.log(
+      `soak_${cls}: n=${s.length} p50_ms=${f1(percentile(s, 50))} p99_ms=${f1(percentile(s, 99))} max_ms=${f1(s[s.length - 1] ?? NaN)}`,
+    );
   }
   console.log(`soak_statuses=${JSON.stringify(Object.fromEntries([...statusCounts].sort()))}`);
   console.log(`soak_errors=${errors} (unexpected status or connection error; ${netErrors} connection errors)`);
   console.log(`soak_5xx=${fivexx} (target 0)`);
   console.log(`soak_server_error_log_lines=${errorLogLines}`);
-  console.log(`soak_rss_idle_mb=${f1(rssIdle)} soak_rss_start_mb=${f1(rssStart)} soak_rss_end_mb=${f1(rssEnd)} (medians of ${window} s after a ${WARMUP_S} s warm-up / before the end) soak_rss_max_mb=${f1(Math.max(...rssSeries))}`);
+  console.log(
+    `soak_rss_idle_mb=${f1(rssIdle)} soak_rss_start_mb=${f1(rssStart)} soak_rss_end_mb=${f1(rssEnd)} (medians of ${window} s after a ${WARMUP_S} s warm-up / before the end) soak_rss_max_mb=${f1(Math.max(...rssSeries))}`,
+  );
   console.log(`soak_rss_growth_pct=${f1(growth)} (target < 10)`);
   const every = Math.max(1, Math.round(rssSeries.length / 12));
-  console.log(`soak_rss_series_mb=${rssSeries.filter((_, i) => i % every === 0).map((v) => v.toFixed(0)).join(',')} (every ${every} s)`);
+  console.log(
+    `soak_rss_series_mb=${rssSeries
+      .filter((_, i) => i % every === 0)
+      .map((v) => v.toFixed(0))
+      .join(',')} (every ${every} s)`,
+  );
   console.log(`soak_heap_used_mb start=${f1(heapStart)} end=${f1(heapEnd)}`);
   console.log(`soak_clicks_stored=${stored} (302 responses: ${redirects302}) server_exit=${code}`);
   const pass = fivexx === 0 && growth < 10 && code === 0 && stored === redirects302;

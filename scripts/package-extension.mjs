@@ -20,7 +20,13 @@ const LIB = join(SOURCE, 'lib');
 
 /** Development-only files: type declarations, the type-check config, docs. */
 function shipped(rel) {
-  return !rel.startsWith('types/') && rel !== 'tsconfig.json' && !rel.endsWith('.d.ts') && !rel.endsWith('.md') && !rel.split('/').some((p) => p.startsWith('.'));
+  return (
+    !rel.startsWith('types/') &&
+    rel !== 'tsconfig.json' &&
+    !rel.endsWith('.d.ts') &&
+    !rel.endsWith('.md') &&
+    !rel.split('/').some((p) => p.startsWith('.'))
+  );
 }
 
 function walk(dir) {
@@ -141,14 +147,30 @@ function generateTypes(check) {
       process.execPath,
       [
         'node_modules/typescript/bin/tsc',
-        '--allowJs', '--checkJs', '--strict', '--skipLibCheck', '--noUncheckedIndexedAccess', '--declaration', '--emitDeclarationOnly',
-        '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--lib', 'ES2023,DOM',
-        '--outDir', out, ...modules.map((n) => join(src, n)),
+        '--allowJs',
+        '--checkJs',
+        '--strict',
+        '--skipLibCheck',
+        '--noUncheckedIndexedAccess',
+        '--declaration',
+        '--emitDeclarationOnly',
+        '--target',
+        'ES2022',
+        '--module',
+        'ESNext',
+        '--moduleResolution',
+        'Bundler',
+        '--lib',
+        'ES2023,DOM',
+        '--outDir',
+        out,
+        ...modules.map((n) => join(src, n)),
       ],
       { stdio: 'inherit' },
     );
     if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-    const header = '// Generated from the JSDoc in the .js file beside this one by\n// `node scripts/package-extension.mjs --types`. Do not edit.\n';
+    const header =
+      '// Generated from the JSDoc in the .js file beside this one by\n// `node scripts/package-extension.mjs --types`. Do not edit.\n';
     const stale = [];
     const expected = new Set();
     for (const n of modules) {
@@ -159,7 +181,9 @@ function generateTypes(check) {
       let current = null;
       try {
         current = readFileSync(target, 'utf8');
-      } catch {}
+      } catch {
+        // Not generated yet: written below.
+      }
       if (current === text) continue;
       if (check) stale.push(target);
       else writeFileSync(target, text);

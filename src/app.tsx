@@ -68,7 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const server = createServer((req, res) => {
         const served = fastRedirect(req, res);
         if (served === false) handler(req, res);
-        else if (served !== true) served.then((ok) => ok || handler(req, res));
+        else if (served !== true) void served.then((ok) => ok || handler(req, res));
       });
       // What Fastify sets on a server it creates itself.
       const o = opts as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
@@ -89,8 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // still answers those in its error shape (api.md §4.2), everything else in plain text.
     frameworkErrors: (error, req, res) => {
       const reply = res as unknown as FastifyReply;
-      if (isApiRequest(req)) return sendApiError(reply, 400, 'BAD_REQUEST', 'malformed request URL');
-      return reply.code(400).type('text/plain; charset=utf-8').send(error.message);
+      if (isApiRequest(req)) sendApiError(reply, 400, 'BAD_REQUEST', 'malformed request URL');
+      else reply.code(400).type('text/plain; charset=utf-8').send(error.message);
     },
   });
 
@@ -117,14 +117,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cacheControl: false,
     setHeaders(res, path) {
       // Hashed build outputs never change; everything else revalidates.
-      res.setHeader('cache-control', path.includes(`${join('static', 'build')}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      res.setHeader(
+        'cache-control',
+        path.includes(`${join('static', 'build')}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
     },
   });
 
   app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (isAppError(error)) {
       if (isApiRequest(req)) return sendApiError(reply, error.status, error.code, error.message);
-      return sendHtml(req, reply, await pageContext(deps, req).catch(() => fallbackCtx(req)), 'Error', <PlainNotFound message={error.message} />, error.status);
+      return sendHtml(
+        req,
+        reply,
+        await pageContext(deps, req).catch(() => fallbackCtx(req)),
+        'Error',
+        <PlainNotFound message={error.message} />,
+        error.status,
+      );
     }
     if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return isApiRequest(req)

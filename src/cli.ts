@@ -10,7 +10,6 @@ import { splitTagList } from './domain/tags.js';
 import { CliError, out, requireUser, withStore } from './cliSupport.js';
 import { tuneV8ForServing } from './v8Tuning.js';
 
-
 export function buildCli(): Command {
   const program = new Command('joe-links')
     .description('Self-hosted go links: short memorable slugs that redirect to long URLs.')
@@ -100,23 +99,25 @@ export function buildCli(): Command {
     .option('--description <text>', 'description')
     .option('--visibility <mode>', 'public | private | secure', 'public')
     .option('--tags <list>', 'comma-separated tags')
-    .action(async (o: { slug: string; url: string; owner: string; title?: string; description?: string; visibility: string; tags?: string }) => {
-      await withStore(async (store) => {
-        const owner = await requireUser(store, o.owner);
-        const link = await store.links.create(
-          {
-            slug: o.slug,
-            url: o.url,
-            title: o.title,
-            description: o.description,
-            visibility: o.visibility,
-            tags: o.tags ? splitTagList(o.tags) : [],
-          },
-          owner.id,
-        );
-        out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id})`);
-      });
-    });
+    .action(
+      async (o: { slug: string; url: string; owner: string; title?: string; description?: string; visibility: string; tags?: string }) => {
+        await withStore(async (store) => {
+          const owner = await requireUser(store, o.owner);
+          const link = await store.links.create(
+            {
+              slug: o.slug,
+              url: o.url,
+              title: o.title,
+              description: o.description,
+              visibility: o.visibility,
+              tags: o.tags ? splitTagList(o.tags) : [],
+            },
+            owner.id,
+          );
+          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id})`);
+        });
+      },
+    );
   links
     .command('list')
     .description('list every link')

@@ -10,7 +10,6 @@ import { isTokenActive } from './store/tokens.js';
  * `tokens create|list|revoke` (personal access tokens for scripts).
  */
 
-
 const iso = (ms: number | null): string => (ms === null ? 'never' : new Date(ms).toISOString());
 
 function modeName(config: Config): string {
@@ -48,13 +47,16 @@ export function registerAuthCommands(program: Command): void {
       let ttl: number | null = null;
       if (o.expiresIn !== undefined) {
         ttl = parseDuration(o.expiresIn);
-        if (ttl === null || ttl <= 0) throw new CliError(`invalid --expires-in "${o.expiresIn}" (expected a duration such as 30d, 720h, 1h30m)`);
+        if (ttl === null || ttl <= 0)
+          throw new CliError(`invalid --expires-in "${o.expiresIn}" (expected a duration such as 30d, 720h, 1h30m)`);
       }
       await withStore(async (store) => {
         const user = await requireUser(store, o.email);
         const { token, plaintext } = await store.tokens.create(user.id, o.name, ttl === null ? null : { ttl });
         // The token alone on stdout, so `TOKEN=$(joe-links tokens create …)` captures just it.
-        process.stderr.write(`created token "${token.name}" (${token.id}) for ${user.email}, expires ${iso(token.expiresAt)}; it is shown only now:\n`);
+        process.stderr.write(
+          `created token "${token.name}" (${token.id}) for ${user.email}, expires ${iso(token.expiresAt)}; it is shown only now:\n`,
+        );
         process.stdout.write(`${plaintext}\n`);
       });
     });
@@ -68,7 +70,9 @@ export function registerAuthCommands(program: Command): void {
         const now = store.now();
         for (const t of await store.tokens.listForUser(user.id)) {
           const status = t.revokedAt !== null ? 'revoked' : isTokenActive(t, now) ? 'active' : 'expired';
-          process.stdout.write(`${t.id}\t${status}\t${t.name}\t${iso(t.createdAt)}\t${t.lastUsedAt === null ? 'never used' : iso(t.lastUsedAt)}\t${iso(t.expiresAt)}\n`);
+          process.stdout.write(
+            `${t.id}\t${status}\t${t.name}\t${iso(t.createdAt)}\t${t.lastUsedAt === null ? 'never used' : iso(t.lastUsedAt)}\t${iso(t.expiresAt)}\n`,
+          );
         }
       });
     });

@@ -12,7 +12,6 @@ import { LinkTransferStore } from './store/linkTransfer.js';
  * format) or CSV (`slug,url,title,description,tags`).
  */
 
-
 /** Writes respecting back-pressure, so a large export into a slow pipe stays flat in memory. */
 function write(text: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -73,7 +73,7 @@ export function registerMaintenanceCommands(program: Command): void {
       try {
         db = openExistingSqlite(target);
       } catch (e) {
-        throw new Error(`cannot open the database ${target}: ${(e as Error).message}`);
+        throw new Error(`cannot open the database ${target}: ${(e as Error).message}`, { cause: e });
       }
       try {
         out(await backupSqlite(db, s.backup.dir, s.backup.keep, Date.now()));

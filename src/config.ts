@@ -350,7 +350,10 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const publicOrigin = publicOriginRaw ? absoluteUrl(SETTINGS.publicOrigin, publicOriginRaw) : baseUrl;
   const targetPath = r.str(SETTINGS.linkTargetPath, '/_/state');
   const missingPath = r.str(SETTINGS.linkMissingPath, '/_/link-missing');
-  for (const [s, v] of [[SETTINGS.linkTargetPath, targetPath], [SETTINGS.linkMissingPath, missingPath]] as const) {
+  for (const [s, v] of [
+    [SETTINGS.linkTargetPath, targetPath],
+    [SETTINGS.linkMissingPath, missingPath],
+  ] as const) {
     if (!v.startsWith('/') || v.startsWith('//') || /[\s\\#?]/.test(v)) {
       throw new ConfigError(`invalid ${s.env}: "${v}" (expected an absolute path such as /app)`);
     }

@@ -60,7 +60,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     clickWriter = createClickRecorder(db, store.clicks, config.db.dsn, { metrics, log: app.log, ipHashSecret });
     clickWriter.start();
     const gauges = startGaugeUpdater(store, metrics, app.log);
-    const scheduler = new JobScheduler({ leases: store.leases, log: app.log, now: store.now, metrics, tickMs: config.jobs.tickMs, ...opts.scheduler });
+    const scheduler = new JobScheduler({
+      leases: store.leases,
+      log: app.log,
+      now: store.now,
+      metrics,
+      tickMs: config.jobs.tickMs,
+      ...opts.scheduler,
+    });
     for (const job of periodicJobs({ config, store, metrics, log: app.log })) scheduler.add(job);
     await opts.onReady?.({ app, store, metrics, clickWriter, scheduler });
 
@@ -76,7 +83,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     if (opts.localBootstrap) {
       const boot = await bootstrapLocalAdmin(store, config);
       if (boot) {
-        app.log.info({ userId: boot.user.id, email: boot.user.email }, `bootstrap admin ${boot.action}; one-time sign-in URL printed to stdout`);
+        app.log.info(
+          { userId: boot.user.id, email: boot.user.email },
+          `bootstrap admin ${boot.action}; one-time sign-in URL printed to stdout`,
+        );
         process.stdout.write(bootstrapBanner(boot));
       } else if (config.authMode === 'local') {
         app.log.info('local mode: print a one-time sign-in URL with `joe-links login-url [--email E]`');

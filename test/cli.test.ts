@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { CLI_ARGS } from './helpers/cli.js';
 import { describe, test } from 'node:test';
 
-
 function run(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   const r = spawnSync(process.execPath, [...CLI_ARGS, ...args], {
     cwd: opts.cwd,
@@ -35,7 +34,20 @@ describe('joe-links CLI', () => {
   test('users and links can be created and listed', () => {
     assert.equal(run(['users', 'create', '--email', 'a@example.com', '--name', 'Ann', '--admin'], { cwd }).code, 0);
     const created = run(
-      ['links', 'create', '--slug', 'jira', '--url', 'https://jira.test/$ticket', '--owner', 'a@example.com', '--tags', 'Eng Tools,jira', '--visibility', 'private'],
+      [
+        'links',
+        'create',
+        '--slug',
+        'jira',
+        '--url',
+        'https://jira.test/$ticket',
+        '--owner',
+        'a@example.com',
+        '--tags',
+        'Eng Tools,jira',
+        '--visibility',
+        'private',
+      ],
       { cwd },
     );
     assert.equal(created.code, 0, created.stderr);

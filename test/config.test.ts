@@ -251,7 +251,10 @@ describe('OIDC', () => {
   });
 
   test('only the issuer names both missing variables', () => {
-    refused({ JOE_OIDC_ISSUER: 'https://id.example.com' }, 'JOE_OIDC_CLIENT_ID and JOE_OIDC_CLIENT_SECRET are required when JOE_OIDC_ISSUER is set');
+    refused(
+      { JOE_OIDC_ISSUER: 'https://id.example.com' },
+      'JOE_OIDC_CLIENT_ID and JOE_OIDC_CLIENT_SECRET are required when JOE_OIDC_ISSUER is set',
+    );
   });
 
   test('a missing secret is named as in core.md §1.2', () => {
@@ -269,7 +272,10 @@ describe('OIDC', () => {
   });
 
   test('an explicit redirect URL overrides the default', () => {
-    assert.equal(load({ ...full, JOE_OIDC_REDIRECT_URL: 'https://go.example.com/auth/callback' }).oidc.redirectUrl, 'https://go.example.com/auth/callback');
+    assert.equal(
+      load({ ...full, JOE_OIDC_REDIRECT_URL: 'https://go.example.com/auth/callback' }).oidc.redirectUrl,
+      'https://go.example.com/auth/callback',
+    );
   });
 
   test('admin groups are trimmed and empty items dropped', () => {
@@ -357,7 +363,8 @@ describe('click retention', () => {
   }
 
   for (const bad of ['-1', '1.5', 'abc', '90d', '1e3']) {
-    test(`${JSON.stringify(bad)} is refused naming the variable`, () => refused({ JOE_CLICK_RETENTION: bad }, /^invalid JOE_CLICK_RETENTION: /));
+    test(`${JSON.stringify(bad)} is refused naming the variable`, () =>
+      refused({ JOE_CLICK_RETENTION: bad }, /^invalid JOE_CLICK_RETENTION: /));
   }
 });
 
@@ -409,7 +416,10 @@ describe('LLM provider', () => {
 
   test('the base URL defaults to OpenAI and loses a trailing slash', () => {
     assert.equal(load({ JOE_LLM_PROVIDER: 'openai' }).llm.baseUrl, 'https://api.openai.com');
-    assert.equal(load({ JOE_LLM_PROVIDER: 'openai-compatible', JOE_LLM_BASE_URL: 'http://llm.internal:8000/' }).llm.baseUrl, 'http://llm.internal:8000');
+    assert.equal(
+      load({ JOE_LLM_PROVIDER: 'openai-compatible', JOE_LLM_BASE_URL: 'http://llm.internal:8000/' }).llm.baseUrl,
+      'http://llm.internal:8000',
+    );
     refused({ JOE_LLM_PROVIDER: 'openai-compatible', JOE_LLM_BASE_URL: 'llm.internal' }, /^invalid JOE_LLM_BASE_URL/);
   });
 
@@ -446,7 +456,8 @@ describe('state-link settings', () => {
   });
 
   for (const prefix of ['#', '#state=v1.', '#s', `#${'a'.repeat(32)}`, '#A-Z_a.z~0=9']) {
-    test(`PAYLOAD_PREFIX ${JSON.stringify(prefix)} is accepted`, () => assert.equal(load({ PAYLOAD_PREFIX: prefix }).stateLinks.payloadPrefix, prefix));
+    test(`PAYLOAD_PREFIX ${JSON.stringify(prefix)} is accepted`, () =>
+      assert.equal(load({ PAYLOAD_PREFIX: prefix }).stateLinks.payloadPrefix, prefix));
   }
 
   for (const prefix of ['state=v1.', `#${'a'.repeat(33)}`, '#state/v1', '#a b', '#é', '##', '?state=']) {

@@ -36,9 +36,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
 
 const dnr = chrome.declarativeNetRequest;
 /** Hosts an installed rule already redirects; the navigation fallback leaves them alone. */
-let ruleHosts = dnr?.getDynamicRules
-  ? dnr.getDynamicRules().then(hostsCoveredBy, () => new Set())
-  : Promise.resolve(new Set());
+let ruleHosts = dnr?.getDynamicRules ? dnr.getDynamicRules().then(hostsCoveredBy, () => new Set()) : Promise.resolve(new Set());
 /** Rebuilds run one after another: two overlapping ones would both add rule 1. */
 let rulesChain = Promise.resolve();
 
@@ -67,7 +65,8 @@ async function refreshKeywords() {
   const result = await discoverKeywords(current);
   if (!result.ok) return result;
   // A refresh that raced a change of server must not store the old server's list.
-  if ((await loadSettings()).baseURL !== current.baseURL) return { ok: false, error: 'The server URL changed during the refresh; refresh again.' };
+  if ((await loadSettings()).baseURL !== current.baseURL)
+    return { ok: false, error: 'The server URL changed during the refresh; refresh again.' };
   await chrome.storage.local.set({ keywords: result.keywords, shortKeyword: result.shortKeyword });
   settings = loadSettings();
   await rebuildRules();

@@ -216,7 +216,11 @@ async function loadSuggestions(tab) {
   }
   let res;
   try {
-    res = await callServer(settings, '/api/v1/links/suggest', { method: 'POST', json: { url: tab.url, title, description }, timeoutMs: 8000 });
+    res = await callServer(settings, '/api/v1/links/suggest', {
+      method: 'POST',
+      json: { url: tab.url, title, description },
+      timeoutMs: 8000,
+    });
   } catch {
     return;
   }

@@ -47,7 +47,12 @@ function normalHost(protocol: string, host: string): string | null {
 }
 
 /** Why a state-changing request is refused, or null when it may proceed. */
-export function crossSiteReason(config: Pick<Config, 'baseUrl'>, method: string, url: string, headers: FastifyRequest['headers']): string | null {
+export function crossSiteReason(
+  config: Pick<Config, 'baseUrl'>,
+  method: string,
+  url: string,
+  headers: FastifyRequest['headers'],
+): string | null {
   if (!UNSAFE.has(method) || isExemptPath(url)) return null;
   const origin = headers.origin;
   if (typeof origin === 'string' && origin !== '') {

@@ -17,7 +17,10 @@ export interface GrantInput {
  * groups claim is an array holding one of JOE_OIDC_ADMIN_GROUPS. A claim that
  * is absent or not an array grants nothing; non-string entries are ignored.
  */
-export function isEnvGrantedAdmin(config: { adminEmail: string | null; oidc: { adminGroups: readonly string[] } }, input: GrantInput): boolean {
+export function isEnvGrantedAdmin(
+  config: { adminEmail: string | null; oidc: { adminGroups: readonly string[] } },
+  input: GrantInput,
+): boolean {
   if (config.adminEmail !== null && input.email === config.adminEmail) return true;
   if (!Array.isArray(input.groups) || config.oidc.adminGroups.length === 0) return false;
   const wanted = new Set(config.oidc.adminGroups);
@@ -46,7 +49,10 @@ export async function applyLoginGrant(store: Store, log: FastifyBaseLogger, user
   try {
     await store.identities.setRoleFromConfig(user.id, next.role);
   } catch (err) {
-    log.error({ err, userId: user.id, role: next.role }, 'could not apply the configured admin grant; the login proceeds with the stored role');
+    log.error(
+      { err, userId: user.id, role: next.role },
+      'could not apply the configured admin grant; the login proceeds with the stored role',
+    );
     return user;
   }
   if (next.role === 'admin') log.info({ userId: user.id }, 'granted admin by configuration');

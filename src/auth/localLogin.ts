@@ -27,7 +27,10 @@ export interface BootstrapResult {
  * promotes) the bootstrap admin and returns a sign-in URL for it. Null when
  * an admin exists already or the server is not in local mode.
  */
-export async function bootstrapLocalAdmin(store: Store, config: Pick<Config, 'authMode' | 'adminEmail' | 'baseUrl'>): Promise<BootstrapResult | null> {
+export async function bootstrapLocalAdmin(
+  store: Store,
+  config: Pick<Config, 'authMode' | 'adminEmail' | 'baseUrl'>,
+): Promise<BootstrapResult | null> {
   if (config.authMode !== 'local') return null;
   const r = await store.identities.ensureBootstrapAdmin(config.adminEmail ?? DEFAULT_BOOTSTRAP_EMAIL);
   if (!r) return null;

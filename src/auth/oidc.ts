@@ -132,7 +132,11 @@ export class OidcClient {
    * signature against the issuer's keys, audience = client id, expiry, and
    * `nonce` equal to the one we sent. `query` is the callback's raw query string.
    */
-  async complete(cfg: client.Configuration, query: string, checks: { state: string; nonce: string; verifier: string }): Promise<LoginClaims> {
+  async complete(
+    cfg: client.Configuration,
+    query: string,
+    checks: { state: string; nonce: string; verifier: string },
+  ): Promise<LoginClaims> {
     const currentUrl = new URL(this.settings.oidc.redirectUrl);
     currentUrl.search = query;
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
@@ -173,7 +177,10 @@ export function readClaims(claims: Record<string, unknown>, groupsClaim: string)
     throw new OidcCallbackError('the ID token lacks a usable iss or sub claim', 'claims');
   }
   if (email === '' || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new OidcCallbackError('the identity provider sent no usable email claim (is the "email" scope allowed for this client?)', 'claims');
+    throw new OidcCallbackError(
+      'the identity provider sent no usable email claim (is the "email" scope allowed for this client?)',
+      'claims',
+    );
   }
   // Display names are for people; an overlong one is shortened rather than refused.
   const name = [...(str(claims.name)?.trim() ?? '')].slice(0, 200).join('');

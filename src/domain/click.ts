@@ -47,7 +47,9 @@ export function utcDateKey(at: number): string {
  * rotates at UTC midnight and never matches across installs.
  */
 export function hashClientIp(secret: string, ip: string, at: number): string {
-  return createHmac('sha256', secret).update(`${ip}:${utcDateKey(at)}`).digest('hex');
+  return createHmac('sha256', secret)
+    .update(`${ip}:${utcDateKey(at)}`)
+    .digest('hex');
 }
 
 /** Distinct (address, day) pairs a hasher remembers before it starts over. */

@@ -24,9 +24,7 @@ function normalize(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   if (!ipaddr.IPv4.isValidFourPartDecimal(ip) && !ipaddr.IPv6.isValid(ip)) return null;
   const addr = ipaddr.parse(ip);
   // A v4 peer on a dual-stack socket arrives as ::ffff:a.b.c.d.
-  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()
-    ? (addr as ipaddr.IPv6).toIPv4Address()
-    : addr;
+  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
 }
 
 export function isTrusted(ip: string, trusted: CidrList): boolean {
@@ -65,7 +63,7 @@ export function clientIp(peer: string, headers: Record<string, HeaderValue>, tru
   const real = validIp(first(headers['x-real-ip']));
   if (real) return real;
   const xff = headers['x-forwarded-for'];
-  const entries = (Array.isArray(xff) ? xff.join(',') : xff ?? '').split(',');
+  const entries = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',');
   for (let i = entries.length - 1; i >= 0; i--) {
     const ip = validIp(entries[i]);
     if (ip && !isTrusted(ip, trusted)) return ip;

@@ -57,7 +57,8 @@ export function truncateUtf8(text: string, maxBytes: number = MAX_ERROR_BYTES): 
 }
 
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-const RFC850_DATE = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const RFC850_DATE =
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
 const ASCTIME_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
 
 /**
@@ -83,7 +84,14 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 export function nextHealthRow(previousFailures: number, outcome: ProbeOutcome, t: number, intervalMs: number): HealthRowValues {
   switch (outcome.kind) {
     case 'success':
-      return { lastCheckedAt: t, lastStatus: outcome.status, lastError: null, consecutiveFailures: 0, nextCheckAt: t + intervalMs, skipped: false };
+      return {
+        lastCheckedAt: t,
+        lastStatus: outcome.status,
+        lastError: null,
+        consecutiveFailures: 0,
+        nextCheckAt: t + intervalMs,
+        skipped: false,
+      };
     case 'failure': {
       const n = previousFailures + 1;
       return {

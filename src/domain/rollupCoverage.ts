@@ -70,7 +70,10 @@ export class RollupCoverage {
     if (ok && span > 1) {
       const half = span / 2;
       const right = day + half * DAY_MS;
-      ok = this.isValid(day, half) && this.isValid(right, half) && r!.source === runSource(this.records.get(key(day, half))!.source, this.records.get(key(right, half))!.source);
+      ok =
+        this.isValid(day, half) &&
+        this.isValid(right, half) &&
+        r!.source === runSource(this.records.get(key(day, half))!.source, this.records.get(key(right, half))!.source);
     }
     this.valid.set(k, ok);
     return ok;
@@ -82,7 +85,7 @@ export class RollupCoverage {
    */
   cover(from: number, to: number): Cover {
     const out: Cover = { runs: [], days: [] };
-    for (let day = from; day < to; ) {
+    for (let day = from; day < to;) {
       const index = Math.round(day / DAY_MS);
       let span: number = RUN_SPANS[RUN_SPANS.length - 1]!;
       while (span > 1 && (index % span !== 0 || day + span * DAY_MS > to || !this.isValid(day, span))) span /= 2;

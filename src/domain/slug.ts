@@ -6,7 +6,18 @@ import { AppError } from './errors.js';
  * route that is not listed here.
  */
 export const RESERVED_SLUGS: readonly string[] = Object.freeze([
-  'admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u',
+  'admin',
+  'api',
+  'auth',
+  'dashboard',
+  'healthz',
+  'links',
+  'mcp',
+  'metrics',
+  'readyz',
+  's',
+  'static',
+  'u',
 ]);
 const RESERVED = new Set(RESERVED_SLUGS);
 

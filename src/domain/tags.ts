@@ -53,5 +53,8 @@ export function normalizeTags(names: readonly string[]): TagInput[] {
 
 /** Splits a comma-separated tag field (web forms, CLI); empty items are dropped. */
 export function splitTagList(text: string): string[] {
-  return text.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }

@@ -103,6 +103,9 @@ export function isSafeSubstitution(template: string, result: string): boolean {
   }
   if (!authority.includes('@') && (target.username !== '' || target.password !== '')) return false;
   const last = tokens[tokens.length - 1]!;
-  const suffix = authority.slice(last.index! + last[0].length).replace(/:\d*$/, '').toLowerCase();
+  const suffix = authority
+    .slice(last.index! + last[0].length)
+    .replace(/:\d*$/, '')
+    .toLowerCase();
   return target.hostname.endsWith(suffix) && target.hostname.length > suffix.length;
 }

@@ -28,7 +28,16 @@ const MCP_HELMET = {
 };
 
 /** Request headers the SDK has no use for; credentials stay with Fastify. */
-const NOT_FORWARDED = new Set(['authorization', 'cookie', 'content-length', 'transfer-encoding', 'connection', 'host', 'keep-alive', 'upgrade']);
+const NOT_FORWARDED = new Set([
+  'authorization',
+  'cookie',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'host',
+  'keep-alive',
+  'upgrade',
+]);
 
 function jsonRpcError(code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -109,7 +118,11 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     mcp.delete(MCP_PATH, route, exchange);
     // No server-initiated streams (§1.1 rule 4).
     mcp.get(MCP_PATH, route, async (_req, reply) =>
-      reply.code(405).header('allow', 'POST, DELETE').type('application/json').send(jsonRpcError(-32000, 'Method not allowed: POST JSON-RPC messages to /mcp')),
+      reply
+        .code(405)
+        .header('allow', 'POST, DELETE')
+        .type('application/json')
+        .send(jsonRpcError(-32000, 'Method not allowed: POST JSON-RPC messages to /mcp')),
     );
   });
 }

@@ -80,8 +80,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     uiConfig: { deepLinking: true, displayRequestDuration: true },
     uiHooks: {
       // `/api/docs` → `/api/docs/`, so the UI's relative asset URLs resolve the same way everywhere.
-      onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
-        if (req.url === DOCS_PREFIX) return reply.redirect(`${DOCS_PREFIX}/`, 301);
+      onRequest: (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        if (req.url === DOCS_PREFIX) reply.redirect(`${DOCS_PREFIX}/`, 301);
+        else done();
       },
     },
   });

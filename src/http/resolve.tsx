@@ -73,7 +73,13 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       reply,
       ctx,
       'Link not found',
-      <NotFound slug={miss.slug} shortKeyword={ctx.shortKeyword} suggestions={suggestions} createSlug={createSlug} signedIn={user !== null} />,
+      <NotFound
+        slug={miss.slug}
+        shortKeyword={ctx.shortKeyword}
+        suggestions={suggestions}
+        createSlug={createSlug}
+        signedIn={user !== null}
+      />,
       404,
     );
   };
@@ -92,7 +98,10 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       const access = resolveAccess(link.visibility, facts);
       if (access === 'login') {
         reply.header('cache-control', NO_STORE);
-        return reply.code(302).header('location', `/auth/login?return_url=${encodeURIComponent(req.url)}`).send();
+        return reply
+          .code(302)
+          .header('location', `/auth/login?return_url=${encodeURIComponent(req.url)}`)
+          .send();
       }
       if (access === 'forbidden') {
         reply.header('cache-control', NO_STORE);

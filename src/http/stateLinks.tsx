@@ -2,13 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StringDecoder } from 'node:string_decoder';
 import type { Config } from '../config.js';
 import { clientIp } from '../domain/clientIp.js';
-import {
-  STATE_LINK_ID,
-  maxBodyChars,
-  payloadErrorStatus,
-  payloadSha256,
-  validatePayload,
-} from '../domain/statePayload.js';
+import { STATE_LINK_ID, maxBodyChars, payloadErrorStatus, payloadSha256, validatePayload } from '../domain/statePayload.js';
 import { WindowLimiter } from '../domain/windowLimiter.js';
 import { isBusy, isUnavailable } from '../store/dbErrors.js';
 import type { Store } from '../store/index.js';
@@ -132,7 +126,8 @@ export function registerStateLinkRoutes(app: FastifyInstance, deps: StateLinkDep
     return true;
   };
 
-  const toMissing = (reply: FastifyReply) => reply.code(302).header('cache-control', 'no-store, no-transform').header('location', missingUrl).send();
+  const toMissing = (reply: FastifyReply) =>
+    reply.code(302).header('cache-control', 'no-store, no-transform').header('location', missingUrl).send();
 
   app.register(async (api) => {
     api.setErrorHandler(async (error: Error & { statusCode?: number }, req, reply) => {
@@ -173,7 +168,10 @@ export function registerStateLinkRoutes(app: FastifyInstance, deps: StateLinkDep
         const sha = payloadSha256(body);
         const found = await store.stateLinks.dedupe(sha, sl.unopenedTtlMs);
         const ok = (status: 200 | 201, id: string) =>
-          reply.code(status).header('cache-control', NO_STORE).send({ id, url: linkUrl(id) });
+          reply
+            .code(status)
+            .header('cache-control', NO_STORE)
+            .send({ id, url: linkUrl(id) });
         if (found !== null) return ok(200, found);
         // Only new links count against the creation limit; a post that ends
         // any other way gives its slot back.
@@ -228,9 +226,7 @@ export function registerStateLinkRoutes(app: FastifyInstance, deps: StateLinkDep
   app.get('/s', open);
   app.get('/s/*', open);
 
-  app.get('/_/link-missing', async (req, reply) =>
-    sendHtml(req, reply, await pageContext(deps, req), 'Link gone', <LinkMissing />, 404),
-  );
+  app.get('/_/link-missing', async (req, reply) => sendHtml(req, reply, await pageContext(deps, req), 'Link gone', <LinkMissing />, 404));
 
   // The demo posts to this server, so it only makes sense when the app
   // origin is this server (the default); elsewhere the real app lives there.

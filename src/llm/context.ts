@@ -71,7 +71,7 @@ function attributes(tag: string): Map<string, string> {
  */
 function descriptionOf(html: string, lower: string): string {
   let og = '';
-  for (let at = lower.indexOf('<meta'); at !== -1; ) {
+  for (let at = lower.indexOf('<meta'); at !== -1;) {
     const end = lower.indexOf('>', at);
     // No `>` left: no later tag can be complete either.
     if (end === -1) break;

@@ -46,7 +46,12 @@ async function readCapped(body: ReadableStream<Uint8Array> | null): Promise<stri
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, opts: ProviderRequestOptions): Promise<ProviderReply> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  opts: ProviderRequestOptions,
+): Promise<ProviderReply> {
   const cap = AbortSignal.timeout(PROVIDER_REQUEST_CAP_MS);
   const signal = AbortSignal.any([opts.signal, cap]);
   try {

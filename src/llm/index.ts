@@ -102,5 +102,9 @@ export function createLinkSuggestions(config: Pick<Config, 'llm' | 'healthChecks
   const suggester = createSuggester(config.llm, opts);
   if (!suggester) return null;
   const client = new GuardedClient({ allowPrivate: config.healthChecks.allowPrivate, userAgent: CONTEXT_USER_AGENT }, CONTEXT_TIMEOUT_MS);
-  return new LinkSuggestions(suggester, (url) => fetchPageContext(client, url), () => client.close());
+  return new LinkSuggestions(
+    suggester,
+    (url) => fetchPageContext(client, url),
+    () => client.close(),
+  );
 }

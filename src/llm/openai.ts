@@ -31,9 +31,7 @@ export class OpenAiSuggester implements Suggester {
   readonly model: string;
   readonly endpoint: string;
 
-  constructor(
-    private readonly opts: ChatSuggesterOptions & { baseUrl: string },
-  ) {
+  constructor(private readonly opts: ChatSuggesterOptions & { baseUrl: string }) {
     this.provider = opts.provider;
     this.model = opts.model;
     this.endpoint = chatCompletionsUrl(opts.baseUrl);
@@ -50,7 +48,8 @@ export class OpenAiSuggester implements Suggester {
     );
     const json = replyJson(reply) as { choices?: Array<{ message?: { content?: unknown } }> } | null;
     const content = Array.isArray(json?.choices) ? json.choices[0]?.message?.content : undefined;
-    if (typeof content !== 'string' || content.trim() === '') throw new LlmError('provider reply has no message content', { reply: reply.text });
+    if (typeof content !== 'string' || content.trim() === '')
+      throw new LlmError('provider reply has no message content', { reply: reply.text });
     return suggestionFromReply(content);
   }
 }

@@ -38,7 +38,10 @@ const PLACEHOLDER = /\{\{\s*\.(URL|Title|Description)\s*\}\}/g;
  * whitespace collapse, and the result is cut to `max` code points.
  */
 export function promptValue(text: string, max: number): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return truncateCodePoints(flat, max);
 }
 

@@ -61,7 +61,8 @@ export function toToolError(e: unknown): ToolError {
     const code = FROM_REST[e.code];
     if (code) return new ToolError(code, e.message);
     // Busy or unreachable database, or tags not saved after the row: REST's messages already say a retry is safe.
-    if (e.code === 'DB_BUSY' || e.code === 'UNAVAILABLE' || e.code === 'TAG_WRITE_FAILED') return new ToolError('internal_error', e.message);
+    if (e.code === 'DB_BUSY' || e.code === 'UNAVAILABLE' || e.code === 'TAG_WRITE_FAILED')
+      return new ToolError('internal_error', e.message);
   }
   return new ToolError('internal_error', INTERNAL_MESSAGE);
 }

@@ -39,11 +39,17 @@ export const createLinkTool = defineTool({
       url: text('http(s) destination; may contain $name placeholders, each at most once'),
       title: Type.Optional(text('at most 200 characters')),
       description: Type.Optional(text('at most 2000 characters')),
-      tags: Type.Optional(Type.Array(Type.String(), { description: 'at most 20 tag names: letters, digits, spaces, "-" and "_", each at most 50 characters' })),
+      tags: Type.Optional(
+        Type.Array(Type.String(), {
+          description: 'at most 20 tag names: letters, digits, spaces, "-" and "_", each at most 50 characters',
+        }),
+      ),
       visibility: Type.Optional(text('"public", "private" or "secure"; default "private", or "secure" when share_with is given')),
       expires_at: Type.Optional(text('RFC 3339 date-time in the future, e.g. 2030-01-02T15:04:05Z; empty = never expires')),
       health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
-      share_with: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_SHARE_WITH, description: 'emails of existing users to share the link with' })),
+      share_with: Type.Optional(
+        Type.Array(Type.String(), { maxItems: MAX_SHARE_WITH, description: 'emails of existing users to share the link with' }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -53,7 +59,10 @@ export const createLinkTool = defineTool({
     const users = await Promise.all(emails.map((e) => ctx.store.users.findByExactEmail(e)));
     const unknown = emails.filter((_e, i) => users[i] === null);
     if (unknown.length > 0) {
-      throw new ToolError('unknown_user', `no user with email ${unknown.join(', ')}; they must sign in once before a link can be shared with them`);
+      throw new ToolError(
+        'unknown_user',
+        `no user with email ${unknown.join(', ')}; they must sign in once before a link can be shared with them`,
+      );
     }
     const visibility = args.visibility !== undefined && args.visibility !== '' ? args.visibility : emails.length > 0 ? 'secure' : 'private';
     const view = await createLink(ctx.store, ctx.user.id, {
@@ -107,7 +116,8 @@ export const listLinksTool = defineTool({
   ),
   async run(args, ctx) {
     const filter = args.filter ?? '';
-    if (!(FILTERS as readonly string[]).includes(filter)) throw new ToolError('validation_failed', 'filter must be "mine", "shared", or "public"');
+    if (!(FILTERS as readonly string[]).includes(filter))
+      throw new ToolError('validation_failed', 'filter must be "mine", "shared", or "public"');
     const limit = args.limit === undefined || args.limit <= 0 ? LIST_DEFAULT : Math.min(args.limit, LIST_MAX);
     const q = args.q ?? '';
     const { store, viewer } = ctx;
@@ -139,7 +149,9 @@ export const updateLinkTool = defineTool({
       description: Type.Optional(text('at most 2000 characters')),
       tags: Type.Optional(Type.Array(Type.String(), { description: 'replaces every tag; at most 20' })),
       visibility: Type.Optional(text('"public", "private" or "secure"; empty keeps the current value')),
-      expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'RFC 3339 date-time; null or "" clears it; omit to keep it' })),
+      expires_at: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], { description: 'RFC 3339 date-time; null or "" clears it; omit to keep it' }),
+      ),
       archived: Type.Optional(Type.Boolean({ description: 'true archives (keeping the first archive time), false restores' })),
       health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
     },

@@ -20,7 +20,8 @@ async function roster(ctx: AuthedContext, linkId: string): Promise<string[]> {
 
 export const shareLinkTool = defineTool({
   name: 'share_link',
-  description: 'Share a link you own or co-own with a user by email (they must have signed in once). Secure links admit only owners and share recipients.',
+  description:
+    'Share a link you own or co-own with a user by email (they must have signed in once). Secure links admit only owners and share recipients.',
   input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
   async run(args, ctx) {
     const link = await findLink(ctx, args.link);
@@ -33,7 +34,8 @@ export const shareLinkTool = defineTool({
 
 export const unshareLinkTool = defineTool({
   name: 'unshare_link',
-  description: 'Stop sharing a link with a user by email. Succeeds when the link was not shared with them, and returns the current recipients.',
+  description:
+    'Stop sharing a link with a user by email. Succeeds when the link was not shared with them, and returns the current recipients.',
   input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
   async run(args, ctx) {
     const link = await findLink(ctx, args.link);

@@ -2,13 +2,27 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Metrics } from '../metrics.js';
 import { APP_VERSION } from '../views/version.js';
 import type { AuthedContext, ToolContext, ToolDefinition } from './context.js';
 import { ToolError, toToolError } from './errors.js';
 import { createLinkTool, deleteLinkTool, getLinkTool, listLinksTool, updateLinkTool } from './linkTools.js';
-import { addCoOwnerTool, getLinkStatsTool, listKeywordsTool, shareLinkTool, suggestLinkMetadataTool, unshareLinkTool } from './memberTools.js';
+import {
+  addCoOwnerTool,
+  getLinkStatsTool,
+  listKeywordsTool,
+  shareLinkTool,
+  suggestLinkMetadataTool,
+  unshareLinkTool,
+} from './memberTools.js';
 
 /**
  * The MCP server of one HTTP request (agents-and-extension.md §1): the

@@ -165,9 +165,16 @@ function toOutboundError(e: unknown, timeoutMs: number): OutboundError {
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') {
     return new OutboundError('network', 'connection reset by the destination', { cause: e });
   }
-  if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH') return new OutboundError('network', `destination unreachable (${code})`, { cause: e });
+  if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH')
+    return new OutboundError('network', `destination unreachable (${code})`, { cause: e });
   if (TLS_CODE.test(code)) return new OutboundError('tls', `TLS error (${code})`, { cause: e });
-  if ((e as Error | null)?.name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_HEADERS_OVERFLOW') {
+  if (
+    (e as Error | null)?.name === 'HTTPParserError' ||
+    code.startsWith('HPE_') ||
+    code === 'UND_ERR_INFO' ||
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ||
+    code === 'UND_ERR_HEADERS_OVERFLOW'
+  ) {
     return new OutboundError('protocol', code ? `invalid HTTP response (${code})` : 'invalid HTTP response', { cause: e });
   }
   return new OutboundError('network', code ? `request failed (${code})` : 'request failed', { cause: e });
@@ -179,7 +186,11 @@ async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
 }
 
 /** Reads at most `cap` bytes and drops the rest of the stream unread. */
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number, keep: boolean): Promise<{ bytes: number; data: Buffer | null }> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  cap: number,
+  keep: boolean,
+): Promise<{ bytes: number; data: Buffer | null }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   body.on('error', () => {});

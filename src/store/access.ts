@@ -110,18 +110,8 @@ export class AccessStore {
   async facts(linkId: string, viewer: Viewer): Promise<LinkFacts | null> {
     if (!viewer) return null;
     const [owner, share] = await Promise.all([
-      this.db
-        .selectFrom('link_owners')
-        .select('link_id')
-        .where('link_id', '=', linkId)
-        .where('user_id', '=', viewer.id)
-        .executeTakeFirst(),
-      this.db
-        .selectFrom('link_shares')
-        .select('link_id')
-        .where('link_id', '=', linkId)
-        .where('user_id', '=', viewer.id)
-        .executeTakeFirst(),
+      this.db.selectFrom('link_owners').select('link_id').where('link_id', '=', linkId).where('user_id', '=', viewer.id).executeTakeFirst(),
+      this.db.selectFrom('link_shares').select('link_id').where('link_id', '=', linkId).where('user_id', '=', viewer.id).executeTakeFirst(),
     ]);
     return { isOwner: owner !== undefined, hasShare: share !== undefined, isAdmin: viewer.isAdmin };
   }

@@ -90,8 +90,26 @@ export class AnalyticsStore {
       .selectFrom('link_clicks')
       .select((eb) => [
         eb.fn.countAll<number>().as('total'),
-        eb.fn.sum<number>(eb.case().when('clicked_at', '>=', now - 7 * DAY_MS).then(1).else(0).end()).as('last7d'),
-        eb.fn.sum<number>(eb.case().when('clicked_at', '>=', now - 30 * DAY_MS).then(1).else(0).end()).as('last30d'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('clicked_at', '>=', now - 7 * DAY_MS)
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('last7d'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('clicked_at', '>=', now - 30 * DAY_MS)
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('last30d'),
       ])
       .where('link_id', '=', linkId)
       .executeTakeFirstOrThrow();

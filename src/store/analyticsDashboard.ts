@@ -138,11 +138,18 @@ async function topLinksOf(db: Kysely<Database>, counts: ReadonlyMap<string, Link
   const candidates = clicked.filter(([, c]) => c.current >= floor);
   const slugs = new Map<string, string>();
   for (const ids of inListChunks(candidates.map(([id]) => id))) {
-    for (const r of await db.selectFrom('links').select(['links.id', 'links.slug']).where('links.id', 'in', ids).execute()) slugs.set(r.id, r.slug);
+    for (const r of await db.selectFrom('links').select(['links.id', 'links.slug']).where('links.id', 'in', ids).execute())
+      slugs.set(r.id, r.slug);
   }
   return candidates
     .filter(([id]) => slugs.has(id))
-    .map(([id, c]) => ({ linkId: id, slug: slugs.get(id)!, count: c.current, previousCount: c.previous, trendPct: trendPct(c.current, c.previous) }))
+    .map(([id, c]) => ({
+      linkId: id,
+      slug: slugs.get(id)!,
+      count: c.current,
+      previousCount: c.previous,
+      trendPct: trendPct(c.current, c.previous),
+    }))
     .sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     .slice(0, PANEL_SIZE);
 }
@@ -158,7 +165,16 @@ async function neverClickedIn(db: Kysely<Database>, scope: StatsScope, now: numb
     .select(['links.id', 'links.slug', 'links.created_at'])
     .where('links.created_at', '<=', now - NEVER_CLICKED_MIN_AGE_MS)
     .where(linkInScope(scope, 'links.id'))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('link_clicks').select(sql`1`.as('one')).whereRef('link_clicks.link_id', '=', 'links.id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('link_clicks')
+            .select(sql`1`.as('one'))
+            .whereRef('link_clicks.link_id', '=', 'links.id'),
+        ),
+      ),
+    )
     .orderBy('links.created_at', 'desc')
     .orderBy('links.id', 'desc')
     .limit(PANEL_SIZE)
@@ -272,7 +288,11 @@ async function* groupReferrers(db: Kysely<Database>, ids: string[], span: TimeSp
           eb.or([
             eb('link_clicks.link_id', '>', p!.linkId),
             eb.and([eb('link_clicks.link_id', '=', p!.linkId), eb('link_clicks.clicked_at', '>', p!.clickedAt)]),
-            eb.and([eb('link_clicks.link_id', '=', p!.linkId), eb('link_clicks.clicked_at', '=', p!.clickedAt), eb('link_clicks.id', '>', p!.id)]),
+            eb.and([
+              eb('link_clicks.link_id', '=', p!.linkId),
+              eb('link_clicks.clicked_at', '=', p!.clickedAt),
+              eb('link_clicks.id', '>', p!.id),
+            ]),
           ]),
         ),
       )

@@ -39,7 +39,12 @@ export class BrowseStore {
    * whose primary owner is `primaryOwnerId` (profiles, §12) and matching `q`
    * on slug, URL, title or description.
    */
-  async publicLinks(opts: { q?: string; primaryOwnerId?: string; offset: number; limit: number }): Promise<{ links: LinkView[]; total: number }> {
+  async publicLinks(opts: {
+    q?: string;
+    primaryOwnerId?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ links: LinkView[]; total: number }> {
     let base = this.db.selectFrom('links').where('links.visibility', '=', 'public').where(activeAt(this.now()));
     if (opts.primaryOwnerId !== undefined) {
       const owner = opts.primaryOwnerId;

@@ -101,7 +101,9 @@ export class ClickRollupStore {
     runs: ReadonlyArray<[number, number]>,
     currentFrom: number,
   ): Promise<Array<{ linkId: string; current: number; total: number }>> {
-    const bySpan = ALL_SPANS.map((span) => [span, runs.filter(([, s]) => s === span).map(([d]) => d)] as const).filter(([, days]) => days.length > 0);
+    const bySpan = ALL_SPANS.map((span) => [span, runs.filter(([, s]) => s === span).map(([d]) => d)] as const).filter(
+      ([, days]) => days.length > 0,
+    );
     if (bySpan.length === 0) return [];
     const rows = await this.db
       .selectFrom('link_click_rollups')
@@ -111,7 +113,11 @@ export class ClickRollupStore {
         eb.fn.sum<number>(eb.case().when('day', '>=', currentFrom).then(eb.ref('clicks')).else(0).end()).as('current'),
       ])
       .where((eb) =>
-        eb.or(bySpan.map(([span, days]) => eb.and([eb('dim', '=', span === 1 ? 'auth' : 'total'), eb('span', '=', span), eb('day', 'in', days)]))),
+        eb.or(
+          bySpan.map(([span, days]) =>
+            eb.and([eb('dim', '=', span === 1 ? 'auth' : 'total'), eb('span', '=', span), eb('day', 'in', days)]),
+          ),
+        ),
       )
       .where(linkInScope(scope, 'link_click_rollups.link_id'))
       .groupBy('link_id')
@@ -158,7 +164,12 @@ export class ClickRollupStore {
     const now = this.now();
     const oldest = utcDayStart(now) - (ROLLUP_DAYS - 1) * DAY_MS;
     const lastClosed = utcDayStart(now - ROLLUP_GRACE_MS) - DAY_MS;
-    await this.db.deleteFrom('link_click_rollups').where('dim', 'in', ALL_DIMS).where('span', 'in', ALL_SPANS).where('day', '<', oldest).execute();
+    await this.db
+      .deleteFrom('link_click_rollups')
+      .where('dim', 'in', ALL_DIMS)
+      .where('span', 'in', ALL_SPANS)
+      .where('day', '<', oldest)
+      .execute();
     await this.db.deleteFrom('click_referrer_rollups').where('day', '<', oldest).execute();
     await this.db.deleteFrom('link_click_rollup_spans').where('day', '<', oldest).execute();
     const coverage = await this.coverage(oldest, lastClosed + DAY_MS);
@@ -226,7 +237,14 @@ export class ClickRollupStore {
       (p, limit) =>
         this.db
           .selectFrom('link_clicks')
-          .select(['link_clicks.link_id', 'link_clicks.clicked_at', 'link_clicks.id', 'link_clicks.referrer', 'link_clicks.user_agent', 'link_clicks.user_id'])
+          .select([
+            'link_clicks.link_id',
+            'link_clicks.clicked_at',
+            'link_clicks.id',
+            'link_clicks.referrer',
+            'link_clicks.user_agent',
+            'link_clicks.user_id',
+          ])
           .where(clickRange(day, day + DAY_MS, p))
           .orderBy('link_clicks.clicked_at')
           .orderBy('link_clicks.id')
@@ -246,10 +264,22 @@ export class ClickRollupStore {
         if (authed) authenticated++;
       }
     }
-    const record: SpanRecord = { day, span: 1, version: CLASSIFICATION_VERSION, clicks, authenticated, source: randomUUID().replace(/-/g, '') };
+    const record: SpanRecord = {
+      day,
+      span: 1,
+      version: CLASSIFICATION_VERSION,
+      clicks,
+      authenticated,
+      source: randomUUID().replace(/-/g, ''),
+    };
     const rolledAt = this.now();
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('link_click_rollups').where('dim', 'in', [...DIMENSIONS]).where('span', '=', 1).where('day', '=', day).execute();
+      await trx
+        .deleteFrom('link_click_rollups')
+        .where('dim', 'in', [...DIMENSIONS])
+        .where('span', '=', 1)
+        .where('day', '=', day)
+        .execute();
       await trx.deleteFrom('click_referrer_rollups').where('day', '=', day).execute();
       await trx.deleteFrom('link_click_rollup_spans').where('day', '=', day).where('span', '=', 1).execute();
       let pending: Row[] = [];
@@ -264,8 +294,15 @@ export class ClickRollupStore {
       }
       if (pending.length > 0) await trx.insertInto('link_click_rollups').values(pending).execute();
       const hosts = [...site.counts].map(([host, n]) => ({ day, host, clicks: n }));
-      for (let i = 0; i < hosts.length; i += INSERT_BATCH) await trx.insertInto('click_referrer_rollups').values(hosts.slice(i, i + INSERT_BATCH)).execute();
-      await trx.insertInto('link_click_rollup_spans').values({ ...record, rolled_at: rolledAt }).execute();
+      for (let i = 0; i < hosts.length; i += INSERT_BATCH)
+        await trx
+          .insertInto('click_referrer_rollups')
+          .values(hosts.slice(i, i + INSERT_BATCH))
+          .execute();
+      await trx
+        .insertInto('link_click_rollup_spans')
+        .values({ ...record, rolled_at: rolledAt })
+        .execute();
     });
     return record;
   }
@@ -294,8 +331,15 @@ export class ClickRollupStore {
       await trx.deleteFrom('link_click_rollups').where('dim', '=', 'total').where('span', '=', span).where('day', '=', day).execute();
       await trx.deleteFrom('link_click_rollup_spans').where('day', '=', day).where('span', '=', span).execute();
       const rows: Row[] = totals.map((t) => ({ link_id: t.link_id, day, span, dim: 'total', dim_key: '', clicks: Number(t.clicks) }));
-      for (let i = 0; i < rows.length; i += INSERT_BATCH) await trx.insertInto('link_click_rollups').values(rows.slice(i, i + INSERT_BATCH)).execute();
-      await trx.insertInto('link_click_rollup_spans').values({ ...record, rolled_at: rolledAt }).execute();
+      for (let i = 0; i < rows.length; i += INSERT_BATCH)
+        await trx
+          .insertInto('link_click_rollups')
+          .values(rows.slice(i, i + INSERT_BATCH))
+          .execute();
+      await trx
+        .insertInto('link_click_rollup_spans')
+        .values({ ...record, rolled_at: rolledAt })
+        .execute();
     });
     return record;
   }

@@ -64,11 +64,7 @@ export type ToClickWorker = { clicks: ClickColumns } | { close: number };
 
 /** Worker → main thread: what its ClickWriter did, for metrics, logs and `pending`. */
 export type FromClickWorker =
-  | { recorded: number }
-  | { errors: number }
-  | { dropped: number }
-  | { log: 'warn' | 'error'; message: string }
-  | { closed: boolean };
+  { recorded: number } | { errors: number } | { dropped: number } | { log: 'warn' | 'error'; message: string } | { closed: boolean };
 
 /** How long redirects' events gather on the main thread before one message takes them over. */
 const HANDOVER_MS = 20;

@@ -54,7 +54,10 @@ export class ClickStore {
     }
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += CLICK_ROWS_PER_INSERT) {
-        await trx.insertInto('link_clicks').values(rows.slice(i, i + CLICK_ROWS_PER_INSERT)).execute();
+        await trx
+          .insertInto('link_clicks')
+          .values(rows.slice(i, i + CLICK_ROWS_PER_INSERT))
+          .execute();
       }
     });
   }
@@ -62,11 +65,15 @@ export class ClickStore {
   /** The rows whose link still exists, with user ids of removed accounts cleared. */
   private async withLiveReferences(batch: ClickRows): Promise<ClickRow[]> {
     const rows = Array.from(batch);
-    const links = await this.existingIds('links', rows.map((r) => r.link_id));
-    const users = await this.existingIds('users', rows.flatMap((r) => (r.user_id ? [r.user_id] : [])));
-    return rows
-      .filter((r) => links.has(r.link_id))
-      .map((r) => (r.user_id && !users.has(r.user_id) ? { ...r, user_id: null } : r));
+    const links = await this.existingIds(
+      'links',
+      rows.map((r) => r.link_id),
+    );
+    const users = await this.existingIds(
+      'users',
+      rows.flatMap((r) => (r.user_id ? [r.user_id] : [])),
+    );
+    return rows.filter((r) => links.has(r.link_id)).map((r) => (r.user_id && !users.has(r.user_id) ? { ...r, user_id: null } : r));
   }
 
   private async existingIds(table: 'links' | 'users', ids: readonly string[]): Promise<Set<string>> {
@@ -87,7 +94,10 @@ export class ClickStore {
   }
 
   async countAll(): Promise<number> {
-    const r = await this.db.selectFrom('link_clicks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('link_clicks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 }

@@ -19,12 +19,7 @@ export function isUniqueViolation(e: unknown): boolean {
 
 export function isForeignKeyViolation(e: unknown): boolean {
   const err = e as DriverError;
-  return (
-    err?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
-    err?.code === '23503' ||
-    err?.errno === 1452 ||
-    err?.errno === 1216
-  );
+  return err?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || err?.code === '23503' || err?.errno === 1452 || err?.errno === 1216;
 }
 
 /** Lock, busy, deadlock or serialization failures: the write may simply be retried. */

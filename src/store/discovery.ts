@@ -79,9 +79,7 @@ export class DiscoveryStore {
       ])
       .where(discoverableBy(viewer))
       .where(activeAt(this.now()))
-      .where((eb) =>
-        eb.or([like('links.slug', contains(q)), ilike('links.title', contains(q)), ilike('links.description', contains(q))]),
-      )
+      .where((eb) => eb.or([like('links.slug', contains(q)), ilike('links.title', contains(q)), ilike('links.description', contains(q))]))
       .orderBy('band')
       .orderBy('links.slug')
       .limit(SUGGEST_CANDIDATES)

@@ -134,7 +134,11 @@ export class HealthStore {
             skipped: next.skipped ? 1 : 0,
           };
           if (prev) await trx.updateTable('link_health').set(values).where('link_id', '=', linkId).execute();
-          else await trx.insertInto('link_health').values({ link_id: linkId, ...values }).execute();
+          else
+            await trx
+              .insertInto('link_health')
+              .values({ link_id: linkId, ...values })
+              .execute();
           return next;
         }),
       );

@@ -38,11 +38,9 @@ export class HotQuery<Values extends readonly unknown[]> {
   first(params: readonly unknown[]): MaybePromise<Values | undefined> {
     if (this.stmt === undefined) this.stmt = this.reader()?.prepare(this.compiled.sql).raw(true) ?? null;
     if (this.stmt) return this.stmt.get(...params) as Values | undefined;
-    return this.db
-      .executeQuery<Record<string, unknown>>({ ...this.compiled, parameters: params })
-      .then((res) => {
-        const row = res.rows[0];
-        return row === undefined ? undefined : (this.columns.map((c) => row[c]) as unknown as Values);
-      });
+    return this.db.executeQuery<Record<string, unknown>>({ ...this.compiled, parameters: params }).then((res) => {
+      const row = res.rows[0];
+      return row === undefined ? undefined : (this.columns.map((c) => row[c]) as unknown as Values);
+    });
   }
 }

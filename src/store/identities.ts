@@ -93,11 +93,7 @@ export class IdentityStore {
 
   /** A role set by the configured grant rule (role_source = config). */
   async setRoleFromConfig(userId: string, role: Role): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({ role, role_source: 'config', updated_at: this.now() })
-      .where('id', '=', userId)
-      .execute();
+    await this.db.updateTable('users').set({ role, role_source: 'config', updated_at: this.now() }).where('id', '=', userId).execute();
   }
 
   /**
@@ -169,7 +165,14 @@ export class IdentityStore {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  private async insert(u: { provider: string; subject: string; email: string; displayName: string; role: Role; roleSource: RoleSource }): Promise<User> {
+  private async insert(u: {
+    provider: string;
+    subject: string;
+    email: string;
+    displayName: string;
+    role: Role;
+    roleSource: RoleSource;
+  }): Promise<User> {
     if (u.email === '' || u.email.length > 254) throw new AppError('BAD_REQUEST', 'the identity provider sent no usable email address');
     const id = randomUUID();
     const now = this.now();

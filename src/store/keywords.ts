@@ -58,7 +58,13 @@ export class KeywordStore {
     if (!urlTemplate.includes('{slug}')) {
       throw new AppError('BAD_REQUEST', 'URL template must contain {slug} placeholder.', 'url_template');
     }
-    const row = { id: randomUUID(), keyword, url_template: urlTemplate, description: input.description?.trim() ?? '', created_at: this.now() };
+    const row = {
+      id: randomUUID(),
+      keyword,
+      url_template: urlTemplate,
+      description: input.description?.trim() ?? '',
+      created_at: this.now(),
+    };
     try {
       await this.db.insertInto('keywords').values(row).execute();
     } catch (e) {

@@ -25,7 +25,10 @@ export class LeaseStore {
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) > 0) return true;
     try {
-      await this.db.insertInto('job_leases').values({ name, holder, expires_at: now + ttlMs, last_run_at: null }).execute();
+      await this.db
+        .insertInto('job_leases')
+        .values({ name, holder, expires_at: now + ttlMs, last_run_at: null })
+        .execute();
       return true;
     } catch (e) {
       if (isUniqueViolation(e)) return false;

@@ -151,7 +151,15 @@ export class LinkTransferStore {
               set.health_checks_disabled = record.healthChecksDisabled ? 1 : 0;
             }
             const stored = (await this.store.tags.forLinks([link.id], trx)).get(link.id) ?? [];
-            const tagsDiffer = stored.map((t) => t.slug).sort().join('\n') !== tags.map((t) => t.slug).sort().join('\n');
+            const tagsDiffer =
+              stored
+                .map((t) => t.slug)
+                .sort()
+                .join('\n') !==
+              tags
+                .map((t) => t.slug)
+                .sort()
+                .join('\n');
             const current = new Set(((await this.store.owners.forLinks([link.id], trx)).get(link.id) ?? []).map((o) => o.userId));
             // Owners are only ever added: an import never takes a link away from anyone.
             const newOwners = ownerIds.filter((u) => !current.has(u));

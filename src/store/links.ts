@@ -288,16 +288,36 @@ export class LinkStore {
     await retryOnDeadlock(() =>
       this.db.transaction().execute(async (trx) => {
         if (change.archived === true) {
-          await trx.updateTable('links').set({ archived_at: now, updated_at: now }).where('id', '=', id).where('archived_at', 'is', null).execute();
+          await trx
+            .updateTable('links')
+            .set({ archived_at: now, updated_at: now })
+            .where('id', '=', id)
+            .where('archived_at', 'is', null)
+            .execute();
         } else if (change.archived === false) {
-          await trx.updateTable('links').set({ archived_at: null, updated_at: now }).where('id', '=', id).where('archived_at', 'is not', null).execute();
+          await trx
+            .updateTable('links')
+            .set({ archived_at: null, updated_at: now })
+            .where('id', '=', id)
+            .where('archived_at', 'is not', null)
+            .execute();
         }
         if (change.healthChecksDisabled !== undefined) {
           const v = change.healthChecksDisabled ? 1 : 0;
-          await trx.updateTable('links').set({ health_checks_disabled: v, updated_at: now }).where('id', '=', id).where('health_checks_disabled', '<>', v).execute();
+          await trx
+            .updateTable('links')
+            .set({ health_checks_disabled: v, updated_at: now })
+            .where('id', '=', id)
+            .where('health_checks_disabled', '<>', v)
+            .execute();
         }
         if (change.renew) {
-          await trx.updateTable('links').set({ expires_at: null, updated_at: now }).where('id', '=', id).where('expires_at', 'is not', null).execute();
+          await trx
+            .updateTable('links')
+            .set({ expires_at: null, updated_at: now })
+            .where('id', '=', id)
+            .where('expires_at', 'is not', null)
+            .execute();
         }
       }),
     );
@@ -311,7 +331,10 @@ export class LinkStore {
   }
 
   async count(): Promise<number> {
-    const r = await this.db.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('links')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -361,7 +384,10 @@ export class LinkStore {
     }
     if (query.afterSlug !== undefined) q = q.where('links.slug', '>', query.afterSlug);
     const limit = query.limit ?? 50;
-    const rows = await q.orderBy('links.slug').limit(limit + 1).execute();
+    const rows = await q
+      .orderBy('links.slug')
+      .limit(limit + 1)
+      .execute();
     const hasMore = rows.length > limit;
     return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore };
   }

@@ -51,10 +51,7 @@ export class OwnerStore {
 
   async add(linkId: string, userId: string): Promise<void> {
     try {
-      await this.db
-        .insertInto('link_owners')
-        .values({ link_id: linkId, user_id: userId, is_primary: 0, created_at: this.now() })
-        .execute();
+      await this.db.insertInto('link_owners').values({ link_id: linkId, user_id: userId, is_primary: 0, created_at: this.now() }).execute();
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError('DUPLICATE_OWNER', 'user is already an owner of this link');
       if (isForeignKeyViolation(e)) throw new AppError('NOT_FOUND', 'user not found');

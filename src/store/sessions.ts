@@ -24,11 +24,7 @@ export class SessionStore {
 
   /** An expired row reads as absent even before the sweep removes it. */
   async get(token: string): Promise<SessionData | null> {
-    const r = await this.db
-      .selectFrom('sessions')
-      .select(['data', 'expiry'])
-      .where('token', '=', token)
-      .executeTakeFirst();
+    const r = await this.db.selectFrom('sessions').select(['data', 'expiry']).where('token', '=', token).executeTakeFirst();
     if (!r || Number(r.expiry) <= this.now()) return null;
     try {
       const parsed = JSON.parse(Buffer.from(r.data).toString('utf8')) as SessionData;

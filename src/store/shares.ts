@@ -51,11 +51,7 @@ export class ShareStore {
   }
 
   async remove(linkId: string, userId: string): Promise<void> {
-    const r = await this.db
-      .deleteFrom('link_shares')
-      .where('link_id', '=', linkId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const r = await this.db.deleteFrom('link_shares').where('link_id', '=', linkId).where('user_id', '=', userId).executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) throw new AppError('NOT_FOUND', 'share not found');
   }
 }

@@ -62,14 +62,14 @@ export function checkJoeLinksDatabase(file: string, shownAs: string): void {
   try {
     db = openExistingSqlite(file);
   } catch (e) {
-    throw new Error(`cannot open ${shownAs}: ${(e as Error).message}`);
+    throw new Error(`cannot open ${shownAs}: ${(e as Error).message}`, { cause: e });
   }
   try {
     let problems: string[];
     try {
       problems = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
     } catch (e) {
-      throw new Error(`${shownAs} is not a readable SQLite database: ${(e as Error).message}`);
+      throw new Error(`${shownAs} is not a readable SQLite database: ${(e as Error).message}`, { cause: e });
     }
     if (problems.length !== 1 || problems[0] !== 'ok') {
       const lines = problems.flatMap((p) => p.split('\n')).filter((l) => l.trim() !== '' && !l.startsWith('***'));

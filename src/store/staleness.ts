@@ -72,13 +72,18 @@ export class StalenessStore {
     q = q.where(ownedBy(viewer));
     if (filter === 'stale') {
       const since = now - STALE_WINDOW_MS;
-      q = q.where('links.created_at', '<=', since).where((eb) => eb.not(eb.exists(clicksOf(eb).where('link_clicks.clicked_at', '>', since))));
+      q = q
+        .where('links.created_at', '<=', since)
+        .where((eb) => eb.not(eb.exists(clicksOf(eb).where('link_clicks.clicked_at', '>', since))));
     } else {
       q = q.where('links.created_at', '<=', now - NEVER_CLICKED_MIN_AGE_MS).where((eb) => eb.not(eb.exists(clicksOf(eb))));
     }
     if (query.afterSlug !== undefined) q = q.where('links.slug', '>', query.afterSlug);
     const limit = query.limit ?? 50;
-    const rows = await q.orderBy('links.slug').limit(limit + 1).execute();
+    const rows = await q
+      .orderBy('links.slug')
+      .limit(limit + 1)
+      .execute();
     return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore: rows.length > limit };
   }
 

@@ -90,11 +90,7 @@ export class StateLinkStore {
    * its expiry moved to now + `ttlMs`; an opened one never expires.
    */
   async dedupe(sha256: string, ttlMs: number): Promise<string | null> {
-    const r = await this.db
-      .selectFrom('state_links')
-      .select(['id', 'expires_at'])
-      .where('payload_sha256', '=', sha256)
-      .executeTakeFirst();
+    const r = await this.db.selectFrom('state_links').select(['id', 'expires_at']).where('payload_sha256', '=', sha256).executeTakeFirst();
     if (!r) return null;
     const expiresAt = num(r.expires_at);
     const now = this.now();
@@ -119,16 +115,12 @@ export class StateLinkStore {
     const bytes = Buffer.byteLength(payload, 'utf8');
     if (!(await this.hasRoom(bytes, maxBytes))) return { kind: 'full' };
     let busy = 0;
-    for (let draw = 0; draw < MAX_ID_DRAWS; ) {
+    for (let draw = 0; draw < MAX_ID_DRAWS;) {
       const id = this.drawId();
       const now = this.now();
       try {
         await this.db.transaction().execute(async (trx) => {
-          await trx
-            .deleteFrom('state_links')
-            .where('payload_sha256', '=', sha256)
-            .where('expires_at', '<=', now)
-            .execute();
+          await trx.deleteFrom('state_links').where('payload_sha256', '=', sha256).where('expires_at', '<=', now).execute();
           await trx
             .insertInto('state_links')
             .values({ id, payload, payload_sha256: sha256, payload_bytes: bytes, created_at: now, expires_at: now + ttlMs })
@@ -177,15 +169,11 @@ export class StateLinkStore {
     for (;;) {
       if (opts.signal?.aborted) break;
       const now = this.now();
-      const ids = (
-        await this.db.selectFrom('state_links').select('id').where('expires_at', '<=', now).limit(batchSize).execute()
-      ).map((r) => r.id);
+      const ids = (await this.db.selectFrom('state_links').select('id').where('expires_at', '<=', now).limit(batchSize).execute()).map(
+        (r) => r.id,
+      );
       if (ids.length === 0) break;
-      const r = await this.db
-        .deleteFrom('state_links')
-        .where('id', 'in', ids)
-        .where('expires_at', '<=', now)
-        .executeTakeFirst();
+      const r = await this.db.deleteFrom('state_links').where('id', 'in', ids).where('expires_at', '<=', now).executeTakeFirst();
       total += Number(r.numDeletedRows);
       if (ids.length < batchSize) break;
     }

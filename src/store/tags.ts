@@ -106,7 +106,10 @@ export class TagStore {
    * co-owned or shared — every link for admins. Expired and archived links
    * count like any other; tags with no such link are left out.
    */
-  async page(viewer: Viewer, opts: { after?: { name: string; id: string }; limit: number }): Promise<{ tags: TagCount[]; hasMore: boolean }> {
+  async page(
+    viewer: Viewer,
+    opts: { after?: { name: string; id: string }; limit: number },
+  ): Promise<{ tags: TagCount[]; hasMore: boolean }> {
     let q = this.db
       .selectFrom('tags')
       .innerJoin('link_tags', 'link_tags.tag_id', 'tags.id')
@@ -115,7 +118,9 @@ export class TagStore {
       .where(discoverableBy(viewer));
     const after = opts.after;
     if (after) {
-      q = q.where((eb) => eb.or([eb('tags.name', '>', after.name), eb.and([eb('tags.name', '=', after.name), eb('tags.id', '>', after.id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('tags.name', '>', after.name), eb.and([eb('tags.name', '=', after.name), eb('tags.id', '>', after.id)])]),
+      );
     }
     const rows = await q
       .groupBy(['tags.id', 'tags.name', 'tags.slug'])

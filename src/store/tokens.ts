@@ -87,7 +87,16 @@ export class ApiTokenStore {
       throw new AppError('BAD_REQUEST', 'expires_at must be in the future', 'expires_at');
     }
     const plaintext = newPersonalAccessToken();
-    const row = { id: randomUUID(), user_id: userId, name: n, token_hash: sha256Hex(plaintext), created_at: now, last_used_at: null, expires_at: expiresAt, revoked_at: null };
+    const row = {
+      id: randomUUID(),
+      user_id: userId,
+      name: n,
+      token_hash: sha256Hex(plaintext),
+      created_at: now,
+      last_used_at: null,
+      expires_at: expiresAt,
+      revoked_at: null,
+    };
     await this.db.insertInto('api_tokens').values(row).execute();
     return { token: toToken(row), plaintext };
   }

@@ -101,7 +101,9 @@ export class UserDeletionStore {
         .deleteFrom('link_shares')
         .where('user_id', '=', adminId)
         .where('shared_by', '=', adminId)
-        .where('link_id', 'in', (eb) => eb.selectFrom('link_owners').select('link_owners.link_id').where('link_owners.user_id', '=', adminId))
+        .where('link_id', 'in', (eb) =>
+          eb.selectFrom('link_owners').select('link_owners.link_id').where('link_owners.user_id', '=', adminId),
+        )
         .execute();
     } else {
       for (const ids of inListChunks(primary)) {

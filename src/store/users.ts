@@ -67,7 +67,10 @@ export class UserStore {
   }
 
   async count(): Promise<number> {
-    const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -171,7 +174,13 @@ export class UserStore {
    * added by exact email). The oldest account wins if an IdP ever produced two.
    */
   async findByExactEmail(email: string): Promise<User | null> {
-    const r = await this.db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).orderBy('created_at').orderBy('id').executeTakeFirst();
+    const r = await this.db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('email', '=', email)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
     return r ? toUser(r) : null;
   }
 
@@ -184,7 +193,11 @@ export class UserStore {
         eb.or([eb('display_name', '>', after.displayName), eb.and([eb('display_name', '=', after.displayName), eb('id', '>', after.id)])]),
       );
     }
-    const rows = await q.orderBy('display_name').orderBy('id').limit(opts.limit + 1).execute();
+    const rows = await q
+      .orderBy('display_name')
+      .orderBy('id')
+      .limit(opts.limit + 1)
+      .execute();
     return { users: rows.slice(0, opts.limit).map(toUser), hasMore: rows.length > opts.limit };
   }
 }

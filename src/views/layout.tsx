@@ -32,7 +32,19 @@ export const HTMX_CONFIG = JSON.stringify({
   disableInheritance: true,
 });
 
-function NavLink({ href, path, exact, icon, children }: { href: string; path: string; exact?: boolean; icon: IconName; children: ComponentChildren }) {
+function NavLink({
+  href,
+  path,
+  exact,
+  icon,
+  children,
+}: {
+  href: string;
+  path: string;
+  exact?: boolean;
+  icon: IconName;
+  children: ComponentChildren;
+}) {
   // Highlight rule of web-ui.md §4: the exact path, or (non-exact items) anything below it.
   const active = path === href || (!exact && path.startsWith(`${href}/`));
   return (
@@ -85,7 +97,9 @@ function AnonymousShell({ ctx, children }: { ctx: PageContext; children: Compone
           <button type="button" class="btn btn-ghost btn-sm btn-square" data-theme-toggle aria-label="Toggle theme" title="Toggle theme">
             <ThemeIcons />
           </button>
-          <a href="/auth/login" class="btn btn-primary btn-sm">Sign in</a>
+          <a href="/auth/login" class="btn btn-primary btn-sm">
+            Sign in
+          </a>
         </nav>
       </header>
       <main id="main" class="max-w-5xl mx-auto p-4 md:p-8">
@@ -105,10 +119,18 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
       </div>
       <nav aria-label="Main" class="flex-1">
         <ul class="menu w-full gap-0.5">
-          <NavLink href="/dashboard" path={ctx.path} exact icon="home">Dashboard</NavLink>
-          <NavLink href="/dashboard/analytics" path={ctx.path} icon="chart">Analytics</NavLink>
-          <NavLink href="/dashboard/tags" path={ctx.path} icon="tag">Tags</NavLink>
-          <NavLink href="/links" path={ctx.path} icon="globe">Browse</NavLink>
+          <NavLink href="/dashboard" path={ctx.path} exact icon="home">
+            Dashboard
+          </NavLink>
+          <NavLink href="/dashboard/analytics" path={ctx.path} icon="chart">
+            Analytics
+          </NavLink>
+          <NavLink href="/dashboard/tags" path={ctx.path} icon="tag">
+            Tags
+          </NavLink>
+          <NavLink href="/links" path={ctx.path} icon="globe">
+            Browse
+          </NavLink>
           {user.role === 'admin' && (
             <li>
               <details open={ctx.path === '/admin' || ctx.path.startsWith('/admin/')}>
@@ -117,11 +139,21 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
                   Admin
                 </summary>
                 <ul>
-                  <NavLink href="/admin" path={ctx.path} exact icon="grid">Overview</NavLink>
-                  <NavLink href="/admin/users" path={ctx.path} icon="users">Users</NavLink>
-                  <NavLink href="/admin/links" path={ctx.path} icon="link">Links</NavLink>
-                  <NavLink href="/admin/link-health" path={ctx.path} icon="pulse">Link Health</NavLink>
-                  <NavLink href="/admin/keywords" path={ctx.path} icon="terminal">Keywords</NavLink>
+                  <NavLink href="/admin" path={ctx.path} exact icon="grid">
+                    Overview
+                  </NavLink>
+                  <NavLink href="/admin/users" path={ctx.path} icon="users">
+                    Users
+                  </NavLink>
+                  <NavLink href="/admin/links" path={ctx.path} icon="link">
+                    Links
+                  </NavLink>
+                  <NavLink href="/admin/link-health" path={ctx.path} icon="pulse">
+                    Link Health
+                  </NavLink>
+                  <NavLink href="/admin/keywords" path={ctx.path} icon="terminal">
+                    Keywords
+                  </NavLink>
                 </ul>
               </details>
             </li>
@@ -165,7 +197,10 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
           </ul>
         </details>
         <p class="text-xs text-base-content/70">
-          {`joe-links v${APP_VERSION}`} · <a class="link" href="/api/docs/">API docs</a>
+          {`joe-links v${APP_VERSION}`} ·{' '}
+          <a class="link" href="/api/docs/">
+            API docs
+          </a>
         </p>
       </div>
     </aside>
@@ -178,7 +213,14 @@ function SignedInShell({ ctx, children }: { ctx: PageContext; children: Componen
       <input id="nav-drawer" type="checkbox" class="drawer-toggle" aria-label="Show navigation" />
       <div class="drawer-content flex flex-col min-h-screen min-w-0">
         <header class="navbar md:hidden bg-base-200 border-b border-base-300 sticky top-0 z-30 gap-2">
-          <label for="nav-drawer" class="btn btn-ghost btn-square" aria-label="Open navigation" role="button" tabindex={0} data-drawer-toggle>
+          <label
+            for="nav-drawer"
+            class="btn btn-ghost btn-square"
+            aria-label="Open navigation"
+            role="button"
+            tabindex={0}
+            data-drawer-toggle
+          >
             <Icon name="menu" class="size-6" />
           </label>
           <Brand href="/dashboard" />
@@ -211,7 +253,9 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <script src={asset('js/localtime.js')} defer></script>
       </head>
       <body class="min-h-screen bg-base-100 text-base-content">
-        <a href="#main" class="skip-link">Skip to content</a>
+        <a href="#main" class="skip-link">
+          Skip to content
+        </a>
         {ctx.user ? <SignedInShell ctx={ctx}>{children}</SignedInShell> : <AnonymousShell ctx={ctx}>{children}</AnonymousShell>}
         <div id="toast-area" class="toast toast-end toast-bottom z-50" aria-live="polite"></div>
         <div id="modal"></div>

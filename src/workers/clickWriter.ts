@@ -190,7 +190,11 @@ export class ClickWriter implements ClickRecorder {
   /** Waits for a partial batch to fill: one flush delay, longer while clicks keep pouring in. */
   private async gather(): Promise<void> {
     if (this.flushDelayMs <= 0) return;
-    for (let waited = 0; waited < this.maxBatchDelayMs && this.queue.length < this.batchSize && !this.closing; waited += this.flushDelayMs) {
+    for (
+      let waited = 0;
+      waited < this.maxBatchDelayMs && this.queue.length < this.batchSize && !this.closing;
+      waited += this.flushDelayMs
+    ) {
       const before = this.queue.length;
       await sleep(this.flushDelayMs);
       if (this.queue.length - before < BUSY_CLICKS_PER_SLICE) return;

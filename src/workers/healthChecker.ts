@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyStatus, parseRetryAfter, type ProbeOutcome } from '../domain/health.js';
-import { GuardedClient, OutboundError, parseHttpUrl, REFUSED_MESSAGE, type GuardedClientOptions, type Lookup } from '../net/guardedClient.js';
+import {
+  GuardedClient,
+  OutboundError,
+  parseHttpUrl,
+  REFUSED_MESSAGE,
+  type GuardedClientOptions,
+  type Lookup,
+} from '../net/guardedClient.js';
 import { ROOT } from '../paths.js';
 import type { Store } from '../store/index.js';
 import type { PeriodicJob } from './scheduler.js';
@@ -66,7 +73,13 @@ export interface CycleSummary {
  * mishandle HEAD). Both go through the same guarded client, so the GET
  * fallback and every redirect hop pass the same dial-time check.
  */
-export async function probeDestination(client: GuardedClient, url: string, timeoutMs: number, signal: AbortSignal, now: number): Promise<ProbeOutcome> {
+export async function probeDestination(
+  client: GuardedClient,
+  url: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  now: number,
+): Promise<ProbeOutcome> {
   if (!parseHttpUrl(url)) return { kind: 'skipped', reason: 'destination is not an http(s) URL with a host' };
   try {
     let res = await client.fetch(url, { method: 'HEAD', timeoutMs, signal });

@@ -46,5 +46,13 @@ function retentionJobs(deps: JobDeps): PeriodicJob[] {
   const days = deps.config.clickRetentionDays;
   if (!days) return [];
   logRetentionAtStartup(deps.log, days);
-  return [clickPrunerJob({ retention: deps.store.clickRetention, metrics: deps.metrics, log: deps.log, now: deps.store.now, retentionDays: days })];
+  return [
+    clickPrunerJob({
+      retention: deps.store.clickRetention,
+      metrics: deps.metrics,
+      log: deps.log,
+      now: deps.store.now,
+      retentionDays: days,
+    }),
+  ];
 }

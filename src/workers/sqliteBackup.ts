@@ -78,13 +78,15 @@ export function sqliteBackupJobs(
 ): PeriodicJob[] {
   const sqlite = store.db.sqlite;
   if (sqlite === null) return [];
-  return [{
-    name: 'sqlite-backup',
-    intervalMs: opts.intervalMs,
-    async run() {
-      if ((await store.leases.lastRunAt('sqlite-backup')) === null) return;
-      const file = await backupSqlite(sqlite, opts.dir, opts.keep, store.now());
-      log.info(`sqlite backup written to ${file}`);
+  return [
+    {
+      name: 'sqlite-backup',
+      intervalMs: opts.intervalMs,
+      async run() {
+        if ((await store.leases.lastRunAt('sqlite-backup')) === null) return;
+        const file = await backupSqlite(sqlite, opts.dir, opts.keep, store.now());
+        log.info(`sqlite backup written to ${file}`);
+      },
     },
-  }];
+  ];
 }

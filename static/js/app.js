@@ -48,7 +48,9 @@
           try {
             var detail = JSON.parse(trigger).themeChanged;
             if (detail) document.body.dispatchEvent(new CustomEvent('themeChanged', { detail: detail, bubbles: true }));
-          } catch (e) {}
+          } catch (e) {
+            // A trigger that is not JSON carries no theme change.
+          }
         }
       });
   }
@@ -141,7 +143,9 @@
       var ok = false;
       try {
         ok = document.execCommand('copy');
-      } catch (e) {}
+      } catch (e) {
+        // ok stays false: the caller shows that copying failed.
+      }
       document.body.removeChild(ta);
       ok ? resolve() : reject(new Error('copy failed'));
     });
@@ -180,7 +184,8 @@
   // the page behind it inert; Tab is kept inside, Esc and the backdrop close it,
   // closing empties #modal, and focus goes back to the control that opened it.
   var opener = null;
-  var FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  var FOCUSABLE =
+    'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
   function modalRoot() {
     return document.getElementById('modal');
   }
@@ -188,7 +193,9 @@
     if (!dialog || dialog.open) return;
     if (typeof dialog.showModal === 'function') dialog.showModal();
     else dialog.setAttribute('open', '');
-    var first = dialog.querySelector('[autofocus]') || dialog.querySelector('.modal-box ' + 'input:not([type="hidden"]):not([disabled]), .modal-box select, .modal-box textarea');
+    var first =
+      dialog.querySelector('[autofocus]') ||
+      dialog.querySelector('.modal-box ' + 'input:not([type="hidden"]):not([disabled]), .modal-box select, .modal-box textarea');
     if (!first) {
       var all = dialog.querySelectorAll('.modal-box ' + FOCUSABLE.split(', ').join(', .modal-box '));
       first = all.length > 1 ? all[1] : all[0]; // skip the corner close button when there is more
@@ -232,7 +239,8 @@
   });
   document.addEventListener('htmx:afterRequest', function (ev) {
     var elt = ev.detail.elt;
-    if (ev.detail.successful && elt instanceof Element && elt.closest('[data-close-modal-on-success]') && elt.closest('#modal')) closeModal();
+    if (ev.detail.successful && elt instanceof Element && elt.closest('[data-close-modal-on-success]') && elt.closest('#modal'))
+      closeModal();
   });
   document.addEventListener('linkCreated', closeModal);
   document.addEventListener('linkUpdated', closeModal);
@@ -323,7 +331,15 @@
     var kw = hint.getAttribute('data-keyword') || 'go';
     hint.querySelector('[data-var-names]').textContent = seen.join(', ');
     hint.querySelector('[data-var-example]').textContent =
-      kw + '/' + (slug || 'my-link') + '/' + seen.map(function (n) { return n.slice(1); }).join('/');
+      kw +
+      '/' +
+      (slug || 'my-link') +
+      '/' +
+      seen
+        .map(function (n) {
+          return n.slice(1);
+        })
+        .join('/');
     hint.classList.remove('hidden');
   }
   function refreshAll(scope) {

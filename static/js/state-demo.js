@@ -56,13 +56,7 @@
 
   // The service checks only the container; the app validates its own fields.
   function validState(v) {
-    return (
-      v !== null &&
-      typeof v === 'object' &&
-      typeof v.note === 'string' &&
-      v.note.length <= MAX_NOTE &&
-      Number.isSafeInteger(v.count)
-    );
+    return v !== null && typeof v === 'object' && typeof v.note === 'string' && v.note.length <= MAX_NOTE && Number.isSafeInteger(v.count);
   }
 
   var pendingHash = null;
@@ -71,9 +65,11 @@
     result.classList.add('hidden');
     // Keep the long form in the address bar, so reloading or copying it keeps the state too.
     var mine = (pendingHash = encodeState(state));
-    mine.then(function (fragment) {
-      if (pendingHash === mine) history.replaceState(null, '', fragment);
-    }).catch(function () {});
+    mine
+      .then(function (fragment) {
+        if (pendingHash === mine) history.replaceState(null, '', fragment);
+      })
+      .catch(function () {});
   }
 
   note.addEventListener('input', function () {
@@ -99,7 +95,9 @@
         body: await encodeState(state),
         credentials: 'same-origin',
       });
-      var body = await response.json().catch(function () { return {}; });
+      var body = await response.json().catch(function () {
+        return {};
+      });
       if (!response.ok || typeof body.url !== 'string') {
         var retry = response.headers.get('retry-after');
         showError('Could not shorten: ' + (body.error || 'HTTP ' + response.status) + (retry ? ' (try again in ' + retry + ' s)' : ''));

@@ -57,7 +57,9 @@ describe('CSV encoder (SPEC-0021)', () => {
     assert.deepEqual(manager, ['2026-07-16T23:30:00.005Z', `'=cmd|"/C calc"!A0`, click.userAgent, 'Firefox', 'Windows', 'true', "'@Alice"]);
     const recipient = parseCsv(new ClickCsvEncoder(false).line(click))[0]!;
     assert.deepEqual(recipient, ['2026-07-16T23:30:00.005Z', `'=cmd|"/C calc"!A0`, '', 'Firefox', 'Windows', 'true', '']);
-    const anonymous = parseCsv(new ClickCsvEncoder(true).line({ ...click, userId: null, userName: null, userAgent: null, referrer: null }))[0]!;
+    const anonymous = parseCsv(
+      new ClickCsvEncoder(true).line({ ...click, userId: null, userName: null, userAgent: null, referrer: null }),
+    )[0]!;
     assert.deepEqual(anonymous, ['2026-07-16T23:30:00.005Z', '', '', 'Unknown', 'Unknown', 'false', '']);
   });
 

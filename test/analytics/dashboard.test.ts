@@ -16,8 +16,8 @@ const NOW = Date.UTC(2026, 6, 17, 14, 0, 0);
 
 const slugs = (d: Dashboard) => d.topLinks.map((t) => t.slug);
 
-describeEachDatabase('dashboard: personal scope never leaks another user\'s links', (ctx) => {
-  test('another user\'s heavily clicked public link influences none of my panels; a link shared with me does', async () => {
+describeEachDatabase("dashboard: personal scope never leaks another user's links", (ctx) => {
+  test("another user's heavily clicked public link influences none of my panels; a link shared with me does", async () => {
     const c = ctx();
     c.clock.now = NOW;
     const alice = await mkUser(c.store, 'Alice');
@@ -27,15 +27,30 @@ describeEachDatabase('dashboard: personal scope never leaks another user\'s link
     const sharedWithMe = await mkLink(c, bob, { slug: 'bob-secure', visibility: 'secure', shareWith: [alice.id] });
     await mkLink(c, bob, { slug: 'bob-idle', ageDays: 30 });
     await mkLink(c, alice, { slug: 'alice-idle', ageDays: 20 });
-    await addClicks(c.store, mine.id, Array.from({ length: 3 }, (_, i) => ({ at: NOW - (i + 1) * DAY, referrer: 'https://mine.example/' })));
-    await addClicks(c.store, bobsPublic.id, Array.from({ length: 500 }, (_, i) => ({ at: NOW - (i % 6) * DAY - i, referrer: 'https://bobs-fans.example/' })));
-    await addClicks(c.store, sharedWithMe.id, Array.from({ length: 7 }, (_, i) => ({ at: NOW - i * 20 * HOUR, userId: alice.id, referrer: 'https://team.example/' })));
+    await addClicks(
+      c.store,
+      mine.id,
+      Array.from({ length: 3 }, (_, i) => ({ at: NOW - (i + 1) * DAY, referrer: 'https://mine.example/' })),
+    );
+    await addClicks(
+      c.store,
+      bobsPublic.id,
+      Array.from({ length: 500 }, (_, i) => ({ at: NOW - (i % 6) * DAY - i, referrer: 'https://bobs-fans.example/' })),
+    );
+    await addClicks(
+      c.store,
+      sharedWithMe.id,
+      Array.from({ length: 7 }, (_, i) => ({ at: NOW - i * 20 * HOUR, userId: alice.id, referrer: 'https://team.example/' })),
+    );
 
     const a = await bothPaths(c, () => c.store.analytics.dashboard({ id: alice.id, isAdmin: false }, { period: 'week', scope: 'mine' }));
     assert.equal(a.scope, 'mine');
     assert.deepEqual(slugs(a), ['bob-secure', 'alice-doc']);
     assert.deepEqual(a.topLinks[0], { linkId: sharedWithMe.id, slug: 'bob-secure', count: 7, previousCount: 0, trendPct: null });
-    assert.deepEqual(a.neverClicked.map((n) => n.slug), ['alice-idle']);
+    assert.deepEqual(
+      a.neverClicked.map((n) => n.slug),
+      ['alice-idle'],
+    );
     assert.deepEqual(a.topReferrers, [
       { host: 'team.example', count: 7 },
       { host: 'mine.example', count: 3 },
@@ -55,7 +70,9 @@ describeEachDatabase('dashboard: personal scope never leaks another user\'s link
     await addClicks(c.store, adminLink.id, [{ at: NOW - DAY }]);
     await addClicks(c.store, carolLink.id, [{ at: NOW - DAY }, { at: NOW - 2 * DAY }]);
 
-    const mineView = await bothPaths(c, () => c.store.analytics.dashboard({ id: admin.id, isAdmin: true }, { period: 'week', scope: 'mine' }));
+    const mineView = await bothPaths(c, () =>
+      c.store.analytics.dashboard({ id: admin.id, isAdmin: true }, { period: 'week', scope: 'mine' }),
+    );
     assert.deepEqual(slugs(mineView), ['admin-own'], 'admins default to their personal scope too');
     const all = await bothPaths(c, () => c.store.analytics.dashboard({ id: admin.id, isAdmin: true }, { period: 'week', scope: 'all' }));
     assert.equal(all.scope, 'all');
@@ -88,7 +105,11 @@ describeEachDatabase('dashboard: trend, never-clicked and referrers', (ctx) => {
       { at: NOW - 14 * DAY },
       { at: NOW - 14 * DAY - 1 }, // before the previous period: counts nowhere
     ]);
-    await addClicks(c.store, fresh.id, Array.from({ length: 5 }, (_, i) => ({ at: NOW - i * DAY })));
+    await addClicks(
+      c.store,
+      fresh.id,
+      Array.from({ length: 5 }, (_, i) => ({ at: NOW - i * DAY })),
+    );
     await addClicks(c.store, faded.id, [{ at: NOW - 10 * DAY }]);
     const d = await bothPaths(c, () => c.store.analytics.dashboard(viewer, { period: 'week', scope: 'mine' }));
     assert.deepEqual(d.topLinks, [
@@ -112,7 +133,11 @@ describeEachDatabase('dashboard: trend, never-clicked and referrers', (ctx) => {
     const { owner, viewer } = await world(c);
     for (let i = 0; i < 13; i++) {
       const l = await mkLink(c, owner, { slug: `tie-${String.fromCharCode(109 - i)}` });
-      await addClicks(c.store, l.id, Array.from({ length: i < 3 ? 9 : 4 }, (_, k) => ({ at: NOW - k * DAY })));
+      await addClicks(
+        c.store,
+        l.id,
+        Array.from({ length: i < 3 ? 9 : 4 }, (_, k) => ({ at: NOW - k * DAY })),
+      );
     }
     const d = await bothPaths(c, () => c.store.analytics.dashboard(viewer, { period: 'week', scope: 'mine' }));
     assert.equal(d.topLinks.length, 10);
@@ -145,7 +170,10 @@ describeEachDatabase('dashboard: trend, never-clicked and referrers', (ctx) => {
     const a = await mkLink(c, owner);
     const b = await mkLink(c, owner);
     const clicks = (host: string, n: number, offset: number) =>
-      Array.from({ length: n }, (_, i) => ({ at: NOW - offset - (i % 6) * DAY - i * 1_000, referrer: host ? `https://${host}/p?q=${i}` : null }));
+      Array.from({ length: n }, (_, i) => ({
+        at: NOW - offset - (i % 6) * DAY - i * 1_000,
+        referrer: host ? `https://${host}/p?q=${i}` : null,
+      }));
     await addClicks(c.store, a.id, [...clicks('news.example', 30, 0), ...clicks('', 4, 0), ...clicks('old.example', 50, 8 * DAY)]);
     for (let h = 0; h < 12; h++) await addClicks(c.store, b.id, clicks(`h${h}.example`, 20 - h, HOUR));
     const d = await bothPaths(c, () => c.store.analytics.dashboard(viewer, { period: 'week', scope: 'mine' }));

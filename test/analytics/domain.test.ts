@@ -16,7 +16,6 @@ import {
   retentionHorizon,
   trendPct,
   uncoveredSpans,
-  utcDate,
 } from '../../src/domain/timeseries.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -115,7 +114,17 @@ describe('RFC 3339 parsing', () => {
   });
 
   test('rejects anything else, including calendar-invalid dates', () => {
-    for (const bad of ['2026-07-17', '2026-07-17 14:00:00Z', '2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-07-17T24:00:00Z', 'yesterday', '1721224800000', '2026-07-17T14:00:00']) {
+    for (const bad of [
+      '2026-07-17',
+      '2026-07-17 14:00:00Z',
+      '2026-02-30T00:00:00Z',
+      '2025-02-29T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-07-17T24:00:00Z',
+      'yesterday',
+      '1721224800000',
+      '2026-07-17T14:00:00',
+    ]) {
       assert.equal(parseRfc3339(bad), null, bad);
     }
   });
@@ -128,7 +137,15 @@ describe('referrer hosts', () => {
     assert.equal(referrerHost('https://a.example:443/x'), 'a.example');
     assert.equal(referrerHost('https://bücher.example/'), 'xn--bcher-kva.example');
     assert.equal(referrerHost('android-app://com.Google.android.gm/'), 'com.google.android.gm');
-    for (const v of [null, '', 'not a url', '/relative/path', 'mailto:a@b.c', 'file:///etc/passwd', `https://${'a'.repeat(300)}.example/`]) {
+    for (const v of [
+      null,
+      '',
+      'not a url',
+      '/relative/path',
+      'mailto:a@b.c',
+      'file:///etc/passwd',
+      `https://${'a'.repeat(300)}.example/`,
+    ]) {
       assert.equal(referrerHost(v), null, String(v));
       assert.equal(referrerLabel(v), DIRECT_UNKNOWN);
     }
@@ -149,18 +166,37 @@ describe('breakdown ranking', () => {
     );
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
     assert.equal(top.at(-1)!.name, 'Other');
-    assert.equal(top.reduce((a, r) => a + r.count, 0), total);
+    assert.equal(
+      top.reduce((a, r) => a + r.count, 0),
+      total,
+    );
   });
 
   test('no Other row when nothing is left over; the Other family folds into it', () => {
-    assert.deepEqual(rankWithOther(new Map([['a', 2], ['b', 1]])), [
-      { name: 'a', count: 2 },
-      { name: 'b', count: 1 },
-    ]);
-    assert.deepEqual(rankWithOther(new Map([['Other', 5], ['Chrome', 1]])), [
-      { name: 'Chrome', count: 1 },
-      { name: 'Other', count: 5 },
-    ]);
+    assert.deepEqual(
+      rankWithOther(
+        new Map([
+          ['a', 2],
+          ['b', 1],
+        ]),
+      ),
+      [
+        { name: 'a', count: 2 },
+        { name: 'b', count: 1 },
+      ],
+    );
+    assert.deepEqual(
+      rankWithOther(
+        new Map([
+          ['Other', 5],
+          ['Chrome', 1],
+        ]),
+      ),
+      [
+        { name: 'Chrome', count: 1 },
+        { name: 'Other', count: 5 },
+      ],
+    );
   });
 
   test('the accumulator counts hosts, families and the auth split, and carries no identity', () => {
@@ -190,7 +226,16 @@ describe('click cursors (api.md §4.3)', () => {
 
   test('malformed cursors decode to null', () => {
     const enc = (s: string) => Buffer.from(s).toString('base64url');
-    for (const bad of ['', 'not-a-cursor!', enc('123'), enc('abc\u0000id'), enc('1\u0000'), enc('1\u0000id\u0000x'), enc('99999999999999999\u0000id'), 'AAAA====']) {
+    for (const bad of [
+      '',
+      'not-a-cursor!',
+      enc('123'),
+      enc('abc\u0000id'),
+      enc('1\u0000'),
+      enc('1\u0000id\u0000x'),
+      enc('99999999999999999\u0000id'),
+      'AAAA====',
+    ]) {
       assert.equal(decodeClickCursor(bad), null, bad);
     }
     fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => void decodeClickCursor(s)));
@@ -237,7 +282,10 @@ describe('rollup coverage', () => {
       [d0, 4],
       [d0 + 5 * DAY_MS, 1],
     ]);
-    assert.deepEqual(c.days, [0, 1, 2, 3, 5].map((i) => d0 + i * DAY_MS));
+    assert.deepEqual(
+      c.days,
+      [0, 1, 2, 3, 5].map((i) => d0 + i * DAY_MS),
+    );
   });
 
   test('a rebuilt day invalidates the runs built from its old version', () => {

@@ -148,7 +148,11 @@ describeEachDatabase('CSV export', (ctx) => {
       assert.equal(pages, Math.ceil(23 / cap));
       assert.equal(got.length, 23, `cap ${cap}`);
       assert.equal(new Set(got).size, 23, `cap ${cap}: no duplicates`);
-      assert.deepEqual(got, [...got].sort((a, b) => (a.slice(0, 24) < b.slice(0, 24) ? -1 : a.slice(0, 24) > b.slice(0, 24) ? 1 : 0)), 'oldest first');
+      assert.deepEqual(
+        got,
+        [...got].sort((a, b) => (a.slice(0, 24) < b.slice(0, 24) ? -1 : a.slice(0, 24) > b.slice(0, 24) ? 1 : 0)),
+        'oldest first',
+      );
     }
   });
 
@@ -168,7 +172,11 @@ describeEachDatabase('CSV export', (ctx) => {
 
     const first = await c.store.analytics.exportClicks(link.id, { attribution: false });
     assert.ok(first.nextCursor, 'truncated: a cursor is known before streaming');
-    assert.equal(decodeClickCursor(first.nextCursor!)!.clickedAt, base + 99_990, 'the cursor holds the exact stored clicked_at of the last row');
+    assert.equal(
+      decodeClickCursor(first.nextCursor!)!.clickedAt,
+      base + 99_990,
+      'the cursor holds the exact stored clicked_at of the last row',
+    );
     const a = (await body(first)).slice(1);
     assert.equal(a.length, EXPORT_ROW_CAP);
     const second = await c.store.analytics.exportClicks(link.id, { attribution: false, cursor: first.nextCursor });
@@ -178,7 +186,10 @@ describeEachDatabase('CSV export', (ctx) => {
     const refs = [...a, ...b].map((r) => r[1]);
     assert.equal(new Set(refs).size, 150_000, 'no row repeated');
     const times = [...a, ...b].map((r) => Date.parse(r[0]!));
-    assert.ok(times.every((t, i) => i === 0 || t >= times[i - 1]!), 'oldest first across both responses');
+    assert.ok(
+      times.every((t, i) => i === 0 || t >= times[i - 1]!),
+      'oldest first across both responses',
+    );
     assert.equal(a.at(-1)![0], new Date(base + 99_990).toISOString());
     assert.equal(b[0]![0], new Date(base + 99_990).toISOString(), 'the tie continues in the second response');
   });

@@ -144,8 +144,16 @@ describeEachDatabase('per-link analytics', (ctx) => {
     assert.ok(s.series.every((p, i) => i === 0 || p.dayStart - s.series[i - 1]!.dayStart === DAY));
     assert.equal(s.series[89]!.date, '2026-07-17');
     const inWindow = clicks.filter((k) => k.at >= s.series[0]!.dayStart).length;
-    assert.equal(s.series.reduce((a, p) => a + p.count, 0), inWindow);
-    const rolled = await c.db.kysely.selectFrom('link_click_rollups').select('day').where('link_id', '=', link.id).where('span', '=', 1).execute();
+    assert.equal(
+      s.series.reduce((a, p) => a + p.count, 0),
+      inWindow,
+    );
+    const rolled = await c.db.kysely
+      .selectFrom('link_click_rollups')
+      .select('day')
+      .where('link_id', '=', link.id)
+      .where('span', '=', 1)
+      .execute();
     assert.ok(rolled.length > 20, 'closed days of this link are in the rollups');
   });
 
@@ -159,7 +167,10 @@ describeEachDatabase('per-link analytics', (ctx) => {
     assert.equal(s.series.filter((p) => p.noData).length, 30);
     assert.ok(s.series.slice(0, 30).every((p) => p.noData && p.count === 0));
     assert.ok(s.series.slice(30).every((p) => !p.noData));
-    assert.equal(s.series.reduce((a, p) => a + p.count, 0), 1);
+    assert.equal(
+      s.series.reduce((a, p) => a + p.count, 0),
+      1,
+    );
     assert.equal(s.retentionHorizon, NOW - 60 * DAY);
   });
 
@@ -204,7 +215,8 @@ describeEachDatabase('per-link analytics', (ctx) => {
     const owner = await mkUser(c.store, 'Olive');
     const link = await mkLink(c, owner);
     const clicks = [];
-    for (let h = 0; h < 14; h++) for (let k = 0; k < 20 - h; k++) clicks.push({ at: NOW - ((h + k) % 20) * DAY - k, referrer: `https://host${h}.example/p/${k}` });
+    for (let h = 0; h < 14; h++)
+      for (let k = 0; k < 20 - h; k++) clicks.push({ at: NOW - ((h + k) % 20) * DAY - k, referrer: `https://host${h}.example/p/${k}` });
     await addClicks(c.store, link.id, clicks);
     const b = await bothPaths(c, () => c.store.analytics.breakdowns(link.id, { days: 30 }));
     assert.equal(b.referrers.length, 11);
@@ -223,7 +235,12 @@ describeEachDatabase('per-link analytics', (ctx) => {
     await addClicks(
       c.store,
       link.id,
-      Array.from({ length: 40 }, (_, i) => ({ at: NOW - i * 2 * DAY - i, referrer: `https://r${i % 3}.example/`, ua: i % 2 ? UA.chromeMac : UA.curl, userId: null })),
+      Array.from({ length: 40 }, (_, i) => ({
+        at: NOW - i * 2 * DAY - i,
+        referrer: `https://r${i % 3}.example/`,
+        ua: i % 2 ? UA.chromeMac : UA.curl,
+        userId: null,
+      })),
     );
     const both = await bothPaths(c, () => c.store.analytics.linkWindow(link.id, { days: 90, retentionDays: null }));
     assert.deepEqual(both.series, await c.store.analytics.dailySeries(link.id, { days: 90 }));

@@ -55,7 +55,10 @@ describeEachDatabase('click retention pruner', (ctx) => {
 
     assert.equal(await c.store.clicks.countForLink(link.id), 3, 'the 300-day-old clicks and the one exactly at the horizon remain');
     assert.equal(await prunedTotal(metrics), 4);
-    assert.ok(lines.some((l) => /deleted 4 click rows/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /deleted 4 click rows/.test(l)),
+      lines.join('\n'),
+    );
 
     // A second run finds nothing and says so.
     await job.run(new AbortController().signal);
@@ -69,8 +72,16 @@ describeEachDatabase('click retention pruner', (ctx) => {
     const owner = await mkUser(c.store, 'Olive');
     const link = await mkLink(c, owner);
     const keep = await mkLink(c, owner);
-    await addClicks(c.store, link.id, Array.from({ length: 25_000 }, (_, i) => ({ at: NOW - 500 * DAY + i })));
-    await addClicks(c.store, keep.id, Array.from({ length: 10 }, (_, i) => ({ at: NOW - 100 * DAY + i })));
+    await addClicks(
+      c.store,
+      link.id,
+      Array.from({ length: 25_000 }, (_, i) => ({ at: NOW - 500 * DAY + i })),
+    );
+    await addClicks(
+      c.store,
+      keep.id,
+      Array.from({ length: 10 }, (_, i) => ({ at: NOW - 100 * DAY + i })),
+    );
     const batches: number[] = [];
     const r = await c.store.clickRetention.pruneClicksOlderThan(NOW - 365 * DAY, { onBatch: (n) => batches.push(n) });
     assert.equal(r.deleted, 25_000);
@@ -85,9 +96,18 @@ describeEachDatabase('click retention pruner', (ctx) => {
     c.clock.now = NOW;
     const owner = await mkUser(c.store, 'Olive');
     const link = await mkLink(c, owner);
-    await addClicks(c.store, link.id, Array.from({ length: 10_005 }, (_, i) => ({ at: NOW - 600 * DAY + i })));
+    await addClicks(
+      c.store,
+      link.id,
+      Array.from({ length: 10_005 }, (_, i) => ({ at: NOW - 600 * DAY + i })),
+    );
     assert.equal(await c.store.clickRetention.pruneBatch(NOW, 50_000), PRUNE_BATCH);
-    const left = await c.db.kysely.selectFrom('link_clicks').select('clicked_at').where('link_id', '=', link.id).orderBy('clicked_at').execute();
+    const left = await c.db.kysely
+      .selectFrom('link_clicks')
+      .select('clicked_at')
+      .where('link_id', '=', link.id)
+      .orderBy('clicked_at')
+      .execute();
     assert.deepEqual(
       left.map((r) => Number(r.clicked_at)),
       [0, 1, 2, 3, 4].map((i) => NOW - 600 * DAY + 10_000 + i),
@@ -110,7 +130,10 @@ describe('retention configuration', () => {
   test('unset means no pruner at all: nothing is ever deleted', () => {
     const { jobs, lines } = deps({});
     assert.ok(!jobs.some((j) => j.name === 'click-pruner'));
-    assert.ok(jobs.some((j) => j.name === 'click-rollup'), 'rollups are kept current either way');
+    assert.ok(
+      jobs.some((j) => j.name === 'click-rollup'),
+      'rollups are kept current either way',
+    );
     assert.ok(!lines.some((l) => /retention/.test(l)));
     assert.ok(!deps({ JOE_CLICK_RETENTION: '0' }).jobs.some((j) => j.name === 'click-pruner'));
   });
@@ -122,7 +145,10 @@ describe('retention configuration', () => {
     assert.equal(job.runAtStart, true);
     assert.equal(job.intervalMs, CLICK_PRUNER_INTERVAL_MS);
     assert.ok(job.intervalMs < 24 * 3_600_000);
-    assert.ok(lines.some((l) => /click retention enabled/.test(l) && /365-day horizon/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /click retention enabled/.test(l) && /365-day horizon/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   test('the server logs that retention is active with its horizon when it starts', async () => {
@@ -135,7 +161,10 @@ describe('retention configuration', () => {
     });
     const server = await startTestServer({ env: { JOE_CLICK_RETENTION: '365' }, start: { logger: { level: 'info', stream } } });
     try {
-      assert.ok(lines.some((l) => /click retention enabled/.test(l) && /365-day horizon/.test(l)), lines.join('\n'));
+      assert.ok(
+        lines.some((l) => /click retention enabled/.test(l) && /365-day horizon/.test(l)),
+        lines.join('\n'),
+      );
     } finally {
       await server.stop();
     }

@@ -21,8 +21,26 @@ function rng(seed: number): () => number {
   };
 }
 
-const REFERRERS = [null, '', 'https://a.example/x', 'https://A.example/y?q=1', 'https://b.example:8080/', 'not a url', 'android-app://com.slack/', '=SUM(A1)'];
-const AGENTS = [null, '', UA.firefoxWindows, UA.chromeMac, UA.safariIphone, UA.edgeWindows, UA.curl, 'Opera/9.80 (J2ME/MIDP; Opera Mini/9.80)'];
+const REFERRERS = [
+  null,
+  '',
+  'https://a.example/x',
+  'https://A.example/y?q=1',
+  'https://b.example:8080/',
+  'not a url',
+  'android-app://com.slack/',
+  '=SUM(A1)',
+];
+const AGENTS = [
+  null,
+  '',
+  UA.firefoxWindows,
+  UA.chromeMac,
+  UA.safariIphone,
+  UA.edgeWindows,
+  UA.curl,
+  'Opera/9.80 (J2ME/MIDP; Opera Mini/9.80)',
+];
 
 async function everySurface(c: DbContext, linkIds: string[], viewers: Array<{ id: string; isAdmin: boolean }>) {
   const a = c.store.analytics;
@@ -76,10 +94,18 @@ describeEachDatabase('click rollups', (ctx) => {
     for (const now of [base + 5 * 60_000, base + 12 * HOUR + 17 * 60_000, base + 2 * DAY + 23 * HOUR + 59 * 60_000]) {
       c.clock.now = now;
       await clearRollups(c);
-      const raw = await everySurface(c, links.map((l) => l.id), viewers);
+      const raw = await everySurface(
+        c,
+        links.map((l) => l.id),
+        viewers,
+      );
       const run = await c.store.clickRollups.rollUp();
       assert.ok(run.rolled >= 88 && run.runs > 0, JSON.stringify(run));
-      const rolled = await everySurface(c, links.map((l) => l.id), viewers);
+      const rolled = await everySurface(
+        c,
+        links.map((l) => l.id),
+        viewers,
+      );
       assert.deepEqual(rolled, raw);
       const again = await c.store.clickRollups.rollUp();
       assert.deepEqual(again, { rolled: 0, current: run.rolled + run.current, runs: 0 }, 'an unchanged history is left alone');
@@ -95,9 +121,24 @@ describeEachDatabase('click rollups', (ctx) => {
     const admin = await mkUser(c.store, 'Root', true);
     const keep = await mkLink(c, owner);
     const doomed = await mkLink(c, owner);
-    await addClicks(c.store, keep.id, Array.from({ length: 40 }, (_, i) => ({ at: now - (i % 20) * DAY - HOUR, userId: i % 2 ? clicker.id : null, referrer: 'https://k.example/' })));
-    await addClicks(c.store, doomed.id, Array.from({ length: 15 }, (_, i) => ({ at: now - (i % 5) * DAY - HOUR, referrer: 'https://d.example/' })));
-    const viewers = [{ id: owner.id, isAdmin: false }, { id: admin.id, isAdmin: true }];
+    await addClicks(
+      c.store,
+      keep.id,
+      Array.from({ length: 40 }, (_, i) => ({
+        at: now - (i % 20) * DAY - HOUR,
+        userId: i % 2 ? clicker.id : null,
+        referrer: 'https://k.example/',
+      })),
+    );
+    await addClicks(
+      c.store,
+      doomed.id,
+      Array.from({ length: 15 }, (_, i) => ({ at: now - (i % 5) * DAY - HOUR, referrer: 'https://d.example/' })),
+    );
+    const viewers = [
+      { id: owner.id, isAdmin: false },
+      { id: admin.id, isAdmin: true },
+    ];
     await c.store.clickRollups.rollUp();
     const check = async () => {
       const rolled = await everySurface(c, [keep.id], viewers);
@@ -138,13 +179,22 @@ describeEachDatabase('click rollups', (ctx) => {
     c.clock.now = now;
     const owner = await mkUser(c.store, 'Olive');
     const link = await mkLink(c, owner);
-    await addClicks(c.store, link.id, Array.from({ length: 12 }, (_, i) => ({ at: now - i * DAY - HOUR, ua: UA.curl })));
+    await addClicks(
+      c.store,
+      link.id,
+      Array.from({ length: 12 }, (_, i) => ({ at: now - i * DAY - HOUR, ua: UA.curl })),
+    );
     await clearRollups(c);
     const raw = await c.store.analytics.breakdowns(link.id, { days: 30 });
     await c.store.clickRollups.rollUp();
     // Pretend an older parser built them, with different answers.
     await c.db.kysely.updateTable('link_click_rollup_spans').set({ version: 'older-parser' }).execute();
-    await c.db.kysely.updateTable('link_click_rollups').set({ dim_key: 'Chrome' }).where('dim', '=', 'browser').where('link_id', '=', link.id).execute();
+    await c.db.kysely
+      .updateTable('link_click_rollups')
+      .set({ dim_key: 'Chrome' })
+      .where('dim', '=', 'browser')
+      .where('link_id', '=', link.id)
+      .execute();
     assert.deepEqual(await c.store.analytics.breakdowns(link.id, { days: 30 }), raw, 'stale rollups are ignored');
     const run = await c.store.clickRollups.rollUp();
     assert.ok(run.rolled >= 89);

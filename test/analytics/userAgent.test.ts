@@ -64,9 +64,24 @@ const FIXTURES: Fixture[] = [
     'Windows',
   ],
   // Chrome
-  ['Chrome on Windows', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Chrome', 'Windows'],
-  ['Chrome on macOS', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Chrome', 'macOS'],
-  ['Chrome on Linux', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Chrome', 'Linux'],
+  [
+    'Chrome on Windows',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+    'Chrome',
+    'Windows',
+  ],
+  [
+    'Chrome on macOS',
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+    'Chrome',
+    'macOS',
+  ],
+  [
+    'Chrome on Linux',
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+    'Chrome',
+    'Linux',
+  ],
   [
     'Chrome on Android',
     'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
@@ -91,7 +106,12 @@ const FIXTURES: Fixture[] = [
     'Chrome',
     'iOS',
   ],
-  ['Chrome on ChromeOS', 'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Chrome', 'Other'],
+  [
+    'Chrome on ChromeOS',
+    'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+    'Chrome',
+    'Other',
+  ],
   // Safari
   [
     'Safari on macOS',
@@ -176,7 +196,12 @@ const FIXTURES: Fixture[] = [
     'Linux',
   ],
   ['Internet Explorer 11', 'Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko', 'Other', 'Windows'],
-  ['Opera Mini (Presto)', 'Opera/9.80 (J2ME/MIDP; Opera Mini/9.80 (S60; SymbOS; Opera Mobi/23.348; U; en) Presto/2.5.25 Version/10.54', 'Other', 'Other'],
+  [
+    'Opera Mini (Presto)',
+    'Opera/9.80 (J2ME/MIDP; Opera Mini/9.80 (S60; SymbOS; Opera Mobi/23.348; U; en) Presto/2.5.25 Version/10.54',
+    'Other',
+    'Other',
+  ],
   [
     'Android stock browser',
     'Mozilla/5.0 (Linux; U; Android 4.0.3; ko-kr; LG-L160L Build/IML74K) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30',
@@ -277,8 +302,18 @@ describe('User-Agent parsing (SPEC-0021)', () => {
     const tokens = [...BROWSER_TOKENS, ...OS_TOKENS].map(([t]) => t);
     const ua = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 1_200 }),
-      fc.array(fc.oneof(fc.constantFrom(...tokens).chain((t) => fc.mixedCase(fc.constant(t))), fc.string({ maxLength: 8 })), { maxLength: 200 }).map((p) => p.join('')),
-      fc.constantFrom(...FIXTURES.map((f) => f[1])).chain((base) => fc.string({ unit: 'binary', maxLength: 600 }).map((tail) => base + tail)),
+      fc
+        .array(
+          fc.oneof(
+            fc.constantFrom(...tokens).chain((t) => fc.mixedCase(fc.constant(t))),
+            fc.string({ maxLength: 8 }),
+          ),
+          { maxLength: 200 },
+        )
+        .map((p) => p.join('')),
+      fc
+        .constantFrom(...FIXTURES.map((f) => f[1]))
+        .chain((base) => fc.string({ unit: 'binary', maxLength: 600 }).map((tail) => base + tail)),
     );
     fc.assert(
       fc.property(ua, (s) => {

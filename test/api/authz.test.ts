@@ -46,26 +46,88 @@ const TABLE: Row[] = [
   { route: '#3 GET /keywords/templates', method: 'GET', path: () => '/api/v1/keywords/templates', expect: [200, 200, 200, 200, 200, 401] },
   { route: '#4 GET /users/me', method: 'GET', path: () => '/api/v1/users/me', expect: [200, 200, 200, 200, 200, 401] },
   { route: '#5 GET /tokens', method: 'GET', path: () => '/api/v1/tokens', expect: [200, 200, 200, 200, 200, 401] },
-  { route: '#6 POST /tokens', method: 'POST', path: () => '/api/v1/tokens', body: () => ({ name: 'table' }), expect: [201, 201, 201, 201, 201, 401] },
-  { route: '#7 DELETE /tokens/{id} (own)', method: 'DELETE', path: (f) => `/api/v1/tokens/${f.callerTokenId ?? '00000000-0000-4000-8000-000000000000'}`, expect: [204, 204, 204, 204, 204, 401] },
+  {
+    route: '#6 POST /tokens',
+    method: 'POST',
+    path: () => '/api/v1/tokens',
+    body: () => ({ name: 'table' }),
+    expect: [201, 201, 201, 201, 201, 401],
+  },
+  {
+    route: '#7 DELETE /tokens/{id} (own)',
+    method: 'DELETE',
+    path: (f) => `/api/v1/tokens/${f.callerTokenId ?? '00000000-0000-4000-8000-000000000000'}`,
+    expect: [204, 204, 204, 204, 204, 401],
+  },
   { route: '#8 GET /links', method: 'GET', path: () => '/api/v1/links', expect: [200, 200, 200, 200, 200, 401] },
-  { route: '#9 POST /links', method: 'POST', path: () => '/api/v1/links', body: () => ({ slug: `table-new-${++n}`, url: 'https://e.test' }), expect: [201, 201, 201, 201, 201, 401] },
+  {
+    route: '#9 POST /links',
+    method: 'POST',
+    path: () => '/api/v1/links',
+    body: () => ({ slug: `table-new-${++n}`, url: 'https://e.test' }),
+    expect: [201, 201, 201, 201, 201, 401],
+  },
   { route: '#10 GET /links/suggest', method: 'GET', path: () => '/api/v1/links/suggest?q=ta', expect: [200, 200, 200, 200, 200, 401] },
   { route: '#12 GET /links/{id}', method: 'GET', path: link, expect: [200, 200, 200, 403, 200, 401] },
-  { route: '#13 PUT /links/{id}', method: 'PUT', path: link, body: () => ({ url: 'https://e.test/edited' }), expect: [200, 200, 403, 403, 200, 401] },
-  { route: '#13 PUT /links/{id} (toggle only)', method: 'PUT', path: link, body: () => ({ archived: true }), expect: [200, 200, 403, 403, 200, 401] },
+  {
+    route: '#13 PUT /links/{id}',
+    method: 'PUT',
+    path: link,
+    body: () => ({ url: 'https://e.test/edited' }),
+    expect: [200, 200, 403, 403, 200, 401],
+  },
+  {
+    route: '#13 PUT /links/{id} (toggle only)',
+    method: 'PUT',
+    path: link,
+    body: () => ({ archived: true }),
+    expect: [200, 200, 403, 403, 200, 401],
+  },
   { route: '#14 DELETE /links/{id}', method: 'DELETE', path: link, expect: [204, 204, 403, 403, 204, 401] },
   { route: '#15 GET /links/{id}/owners', method: 'GET', path: (f) => `${link(f)}/owners`, expect: [200, 200, 403, 403, 200, 401] },
-  { route: '#16 POST /links/{id}/owners', method: 'POST', path: (f) => `${link(f)}/owners`, body: (f) => ({ email: f.candidate.email }), expect: [201, 201, 403, 403, 201, 401] },
-  { route: '#17 DELETE /links/{id}/owners/{uid}', method: 'DELETE', path: (f) => `${link(f)}/owners/${f.extraOwnerId}`, expect: [204, 204, 403, 403, 204, 401] },
+  {
+    route: '#16 POST /links/{id}/owners',
+    method: 'POST',
+    path: (f) => `${link(f)}/owners`,
+    body: (f) => ({ email: f.candidate.email }),
+    expect: [201, 201, 403, 403, 201, 401],
+  },
+  {
+    route: '#17 DELETE /links/{id}/owners/{uid}',
+    method: 'DELETE',
+    path: (f) => `${link(f)}/owners/${f.extraOwnerId}`,
+    expect: [204, 204, 403, 403, 204, 401],
+  },
   { route: '#18 GET /links/{id}/shares', method: 'GET', path: (f) => `${link(f)}/shares`, expect: [200, 200, 403, 403, 200, 401] },
-  { route: '#19 POST /links/{id}/shares', method: 'POST', path: (f) => `${link(f)}/shares`, body: (f) => ({ email: f.candidate.email }), expect: [201, 201, 403, 403, 201, 401] },
-  { route: '#20 DELETE /links/{id}/shares/{uid}', method: 'DELETE', path: (f) => `${link(f)}/shares/${f.extraShareId}`, expect: [204, 204, 403, 403, 204, 401] },
+  {
+    route: '#19 POST /links/{id}/shares',
+    method: 'POST',
+    path: (f) => `${link(f)}/shares`,
+    body: (f) => ({ email: f.candidate.email }),
+    expect: [201, 201, 403, 403, 201, 401],
+  },
+  {
+    route: '#20 DELETE /links/{id}/shares/{uid}',
+    method: 'DELETE',
+    path: (f) => `${link(f)}/shares/${f.extraShareId}`,
+    expect: [204, 204, 403, 403, 204, 401],
+  },
   { route: '#27 GET /tags', method: 'GET', path: () => '/api/v1/tags', expect: [200, 200, 200, 200, 200, 401] },
   // The link is secure: to everyone else its tag does not exist.
-  { route: '#28 GET /tags/{slug}/links', method: 'GET', path: (f) => `/api/v1/tags/${f.tagSlug}/links`, expect: [200, 200, 200, 404, 200, 401] },
+  {
+    route: '#28 GET /tags/{slug}/links',
+    method: 'GET',
+    path: (f) => `/api/v1/tags/${f.tagSlug}/links`,
+    expect: [200, 200, 200, 404, 200, 401],
+  },
   { route: '#29 GET /admin/users', method: 'GET', path: () => '/api/v1/admin/users', expect: [403, 403, 403, 403, 200, 401] },
-  { route: '#30 PUT /admin/users/{id}/role', method: 'PUT', path: (f) => `/api/v1/admin/users/${f.candidate.id}/role`, body: () => ({ role: 'admin' }), expect: [403, 403, 403, 403, 200, 401] },
+  {
+    route: '#30 PUT /admin/users/{id}/role',
+    method: 'PUT',
+    path: (f) => `/api/v1/admin/users/${f.candidate.id}/role`,
+    body: () => ({ role: 'admin' }),
+    expect: [403, 403, 403, 403, 200, 401],
+  },
   { route: '#31 GET /admin/links', method: 'GET', path: () => '/api/v1/admin/links', expect: [403, 403, 403, 403, 200, 401] },
   { route: '#32 GET /links/export', method: 'GET', path: () => '/api/v1/links/export', expect: [403, 403, 403, 403, 200, 401] },
   { route: '#33 GET /admin/link-health', method: 'GET', path: () => '/api/v1/admin/link-health', expect: [403, 403, 403, 403, 200, 401] },
@@ -84,7 +146,10 @@ describe('authorization table: every endpoint × every relationship', () => {
   async function fixture(caller: Actor | null): Promise<Fixture> {
     const i = ++n;
     const tagName = `roster-${i}`;
-    const view = await s.store.links.create({ slug: `table-${i}`, url: 'https://e.test', visibility: 'secure', tags: [tagName] }, actors.owner.user.id);
+    const view = await s.store.links.create(
+      { slug: `table-${i}`, url: 'https://e.test', visibility: 'secure', tags: [tagName] },
+      actors.owner.user.id,
+    );
     await s.store.owners.add(view.id, actors.coowner.user.id);
     await s.store.shares.add(view.id, actors.share.user.id, actors.owner.user.id);
     const extraOwner = await s.store.users.create({ email: `extra-owner-${i}@example.test` });
@@ -93,7 +158,14 @@ describe('authorization table: every endpoint × every relationship', () => {
     await s.store.shares.add(view.id, extraShare.id, actors.owner.user.id);
     const candidate = await s.store.users.create({ email: `candidate-${i}@example.test` });
     const callerToken = caller ? (await s.store.tokens.create(caller.user.id, 'to-revoke')).token.id : null;
-    return { linkId: view.id, tagSlug: tagName, extraOwnerId: extraOwner.id, extraShareId: extraShare.id, candidate, callerTokenId: callerToken };
+    return {
+      linkId: view.id,
+      tagSlug: tagName,
+      extraOwnerId: extraOwner.id,
+      extraShareId: extraShare.id,
+      candidate,
+      callerTokenId: callerToken,
+    };
   }
 
   for (const row of TABLE) {
@@ -163,7 +235,12 @@ describe('authorization table: every endpoint × every relationship', () => {
     const view = (await s.store.links.view(f.linkId))!;
     const shares = await s.store.shares.list(f.linkId);
     // A handler that carelessly returned more than the resource: the roster, raw rows.
-    const careless = { ...toLinkBody(view, Date.now(), undefined), shares, health_row: { last_error: 'secret' }, owner_id: actors.owner.user.id };
+    const careless = {
+      ...toLinkBody(view, Date.now(), undefined),
+      shares,
+      health_row: { last_error: 'secret' },
+      owner_id: actors.owner.user.id,
+    };
     const app = Fastify();
     for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
     app.get('/careless', { schema: { response: { 200: ref(LinkSchema) } } }, async () => careless);

@@ -60,7 +60,10 @@ for (const [driver, env] of DRIVERS) {
       await createLink(s, ben, { slug: 'u-second', url });
       await createLink(s, ben, { slug: 'u-hidden', url, visibility: 'private' });
       const r = await call(s, 'GET', `/api/v1/links?url=${encodeURIComponent(url)}`, { as: ann });
-      assert.deepEqual(r.body.links.map((l: { slug: string }) => l.slug), ['u-second', 'u-first']);
+      assert.deepEqual(
+        r.body.links.map((l: { slug: string }) => l.slug),
+        ['u-second', 'u-first'],
+      );
     });
 
     test('tags and users page through ties in name order without repeats', async () => {
@@ -78,12 +81,18 @@ for (const [driver, env] of DRIVERS) {
       assert.deepEqual(tagNames, [...tagNames].sort());
       assert.equal(tags.find((t) => t.slug === 'shared-tag')?.link_count, 6);
       const tagged = await call(s, 'GET', '/api/v1/tags/upper/links', { as: ann });
-      assert.deepEqual(tagged.body.links.map((l: { slug: string }) => l.slug), ['tagged-0', 'tagged-2', 'tagged-4', 'tagged-6']);
+      assert.deepEqual(
+        tagged.body.links.map((l: { slug: string }) => l.slug),
+        ['tagged-0', 'tagged-2', 'tagged-4', 'tagged-6'],
+      );
     });
 
     test('export streams every link; import of the export changes nothing; a dry run rolls back', async () => {
       const r = await get(`${s.url}/api/v1/links/export`, { authorization: `Bearer ${admin.token}` });
-      const lines = (await r.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+      const lines = (await r.text())
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(lines.length, await s.store.links.count());
       const before = await snapshot(s);
       const transfer = new LinkTransferStore(s.store);
@@ -108,15 +117,31 @@ for (const [driver, env] of DRIVERS) {
       }
       assert.equal(await snapshot(s), before);
 
-      const dry = await transfer.importRecord({ slug: `dry-${driver}`, url: 'https://dry.test', title: '', description: '', tags: ['Dry'] }, { fallbackOwnerId: ann.user.id, dryRun: true });
+      const dry = await transfer.importRecord(
+        { slug: `dry-${driver}`, url: 'https://dry.test', title: '', description: '', tags: ['Dry'] },
+        { fallbackOwnerId: ann.user.id, dryRun: true },
+      );
       assert.equal(dry.action, 'created');
       assert.equal(await snapshot(s), before, 'the dry run left nothing behind');
-      const changed = await transfer.importRecord({ slug: 'z', url: 'https://moved.test', title: '', description: '', tags: ['New Tag'], owners: [ben.user.email] }, { fallbackOwnerId: null, dryRun: false });
+      const changed = await transfer.importRecord(
+        { slug: 'z', url: 'https://moved.test', title: '', description: '', tags: ['New Tag'], owners: [ben.user.email] },
+        { fallbackOwnerId: null, dryRun: false },
+      );
       assert.equal(changed.action, 'updated');
       const z = (await s.store.links.view((await s.store.links.getBySlug('z'))!.id))!;
       assert.equal(z.url, 'https://moved.test');
-      assert.deepEqual(z.tags.map((t) => t.name), ['New Tag']);
-      assert.deepEqual(z.owners.map((o) => [o.email, o.isPrimary]), [[ann.user.email, true], [ben.user.email, false]], 'owners are added, the primary kept');
+      assert.deepEqual(
+        z.tags.map((t) => t.name),
+        ['New Tag'],
+      );
+      assert.deepEqual(
+        z.owners.map((o) => [o.email, o.isPrimary]),
+        [
+          [ann.user.email, true],
+          [ben.user.email, false],
+        ],
+        'owners are added, the primary kept',
+      );
     });
   });
 }

@@ -39,7 +39,15 @@ describe('REST links: create, read, update, delete', () => {
   test('POST creates the link with the caller as primary owner and answers the full resource', async () => {
     const r = await call(s, 'POST', '/api/v1/links', {
       as: alice,
-      body: { slug: 'jira', url: 'https://jira.example.com/browse/$ticket', title: 'Jira', description: 'Tickets', visibility: 'secure', tags: ['Engineering', 'tools', 'engineering'], expires_at: '2099-01-01T00:00:00Z' },
+      body: {
+        slug: 'jira',
+        url: 'https://jira.example.com/browse/$ticket',
+        title: 'Jira',
+        description: 'Tickets',
+        visibility: 'secure',
+        tags: ['Engineering', 'tools', 'engineering'],
+        expires_at: '2099-01-01T00:00:00Z',
+      },
     });
     assert.equal(r.status, 201, r.text);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
@@ -69,7 +77,12 @@ describe('REST links: create, read, update, delete', () => {
       ['empty slug', { slug: '', url: 'https://e.test' }, 'BAD_REQUEST', /^slug is required$/],
       ['no url', { slug: 'fine' }, 'BAD_REQUEST', /^url is required$/],
       ['slug is checked before url', { slug: 'Bad', url: 'javascript:alert(1)' }, 'INVALID_SLUG'],
-      ['reserved slug', { slug: 'links', url: 'https://e.test' }, 'INVALID_SLUG', /reserved.*admin, api, auth, dashboard, healthz, links, mcp, metrics, readyz, s, static, u/],
+      [
+        'reserved slug',
+        { slug: 'links', url: 'https://e.test' },
+        'INVALID_SLUG',
+        /reserved.*admin, api, auth, dashboard, healthz, links, mcp, metrics, readyz, s, static, u/,
+      ],
       ['long slug', { slug: long(129), url: 'https://e.test' }, 'INVALID_SLUG'],
       ['bad scheme', { slug: 'ok-1', url: 'ftp://e.test' }, 'INVALID_URL'],
       ['no host', { slug: 'ok-1', url: 'https://' }, 'INVALID_URL'],
@@ -78,13 +91,27 @@ describe('REST links: create, read, update, delete', () => {
       ['long description', { slug: 'ok-1', url: 'https://e.test', description: long(2001) }, 'INVALID_FIELD_LENGTH'],
       ['21 tags', { slug: 'ok-1', url: 'https://e.test', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'TOO_MANY_TAGS'],
       ['script tag name', { slug: 'ok-1', url: 'https://e.test', tags: ["x');fetch('/evil')//"] }, 'INVALID_TAG_NAME'],
-      ['tags are checked before visibility', { slug: 'ok-1', url: 'https://e.test', tags: ['<b>'], visibility: 'hidden' }, 'INVALID_TAG_NAME'],
+      [
+        'tags are checked before visibility',
+        { slug: 'ok-1', url: 'https://e.test', tags: ['<b>'], visibility: 'hidden' },
+        'INVALID_TAG_NAME',
+      ],
       ['bad visibility', { slug: 'ok-1', url: 'https://e.test', visibility: 'hidden' }, 'INVALID_VISIBILITY'],
       ['past expiry', { slug: 'ok-1', url: 'https://e.test', expires_at: '2001-01-01T00:00:00Z' }, 'INVALID_EXPIRES_AT'],
       ['expiry now-ish', { slug: 'ok-1', url: 'https://e.test', expires_at: inDays(0) }, 'INVALID_EXPIRES_AT'],
       ['not a timestamp', { slug: 'ok-1', url: 'https://e.test', expires_at: 'tomorrow' }, 'BAD_REQUEST', /^invalid request body/],
-      ['timestamp without offset', { slug: 'ok-1', url: 'https://e.test', expires_at: '2099-01-01T00:00:00' }, 'BAD_REQUEST', /^invalid request body/],
-      ['impossible date', { slug: 'ok-1', url: 'https://e.test', expires_at: '2099-02-30T00:00:00Z' }, 'BAD_REQUEST', /^invalid request body/],
+      [
+        'timestamp without offset',
+        { slug: 'ok-1', url: 'https://e.test', expires_at: '2099-01-01T00:00:00' },
+        'BAD_REQUEST',
+        /^invalid request body/,
+      ],
+      [
+        'impossible date',
+        { slug: 'ok-1', url: 'https://e.test', expires_at: '2099-02-30T00:00:00Z' },
+        'BAD_REQUEST',
+        /^invalid request body/,
+      ],
       ['number for url', { slug: 'ok-1', url: 5 }, 'BAD_REQUEST', /^invalid request body: url/],
       ['null title', { slug: 'ok-1', url: 'https://e.test', title: null }, 'BAD_REQUEST', /^invalid request body: title/],
       ['string for tags', { slug: 'ok-1', url: 'https://e.test', tags: 'a,b' }, 'BAD_REQUEST', /^invalid request body: tags/],
@@ -117,13 +144,25 @@ describe('REST links: create, read, update, delete', () => {
   test('unknown fields are ignored: no owner, id, timestamps or archive state can be smuggled in', async () => {
     const r = await call(s, 'POST', '/api/v1/links', {
       as: alice,
-      body: { slug: 'smuggle', url: 'https://e.test', archived: true, archived_at: '2020-01-01T00:00:00Z', id: '00000000-0000-4000-8000-000000000000', owners: [{ id: bob.user.id }], owner_id: bob.user.id, created_at: '2001-01-01T00:00:00Z' },
+      body: {
+        slug: 'smuggle',
+        url: 'https://e.test',
+        archived: true,
+        archived_at: '2020-01-01T00:00:00Z',
+        id: '00000000-0000-4000-8000-000000000000',
+        owners: [{ id: bob.user.id }],
+        owner_id: bob.user.id,
+        created_at: '2001-01-01T00:00:00Z',
+      },
     });
     assert.equal(r.status, 201, r.text);
     assert.notEqual(r.body.id, '00000000-0000-4000-8000-000000000000');
     assert.equal(r.body.archived_at, null);
     assert.equal(r.body.lifecycle_state, 'active');
-    assert.deepEqual(r.body.owners.map((o: { id: string }) => o.id), [alice.user.id]);
+    assert.deepEqual(
+      r.body.owners.map((o: { id: string }) => o.id),
+      [alice.user.id],
+    );
     assert.notEqual(r.body.created_at.slice(0, 4), '2001');
   });
 
@@ -135,7 +174,14 @@ describe('REST links: create, read, update, delete', () => {
   });
 
   test('PUT is a full update: omitted title, description and tags are cleared; visibility and expiry are kept; slug is ignored', async () => {
-    const link = await createLink(s, alice, { slug: 'full-update', title: 'T', description: 'D', tags: ['a', 'b'], visibility: 'private', expires_at: '2098-05-05T05:05:05Z' });
+    const link = await createLink(s, alice, {
+      slug: 'full-update',
+      title: 'T',
+      description: 'D',
+      tags: ['a', 'b'],
+      visibility: 'private',
+      expires_at: '2098-05-05T05:05:05Z',
+    });
     const r = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { url: 'https://changed.test', slug: 'renamed' } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.slug, 'full-update');
@@ -147,11 +193,17 @@ describe('REST links: create, read, update, delete', () => {
     assert.equal(r.body.expires_at.slice(0, 19), '2098-05-05T05:05:05');
     assert.ok(Date.parse(r.body.updated_at) >= Date.parse(link.updated_at as string));
 
-    const empty = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { url: 'https://changed.test', visibility: '', title: 'New', tags: ['c'] } });
+    const empty = await call(s, 'PUT', `/api/v1/links/${link.id}`, {
+      as: alice,
+      body: { url: 'https://changed.test', visibility: '', title: 'New', tags: ['c'] },
+    });
     assert.equal(empty.body.visibility, 'private', 'empty visibility keeps the stored value');
     assert.deepEqual(empty.body.tags, ['c']);
 
-    const cleared = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { url: 'https://changed.test', expires_at: null, visibility: 'public' } });
+    const cleared = await call(s, 'PUT', `/api/v1/links/${link.id}`, {
+      as: alice,
+      body: { url: 'https://changed.test', expires_at: null, visibility: 'public' },
+    });
     assert.equal(cleared.body.expires_at, null);
     assert.equal(cleared.body.visibility, 'public');
     assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: {} }), 400, 'BAD_REQUEST', 'empty body');
@@ -167,7 +219,11 @@ describe('REST links: create, read, update, delete', () => {
     assert.equal(archived.body.title, 'Keep me');
     assert.deepEqual(archived.body.tags, ['keep']);
     const again = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { archived: true, slug: 'ignored' } });
-    assert.equal(again.body.archived_at, archived.body.archived_at, 're-archiving keeps the first time; slug does not make it a full update');
+    assert.equal(
+      again.body.archived_at,
+      archived.body.archived_at,
+      're-archiving keeps the first time; slug does not make it a full update',
+    );
     const active = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { archived: false } });
     assert.equal(active.body.lifecycle_state, 'active');
     assert.equal(active.body.archived_at, null);
@@ -194,11 +250,18 @@ describe('REST links: create, read, update, delete', () => {
     const got = await call(s, 'GET', `/api/v1/links/${link.id}`, { as: alice });
     assert.equal(got.body.lifecycle_state, 'expired');
     assert.equal(got.body.expires_at, '2020-01-01T12:00:00.000Z');
-    const same = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { url: 'https://e.test/new', expires_at: '2020-01-01T12:00:00Z' } });
+    const same = await call(s, 'PUT', `/api/v1/links/${link.id}`, {
+      as: alice,
+      body: { url: 'https://e.test/new', expires_at: '2020-01-01T12:00:00Z' },
+    });
     assert.equal(same.status, 200, same.text);
     assert.equal(same.body.url, 'https://e.test/new');
     assert.equal(same.body.lifecycle_state, 'expired');
-    assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { url: 'https://e.test', expires_at: '2020-01-02T12:00:00Z' } }), 400, 'INVALID_EXPIRES_AT');
+    assertError(
+      await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { url: 'https://e.test', expires_at: '2020-01-02T12:00:00Z' } }),
+      400,
+      'INVALID_EXPIRES_AT',
+    );
   });
 
   test('sub-second expiry is stored at whole seconds and a read value round-trips', async () => {
@@ -208,7 +271,10 @@ describe('REST links: create, read, update, delete', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(Date.parse(r.body.expires_at) % 1000, 0);
     assert.equal(Date.parse(r.body.expires_at), Math.floor(Date.parse(wanted) / 1000) * 1000);
-    const again = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { url: 'https://e.test', expires_at: r.body.expires_at } });
+    const again = await call(s, 'PUT', `/api/v1/links/${link.id}`, {
+      as: alice,
+      body: { url: 'https://e.test', expires_at: r.body.expires_at },
+    });
     assert.equal(again.status, 200);
     assert.equal(again.body.expires_at, r.body.expires_at);
   });
@@ -220,7 +286,11 @@ describe('REST links: create, read, update, delete', () => {
     const read = await call(s, 'GET', `/api/v1/links/${link.id}`, { as: bob });
     assert.equal(read.status, 200);
     assert.ok('health' in read.body, 'share recipients hold CanView and see health');
-    assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: bob, body: { url: 'https://e.test', expires_at: null } }), 403, 'FORBIDDEN');
+    assertError(
+      await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: bob, body: { url: 'https://e.test', expires_at: null } }),
+      403,
+      'FORBIDDEN',
+    );
     assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: bob, body: { health_checks_disabled: true } }), 403, 'FORBIDDEN');
     assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: bob, body: { archived: true } }), 403, 'FORBIDDEN');
     assertError(await call(s, 'DELETE', `/api/v1/links/${link.id}`, { as: bob }), 403, 'FORBIDDEN');
@@ -234,7 +304,12 @@ describe('REST links: create, read, update, delete', () => {
     assertError(await call(s, 'PUT', `/api/v1/links/${unknown}`, { as: null, body: bad }), 401, 'UNAUTHORIZED', 'no token first');
     assertError(await call(s, 'PUT', `/api/v1/links/${unknown}`, { as: carol, body: bad }), 404, 'NOT_FOUND', 'then existence');
     assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: carol, body: bad }), 403, 'FORBIDDEN', 'then capability');
-    assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: carol, body: '{not json' }), 403, 'FORBIDDEN', 'even unparseable bodies');
+    assertError(
+      await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: carol, body: '{not json' }),
+      403,
+      'FORBIDDEN',
+      'even unparseable bodies',
+    );
     assertError(await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: bad }), 400, 'BAD_REQUEST', 'then validation');
   });
 
@@ -263,7 +338,10 @@ describe('REST links: create, read, update, delete', () => {
     const r = await call(s, 'GET', `/api/v1/links?url=${encodeURIComponent(url)}`, { as: carol });
     assert.equal(r.status, 200);
     assert.equal(r.body.next_cursor, null);
-    assert.deepEqual(r.body.links.map((l: { slug: string }) => l.slug), ['url-public', 'url-mine']);
+    assert.deepEqual(
+      r.body.links.map((l: { slug: string }) => l.slug),
+      ['url-public', 'url-mine'],
+    );
     const pub = r.body.links.find((l: { id: string }) => l.id === theirsPublic.id);
     assert.ok(!('health' in pub) && !('health_checks_disabled' in pub), 'a stranger gets no health keys');
     for (const k of ['expires_at', 'archived_at', 'lifecycle_state']) assert.ok(k in pub, `${k} is always present`);
@@ -315,6 +393,11 @@ describe('REST links: create, read, update, delete', () => {
       assert.equal(bad.body.error, 'limit must be a positive integer');
     }
     const cookie = await sessionCookie(s.store, dave.user);
-    assertError(await call(s, 'GET', '/api/v1/links/suggest?q=j', { headers: { cookie } }), 401, 'UNAUTHORIZED', 'a session is no credential here');
+    assertError(
+      await call(s, 'GET', '/api/v1/links/suggest?q=j', { headers: { cookie } }),
+      401,
+      'UNAUTHORIZED',
+      'a session is no credential here',
+    );
   });
 });

@@ -11,10 +11,29 @@ const TAG_GROUPS = ['Links', 'Owners', 'Shares', 'Stats', 'Analytics', 'Tags', '
 const PUBLIC_OPERATIONS = new Set(['GET /config', 'GET /keywords']);
 /** api.md §4.2, copied from the specification. */
 const SPEC_CODES = [
-  'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'BAD_REQUEST', 'INTERNAL_ERROR', 'INVALID_SLUG', 'INVALID_URL', 'INVALID_FIELD_LENGTH',
-  'INVALID_VISIBILITY', 'INVALID_TAG_NAME', 'TOO_MANY_TAGS', 'INVALID_EXPIRES_AT', 'SLUG_CONFLICT', 'DB_BUSY', 'UNAVAILABLE',
-  'RATE_LIMITED', 'PAYLOAD_TOO_LARGE', 'TAG_WRITE_FAILED', 'DUPLICATE_OWNER', 'DUPLICATE_SHARE', 'PRIMARY_OWNER_PROTECTED',
-  'LLM_NOT_CONFIGURED', 'LLM_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'BAD_REQUEST',
+  'INTERNAL_ERROR',
+  'INVALID_SLUG',
+  'INVALID_URL',
+  'INVALID_FIELD_LENGTH',
+  'INVALID_VISIBILITY',
+  'INVALID_TAG_NAME',
+  'TOO_MANY_TAGS',
+  'INVALID_EXPIRES_AT',
+  'SLUG_CONFLICT',
+  'DB_BUSY',
+  'UNAVAILABLE',
+  'RATE_LIMITED',
+  'PAYLOAD_TOO_LARGE',
+  'TAG_WRITE_FAILED',
+  'DUPLICATE_OWNER',
+  'DUPLICATE_SHARE',
+  'PRIMARY_OWNER_PROTECTED',
+  'LLM_NOT_CONFIGURED',
+  'LLM_ERROR',
 ];
 
 type Doc = {
@@ -91,10 +110,16 @@ describe('OpenAPI document and Swagger UI (api.md §7)', () => {
         if (PUBLIC_OPERATIONS.has(key)) assert.equal(op.security, undefined, `${key} is public`);
         else assert.deepEqual(op.security, [{ BearerToken: [] }], `${key} security`);
         for (const name of path.match(/\{(\w+)\}/g) ?? []) {
-          assert.ok(op.parameters?.some((p) => p.in === 'path' && `{${p.name}}` === name), `${key} documents ${name}`);
+          assert.ok(
+            op.parameters?.some((p) => p.in === 'path' && `{${p.name}}` === name),
+            `${key} documents ${name}`,
+          );
         }
         const statuses = Object.keys(op.responses);
-        assert.ok(statuses.some((c) => /^2\d\d$/.test(c)), `${key} has a success response`);
+        assert.ok(
+          statuses.some((c) => /^2\d\d$/.test(c)),
+          `${key} has a success response`,
+        );
         if (!PUBLIC_OPERATIONS.has(key)) assert.ok(statuses.includes('401'), `${key} documents 401`);
         assert.ok(statuses.includes('429'), `${key} documents 429`);
         for (const [code, response] of Object.entries(op.responses)) {
@@ -107,16 +132,35 @@ describe('OpenAPI document and Swagger UI (api.md §7)', () => {
 
   test('named schemas exist, with the error codes of api.md §4.2 and a nullable expiry on updates', () => {
     for (const name of [
-      'CreateLinkRequest', 'UpdateLinkRequest', 'LinkResponse', 'LinkListResponse', 'HealthResponse', 'OwnerResponse', 'AddOwnerRequest',
-      'AddShareRequest', 'ShareResponse', 'TagResponse', 'TagListResponse', 'UserResponse', 'UserListResponse', 'UpdateRoleRequest',
-      'CreateTokenRequest', 'TokenResponse', 'TokenCreatedResponse', 'TokenListResponse', 'ErrorResponse', 'ConfigResponse', 'SuggestLinksResponse',
+      'CreateLinkRequest',
+      'UpdateLinkRequest',
+      'LinkResponse',
+      'LinkListResponse',
+      'HealthResponse',
+      'OwnerResponse',
+      'AddOwnerRequest',
+      'AddShareRequest',
+      'ShareResponse',
+      'TagResponse',
+      'TagListResponse',
+      'UserResponse',
+      'UserListResponse',
+      'UpdateRoleRequest',
+      'CreateTokenRequest',
+      'TokenResponse',
+      'TokenCreatedResponse',
+      'TokenListResponse',
+      'ErrorResponse',
+      'ConfigResponse',
+      'SuggestLinksResponse',
     ]) {
       assert.ok(doc.components.schemas[name], `${name} is a named schema`);
     }
     const codes = (doc.components.schemas.ErrorResponse as { properties: { code: { enum: string[] } } }).properties.code.enum;
     assert.deepEqual([...codes].sort(), [...SPEC_CODES].sort());
     assert.deepEqual(Object.keys(ERROR_STATUS).sort(), [...SPEC_CODES].sort(), 'the code table of the application is the specified one');
-    const expires = (doc.components.schemas.UpdateLinkRequest as { properties: Record<string, Record<string, unknown>> }).properties.expires_at!;
+    const expires = (doc.components.schemas.UpdateLinkRequest as { properties: Record<string, Record<string, unknown>> }).properties
+      .expires_at!;
     assert.equal(expires.format, 'date-time');
     assert.equal(expires.nullable, true);
     const link = doc.components.schemas.LinkResponse as { properties: Record<string, unknown>; required: string[] };

@@ -31,7 +31,10 @@ describe('keyset pagination (api.md §4.3)', () => {
     owner = await actor(s, 'pager');
     admin = await actor(s, 'boss', { admin: true });
     for (let i = 0; i < 60; i++) {
-      await s.store.links.create({ slug: `p-${String(i).padStart(3, '0')}`, url: 'https://e.test', tags: [`Tag ${String(i).padStart(2, '0')}`] }, owner.user.id);
+      await s.store.links.create(
+        { slug: `p-${String(i).padStart(3, '0')}`, url: 'https://e.test', tags: [`Tag ${String(i).padStart(2, '0')}`] },
+        owner.user.id,
+      );
     }
   });
   after(async () => s.stop());

@@ -48,9 +48,14 @@ describe('rate limiting (api.md §4.7)', () => {
 
     const proxied = await startApi({ env: { JOE_API_RATE_LIMIT: String(LIMIT), JOE_TRUSTED_PROXIES: '127.0.0.1' } });
     try {
-      for (let i = 0; i < LIMIT; i++) assert.equal((await get(`${proxied.url}/api/v1/config`, { 'x-forwarded-for': '198.51.100.1' })).status, 200);
+      for (let i = 0; i < LIMIT; i++)
+        assert.equal((await get(`${proxied.url}/api/v1/config`, { 'x-forwarded-for': '198.51.100.1' })).status, 200);
       assert.equal((await get(`${proxied.url}/api/v1/config`, { 'x-forwarded-for': '198.51.100.1' })).status, 429);
-      assert.equal((await get(`${proxied.url}/api/v1/config`, { 'x-forwarded-for': '198.51.100.2' })).status, 200, 'another client behind the proxy');
+      assert.equal(
+        (await get(`${proxied.url}/api/v1/config`, { 'x-forwarded-for': '198.51.100.2' })).status,
+        200,
+        'another client behind the proxy',
+      );
     } finally {
       await proxied.stop();
     }

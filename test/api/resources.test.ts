@@ -28,7 +28,12 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     assert.equal(added.status, 201, added.text);
     assert.deepEqual(added.body, { id: bob.user.id, email: bob.user.email, is_primary: false });
     assertError(await call(s, 'POST', base, { as: alice, body: { email: bob.user.email } }), 409, 'DUPLICATE_OWNER');
-    assertError(await call(s, 'POST', base, { as: alice, body: { email: bob.user.email.toUpperCase() } }), 404, 'NOT_FOUND', 'exact match only');
+    assertError(
+      await call(s, 'POST', base, { as: alice, body: { email: bob.user.email.toUpperCase() } }),
+      404,
+      'NOT_FOUND',
+      'exact match only',
+    );
     assertError(await call(s, 'POST', base, { as: alice, body: { email: 'nobody@example.test' } }), 404, 'NOT_FOUND');
     const missing = await call(s, 'POST', base, { as: alice, body: { email: '' } });
     assertError(missing, 400, 'BAD_REQUEST');
@@ -37,14 +42,20 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
 
     const list = await call(s, 'GET', base, { as: bob });
     assert.equal(list.status, 200, 'a co-owner manages owners too');
-    assert.deepEqual(list.body.map((o: { id: string }) => o.id), [alice.user.id, bob.user.id]);
+    assert.deepEqual(
+      list.body.map((o: { id: string }) => o.id),
+      [alice.user.id, bob.user.id],
+    );
     assert.equal(list.body[0].is_primary, true);
 
     assertError(await call(s, 'DELETE', `${base}/${alice.user.id}`, { as: bob }), 400, 'PRIMARY_OWNER_PROTECTED');
     assertError(await call(s, 'DELETE', `${base}/${admin.user.id}`, { as: bob }), 404, 'NOT_FOUND', 'not an owner');
     assertError(await call(s, 'DELETE', `${base}/not-a-uuid`, { as: bob }), 404, 'NOT_FOUND');
     assert.equal((await call(s, 'DELETE', `${base}/${bob.user.id}`, { as: alice })).status, 204);
-    assert.deepEqual((await call(s, 'GET', base, { as: alice })).body.map((o: { id: string }) => o.id), [alice.user.id]);
+    assert.deepEqual(
+      (await call(s, 'GET', base, { as: alice })).body.map((o: { id: string }) => o.id),
+      [alice.user.id],
+    );
   });
 
   test('shares: add by email, list oldest first with the granter, remove', async () => {
@@ -62,7 +73,10 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     await tick();
     await call(s, 'POST', base, { as: alice, body: { email: admin.user.email } });
     const list = await call(s, 'GET', base, { as: admin });
-    assert.deepEqual(list.body.map((x: { user_id: string }) => x.user_id), [bob.user.id, admin.user.id]);
+    assert.deepEqual(
+      list.body.map((x: { user_id: string }) => x.user_id),
+      [bob.user.id, admin.user.id],
+    );
     assert.equal((await call(s, 'GET', `/api/v1/links/${link.id}`, { as: bob })).status, 200, 'the share grants CanView');
     assert.equal((await call(s, 'DELETE', `${base}/${bob.user.id}`, { as: alice })).status, 204);
     assertError(await call(s, 'DELETE', `${base}/${bob.user.id}`, { as: alice }), 404, 'NOT_FOUND');
@@ -74,10 +88,19 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     await createLink(s, carol, { slug: 'tag-pub-1', tags: ['Visible Tag'] });
     await createLink(s, carol, { slug: 'tag-priv-1', tags: ['Visible Tag', 'Hidden Tag'], visibility: 'private' });
     const expired = await createLink(s, carol, { slug: 'tag-old', tags: ['Visible Tag'] });
-    await s.store.db.kysely.updateTable('links').set({ expires_at: Date.UTC(2020, 0, 1) }).where('id', '=', expired.id).execute();
+    await s.store.db.kysely
+      .updateTable('links')
+      .set({ expires_at: Date.UTC(2020, 0, 1) })
+      .where('id', '=', expired.id)
+      .execute();
 
     const seen = async (who: Actor) =>
-      Object.fromEntries((await call(s, 'GET', '/api/v1/tags?limit=200', { as: who })).body.tags.map((t: { slug: string; link_count: number }) => [t.slug, t.link_count]));
+      Object.fromEntries(
+        (await call(s, 'GET', '/api/v1/tags?limit=200', { as: who })).body.tags.map((t: { slug: string; link_count: number }) => [
+          t.slug,
+          t.link_count,
+        ]),
+      );
     const bobs = await seen(bob);
     assert.equal(bobs['visible-tag'], 2, 'the public link and the expired public link');
     assert.equal(bobs['hidden-tag'], undefined);
@@ -87,8 +110,14 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     const list = await call(s, 'GET', '/api/v1/tags/visible-tag/links', { as: bob });
     assert.equal(list.status, 200);
     assert.equal(list.body.next_cursor, null);
-    assert.deepEqual(list.body.links.map((l: { slug: string }) => l.slug), ['tag-old', 'tag-pub-1']);
-    assert.ok(list.body.links.every((l: Record<string, unknown>) => !('health' in l)), 'not Bob’s links: no health');
+    assert.deepEqual(
+      list.body.links.map((l: { slug: string }) => l.slug),
+      ['tag-old', 'tag-pub-1'],
+    );
+    assert.ok(
+      list.body.links.every((l: Record<string, unknown>) => !('health' in l)),
+      'not Bob’s links: no health',
+    );
     const hidden = await call(s, 'GET', '/api/v1/tags/hidden-tag/links', { as: bob });
     const missing = await call(s, 'GET', '/api/v1/tags/no-such-tag/links', { as: bob });
     assertError(hidden, 404, 'NOT_FOUND');
@@ -109,7 +138,11 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
 
     assertError(await call(s, 'POST', '/api/v1/tokens', { as: alice, body: { name: '  ' } }), 400, 'BAD_REQUEST');
     assert.equal((await call(s, 'POST', '/api/v1/tokens', { as: alice, body: {} })).body.error, 'name is required');
-    assertError(await call(s, 'POST', '/api/v1/tokens', { as: alice, body: { name: 'x', expires_at: '2001-01-01T00:00:00Z' } }), 400, 'BAD_REQUEST');
+    assertError(
+      await call(s, 'POST', '/api/v1/tokens', { as: alice, body: { name: 'x', expires_at: '2001-01-01T00:00:00Z' } }),
+      400,
+      'BAD_REQUEST',
+    );
     assertError(await call(s, 'POST', '/api/v1/tokens', { as: alice, body: { name: 'x', expires_at: 'soon' } }), 400, 'BAD_REQUEST');
 
     // The new token works, and is used once so last_used_at appears.
@@ -127,7 +160,10 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     assert.equal((await call(s, 'DELETE', `/api/v1/tokens/${created.body.id}`, { as: alice })).status, 204);
     assertError(await call(s, 'GET', '/api/v1/users/me', { as: created.body.token }), 401, 'UNAUTHORIZED');
     const after = await call(s, 'GET', '/api/v1/tokens', { as: alice });
-    assert.ok(after.body.tokens.some((t: { id: string }) => t.id === created.body.id), 'revoked tokens stay listed');
+    assert.ok(
+      after.body.tokens.some((t: { id: string }) => t.id === created.body.id),
+      'revoked tokens stay listed',
+    );
     assertError(await call(s, 'DELETE', '/api/v1/tokens/garbage', { as: alice }), 404, 'NOT_FOUND');
   });
 
@@ -138,9 +174,14 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     assert.equal(r.body.role, 'admin');
     assert.equal(r.body.role_source, 'manual');
     assert.equal((await s.store.users.findById(target.id))?.role, 'admin');
-    for (const role of ['root', '', 'ADMIN']) assertError(await call(s, 'PUT', `/api/v1/admin/users/${target.id}/role`, { as: admin, body: { role } }), 400, 'BAD_REQUEST', role);
+    for (const role of ['root', '', 'ADMIN'])
+      assertError(await call(s, 'PUT', `/api/v1/admin/users/${target.id}/role`, { as: admin, body: { role } }), 400, 'BAD_REQUEST', role);
     assertError(await call(s, 'PUT', `/api/v1/admin/users/${target.id}/role`, { as: admin, body: {} }), 400, 'BAD_REQUEST');
-    assertError(await call(s, 'PUT', '/api/v1/admin/users/7b0e6f4c-0000-4000-8000-000000000000/role', { as: admin, body: { role: 'user' } }), 404, 'NOT_FOUND');
+    assertError(
+      await call(s, 'PUT', '/api/v1/admin/users/7b0e6f4c-0000-4000-8000-000000000000/role', { as: admin, body: { role: 'user' } }),
+      404,
+      'NOT_FOUND',
+    );
     assertError(await call(s, 'PUT', '/api/v1/admin/users/nope/role', { as: admin, body: { role: 'user' } }), 404, 'NOT_FOUND');
     const forbidden = await call(s, 'PUT', `/api/v1/admin/users/${alice.user.id}/role`, { as: alice, body: { role: 'admin' } });
     assertError(forbidden, 403, 'FORBIDDEN');
@@ -156,11 +197,15 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
   test('admin link-health lists exactly the broken report, without last_error', async () => {
     const broken = await createLink(s, alice, { slug: 'dead-end', url: 'https://dead.example/' });
     const fine = await createLink(s, alice, { slug: 'alive', url: 'https://alive.example/' });
-    for (let i = 0; i < 4; i++) await s.store.health.record(broken.id, { kind: 'failure', status: null, error: 'connect ECONNREFUSED secret-detail' }, 3_600_000);
+    for (let i = 0; i < 4; i++)
+      await s.store.health.record(broken.id, { kind: 'failure', status: null, error: 'connect ECONNREFUSED secret-detail' }, 3_600_000);
     await s.store.health.record(fine.id, { kind: 'success', status: 200 }, 3_600_000);
     const r = await call(s, 'GET', '/api/v1/admin/link-health', { as: admin });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.links.map((l: { slug: string }) => l.slug), ['dead-end']);
+    assert.deepEqual(
+      r.body.links.map((l: { slug: string }) => l.slug),
+      ['dead-end'],
+    );
     const row = r.body.links[0];
     assert.deepEqual(Object.keys(row).sort(), ['consecutive_failures', 'id', 'last_checked_at', 'last_status', 'owners', 'slug', 'url']);
     assert.equal(row.consecutive_failures, 4);
@@ -192,7 +237,10 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     await s.store.shares.add(shared.id, dan.user.id, alice.user.id);
     await createLink(s, alice, { slug: 'dan-not-mine' });
     const mine = await call(s, 'GET', '/api/v1/links?limit=200', { as: dan });
-    assert.deepEqual(mine.body.links.map((l: { slug: string }) => l.slug), ['dan-own', 'dan-shared']);
+    assert.deepEqual(
+      mine.body.links.map((l: { slug: string }) => l.slug),
+      ['dan-own', 'dan-shared'],
+    );
     assert.ok(mine.body.links.every((l: Record<string, unknown>) => 'health' in l));
     const all = await call(s, 'GET', '/api/v1/links?limit=200', { as: admin });
     assert.ok(all.body.links.some((l: { slug: string }) => l.slug === 'dan-not-mine'));

@@ -89,7 +89,12 @@ describe('per-link analytics API', () => {
     });
 
     test('capability is checked before input: a stranger with bad parameters gets 403, not 400', async () => {
-      const bad: Record<string, string> = { clicks: '?before=junk', timeseries: '?days=7', breakdowns: '?days=7', export: '?cursor=junk&from=x' };
+      const bad: Record<string, string> = {
+        clicks: '?before=junk',
+        timeseries: '?days=7',
+        breakdowns: '?days=7',
+        export: '?cursor=junk&from=x',
+      };
       for (const [name, path] of ENDPOINTS) {
         assertError(await call(s, 'GET', `${path(w.secure.id)}${bad[name] ?? ''}`, { as: w.other }), 403, 'FORBIDDEN', name);
         assertError(await call(s, 'GET', `${path(w.secure.id)}${bad[name] ?? ''}`), 401, 'UNAUTHORIZED', name);
@@ -108,7 +113,13 @@ describe('per-link analytics API', () => {
   test('GET /stats: totals over all retained clicks, the last 7 and the last 30 days', async () => {
     const link = await sharedLink(s, w);
     const now = Date.now();
-    await clicks(s, link.id, [{ at: now - MINUTE }, { at: now - 3 * DAY }, { at: now - 10 * DAY }, { at: now - 29 * DAY }, { at: now - 40 * DAY }]);
+    await clicks(s, link.id, [
+      { at: now - MINUTE },
+      { at: now - 3 * DAY },
+      { at: now - 10 * DAY },
+      { at: now - 29 * DAY },
+      { at: now - 40 * DAY },
+    ]);
     const r = await call(s, 'GET', `/api/v1/links/${link.id}/stats`, { as: w.share });
     assert.equal(r.status, 200, r.text);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
@@ -133,17 +144,31 @@ describe('per-link analytics API', () => {
         assert.equal(r.status, 200, r.text);
         assert.deepEqual(r.body, {
           clicks: [
-            { clicked_at: new Date(now - MINUTE).toISOString(), referrer: 'https://news.example/item', user: { id: w.share.user.id, display_name: w.share.user.displayName } },
+            {
+              clicked_at: new Date(now - MINUTE).toISOString(),
+              referrer: 'https://news.example/item',
+              user: { id: w.share.user.id, display_name: w.share.user.displayName },
+            },
             { clicked_at: new Date(now - 2 * MINUTE).toISOString(), referrer: null, user: null },
-            { clicked_at: new Date(now - 3 * MINUTE).toISOString(), referrer: null, user: { id: w.other.user.id, display_name: w.other.user.displayName } },
+            {
+              clicked_at: new Date(now - 3 * MINUTE).toISOString(),
+              referrer: null,
+              user: { id: w.other.user.id, display_name: w.other.user.displayName },
+            },
           ],
           next_cursor: null,
         });
       }
       const r = await call(s, 'GET', `/api/v1/links/${link.id}/clicks`, { as: w.share });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.clicks.map((c: { user: unknown }) => c.user), [null, null, null]);
-      assert.deepEqual(r.body.clicks.map((c: { referrer: unknown }) => c.referrer), ['https://news.example/item', null, null]);
+      assert.deepEqual(
+        r.body.clicks.map((c: { user: unknown }) => c.user),
+        [null, null, null],
+      );
+      assert.deepEqual(
+        r.body.clicks.map((c: { referrer: unknown }) => c.referrer),
+        ['https://news.example/item', null, null],
+      );
       for (const leak of [w.share.user.id, w.other.user.id, w.share.user.displayName, w.other.user.displayName]) {
         assert.ok(!r.text.includes(leak), `a recipient's response names no clicker (${leak})`);
       }
@@ -153,12 +178,18 @@ describe('per-link analytics API', () => {
       const link = await sharedLink(s, w);
       const base = Date.now() - DAY;
       // 23 clicks on 4 timestamps, so every page boundary of 3 falls inside a tie.
-      await clicks(s, link.id, Array.from({ length: 23 }, (_, i) => ({ at: base - 1000 * (i % 4), referrer: `https://r.example/${i}` })));
+      await clicks(
+        s,
+        link.id,
+        Array.from({ length: 23 }, (_, i) => ({ at: base - 1000 * (i % 4), referrer: `https://r.example/${i}` })),
+      );
       const seen: Array<{ clicked_at: string; referrer: string }> = [];
       let before: string | null = null;
       let pages = 0;
       do {
-        const r = await call(s, 'GET', `/api/v1/links/${link.id}/clicks?limit=3${before ? `&before=${encodeURIComponent(before)}` : ''}`, { as: w.owner });
+        const r = await call(s, 'GET', `/api/v1/links/${link.id}/clicks?limit=3${before ? `&before=${encodeURIComponent(before)}` : ''}`, {
+          as: w.owner,
+        });
         assert.equal(r.status, 200, r.text);
         assert.ok(r.body.clicks.length <= 3);
         if (r.body.next_cursor) assert.equal(r.body.clicks.length, 3, 'a page with a successor is full');
@@ -170,17 +201,26 @@ describe('per-link analytics API', () => {
       assert.equal(seen.length, 23);
       assert.equal(new Set(seen.map((c) => c.referrer)).size, 23, 'no click repeated or skipped');
       const times = seen.map((c) => Date.parse(c.clicked_at));
-      assert.ok(times.every((t, i) => i === 0 || t <= times[i - 1]!), 'newest first');
+      assert.ok(
+        times.every((t, i) => i === 0 || t <= times[i - 1]!),
+        'newest first',
+      );
     });
 
     test('next_cursor is null when exactly `limit` rows remain; a bare timestamp means strictly earlier', async () => {
       const link = await sharedLink(s, w);
       const base = Date.now() - DAY;
-      await clicks(s, link.id, [0, 0, 1000, 2000].map((d, i) => ({ at: base - d, referrer: `https://t.example/${i}` })));
+      await clicks(
+        s,
+        link.id,
+        [0, 0, 1000, 2000].map((d, i) => ({ at: base - d, referrer: `https://t.example/${i}` })),
+      );
       const all = await call(s, 'GET', `/api/v1/links/${link.id}/clicks?limit=4`, { as: w.owner });
       assert.equal(all.body.clicks.length, 4);
       assert.equal(all.body.next_cursor, null);
-      const legacy = await call(s, 'GET', `/api/v1/links/${link.id}/clicks?before=${encodeURIComponent(new Date(base).toISOString())}`, { as: w.owner });
+      const legacy = await call(s, 'GET', `/api/v1/links/${link.id}/clicks?before=${encodeURIComponent(new Date(base).toISOString())}`, {
+        as: w.owner,
+      });
       assert.equal(legacy.status, 200, legacy.text);
       assert.deepEqual(
         legacy.body.clicks.map((c: { clicked_at: string }) => c.clicked_at),
@@ -192,8 +232,19 @@ describe('per-link analytics API', () => {
     test('limit: default 50, junk means 50, capped at 200', async () => {
       const link = await sharedLink(s, w);
       const base = Date.now() - DAY;
-      await clicks(s, link.id, Array.from({ length: 205 }, (_, i) => ({ at: base - i })));
-      for (const [q, n] of [['', 50], ['?limit=abc', 50], ['?limit=0', 50], ['?limit=-5', 50], ['?limit=7', 7], ['?limit=999', 200]] as const) {
+      await clicks(
+        s,
+        link.id,
+        Array.from({ length: 205 }, (_, i) => ({ at: base - i })),
+      );
+      for (const [q, n] of [
+        ['', 50],
+        ['?limit=abc', 50],
+        ['?limit=0', 50],
+        ['?limit=-5', 50],
+        ['?limit=7', 7],
+        ['?limit=999', 200],
+      ] as const) {
         const r = await call(s, 'GET', `/api/v1/links/${link.id}/clicks${q}`, { as: w.owner });
         assert.equal(r.status, 200, `${q} ${r.text}`);
         assert.equal(r.body.clicks.length, n, q);
@@ -203,12 +254,25 @@ describe('per-link analytics API', () => {
 
     test('a malformed `before` is 400 BAD_REQUEST', async () => {
       const cursor = encodeClickCursor({ clickedAt: Date.now(), id: '00000000-0000-4000-8000-000000000000' });
-      for (const before of ['not-a-cursor', '2026-02-30T00:00:00Z', '2026-07-17 14:00:00', cursor.slice(0, -3) + '!!!', `${cursor}A`, '%00', '']) {
+      for (const before of [
+        'not-a-cursor',
+        '2026-02-30T00:00:00Z',
+        '2026-07-17 14:00:00',
+        cursor.slice(0, -3) + '!!!',
+        `${cursor}A`,
+        '%00',
+        '',
+      ]) {
         const r = await call(s, 'GET', `/api/v1/links/${w.secure.id}/clicks?before=${encodeURIComponent(before)}`, { as: w.owner });
         if (before === '') assert.equal(r.status, 200, 'an empty before is no before');
         else assertError(r, 400, 'BAD_REQUEST', `before=${before}`);
       }
-      assertError(await call(s, 'GET', `/api/v1/links/${w.secure.id}/clicks?before=a&before=b`, { as: w.owner }), 400, 'BAD_REQUEST', 'repeated');
+      assertError(
+        await call(s, 'GET', `/api/v1/links/${w.secure.id}/clicks?before=a&before=b`, { as: w.owner }),
+        400,
+        'BAD_REQUEST',
+        'repeated',
+      );
     });
   });
 
@@ -233,7 +297,9 @@ describe('per-link analytics API', () => {
       assert.equal(r.body.days, 30);
       const series = r.body.series as Array<{ date: string; count: number }>;
       assert.equal(series.length, 30);
-      series.forEach((p, i) => assert.deepEqual(p, { date: date(today - (29 - i) * DAY), count: p.count }, 'one entry per day, ascending, nothing else'));
+      series.forEach((p, i) =>
+        assert.deepEqual(p, { date: date(today - (29 - i) * DAY), count: p.count }, 'one entry per day, ascending, nothing else'),
+      );
       const counts = Object.fromEntries(series.filter((p) => p.count > 0).map((p) => [p.date, p.count]));
       assert.deepEqual(counts, { [date(today)]: 1, [date(today - DAY)]: 2, [date(today - 29 * DAY)]: 1 });
 
@@ -243,7 +309,10 @@ describe('per-link analytics API', () => {
       assert.equal(r90.body.series.length, 90);
       assert.equal(r90.body.series[0].date, date(today - 89 * DAY));
       assert.equal(r90.body.series[89].date, date(today));
-      assert.equal(r90.body.series.reduce((n: number, p: { count: number }) => n + p.count, 0), 6);
+      assert.equal(
+        r90.body.series.reduce((n: number, p: { count: number }) => n + p.count, 0),
+        6,
+      );
     });
 
     test('a never-clicked link has all-zero days', async () => {
@@ -309,12 +378,17 @@ describe('per-link analytics API', () => {
       const link = await sharedLink(s, w);
       const now = Date.now();
       const many = [];
-      for (let h = 0; h < 14; h++) for (let k = 0; k <= 14 - h; k++) many.push({ at: now - (h * 20 + k + 1) * MINUTE, referrer: `https://h${String(h).padStart(2, '0')}.example/p` });
+      for (let h = 0; h < 14; h++)
+        for (let k = 0; k <= 14 - h; k++)
+          many.push({ at: now - (h * 20 + k + 1) * MINUTE, referrer: `https://h${String(h).padStart(2, '0')}.example/p` });
       await clicks(s, link.id, many);
       const r = await call(s, 'GET', `/api/v1/links/${link.id}/stats/breakdowns`, { as: w.owner });
       const refs = r.body.referrers as Array<{ host: string; count: number }>;
       assert.equal(refs.length, 11);
-      assert.deepEqual(refs.slice(0, 10).map((x) => x.host), Array.from({ length: 10 }, (_, h) => `h${String(h).padStart(2, '0')}.example`));
+      assert.deepEqual(
+        refs.slice(0, 10).map((x) => x.host),
+        Array.from({ length: 10 }, (_, h) => `h${String(h).padStart(2, '0')}.example`),
+      );
       assert.deepEqual(refs[10], { host: 'Other', count: 5 + 4 + 3 + 2 }, 'h10…h13');
     });
   });
@@ -332,7 +406,13 @@ describe('per-link analytics API', () => {
 
   test('the OpenAPI document lists every analytics operation under Stats or Analytics with its named schema', async () => {
     const r = await call(s, 'GET', '/api/docs/swagger.json');
-    const doc = r.body as { paths: Record<string, { get: { tags: string[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> } }>; components: { schemas: Record<string, unknown> } };
+    const doc = r.body as {
+      paths: Record<
+        string,
+        { get: { tags: string[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> } }
+      >;
+      components: { schemas: Record<string, unknown> };
+    };
     const expected: Array<[string, string, string | null]> = [
       ['/links/{id}/stats', 'Stats', 'LinkStatsResponse'],
       ['/links/{id}/clicks', 'Stats', 'ClickListResponse'],
@@ -351,17 +431,40 @@ describe('per-link analytics API', () => {
       } else {
         assert.ok(op.responses['200']!.content!['text/csv'], 'the export is documented as CSV');
       }
-      assert.ok(['401', '403', '500'].every((c) => c in op.responses), path);
+      assert.ok(
+        ['401', '403', '500'].every((c) => c in op.responses),
+        path,
+      );
     }
   });
 
   test('`days` other than exactly 30 or 90 is 400 BAD_REQUEST on the series and the breakdowns', async () => {
     for (const path of ['timeseries', 'breakdowns']) {
-      for (const q of ['days=7', 'days=030', 'days=%2B30', 'days=', 'days=30.0', 'days=%2030', 'days=ninety', 'days=30&days=90', 'days=-30', 'days=1e2']) {
-        assertError(await call(s, 'GET', `/api/v1/links/${w.secure.id}/stats/${path}?${q}`, { as: w.owner }), 400, 'BAD_REQUEST', `${path}?${q}`);
+      for (const q of [
+        'days=7',
+        'days=030',
+        'days=%2B30',
+        'days=',
+        'days=30.0',
+        'days=%2030',
+        'days=ninety',
+        'days=30&days=90',
+        'days=-30',
+        'days=1e2',
+      ]) {
+        assertError(
+          await call(s, 'GET', `/api/v1/links/${w.secure.id}/stats/${path}?${q}`, { as: w.owner }),
+          400,
+          'BAD_REQUEST',
+          `${path}?${q}`,
+        );
       }
       for (const q of ['days=30', 'days=90', '']) {
-        assert.equal((await call(s, 'GET', `/api/v1/links/${w.secure.id}/stats/${path}?${q}`, { as: w.owner })).status, 200, `${path}?${q}`);
+        assert.equal(
+          (await call(s, 'GET', `/api/v1/links/${w.secure.id}/stats/${path}?${q}`, { as: w.owner })).status,
+          200,
+          `${path}?${q}`,
+        );
       }
     }
   });

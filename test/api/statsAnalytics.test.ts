@@ -41,7 +41,11 @@ describe('analytics API', () => {
     const share = await call(s, 'POST', `/api/v1/links/${links.shared.id}/shares`, { as: ben, body: { email: ann.user.email } });
     assert.equal(share.status, 201, share.text);
     // "Never clicked" needs links at least 7 days old; the API cannot backdate, the table can.
-    await s.store.db.kysely.updateTable('links').set({ created_at: Date.now() - 10 * DAY }).where('id', '=', links.stale.id).execute();
+    await s.store.db.kysely
+      .updateTable('links')
+      .set({ created_at: Date.now() - 10 * DAY })
+      .where('id', '=', links.stale.id)
+      .execute();
 
     const now = Date.now();
     await clicks(s, links.busy.id, [
@@ -49,10 +53,22 @@ describe('analytics API', () => {
       ...spread(80, now - 8 * DAY).map((c) => ({ ...c, referrer: 'https://lobste.rs/s/x' })),
     ]);
     await clicks(s, links.fresh.id, spread(5, now - 2 * HOUR));
-    await clicks(s, links.shared.id, spread(30, now - 3 * HOUR).map((c) => ({ ...c, referrer: 'https://shared.example/', userId: ben.user.id })));
+    await clicks(
+      s,
+      links.shared.id,
+      spread(30, now - 3 * HOUR).map((c) => ({ ...c, referrer: 'https://shared.example/', userId: ben.user.id })),
+    );
     // Ben's own links are the busiest of all, and none of Ann's business.
-    await clicks(s, links.bensPublic.id, spread(500, now - 4 * HOUR, 1000).map((c) => ({ ...c, referrer: 'https://bens-public-only.example/' })));
-    await clicks(s, links.bensPrivate.id, spread(300, now - 5 * HOUR, 1000).map((c) => ({ ...c, referrer: 'https://bens-private-only.example/' })));
+    await clicks(
+      s,
+      links.bensPublic.id,
+      spread(500, now - 4 * HOUR, 1000).map((c) => ({ ...c, referrer: 'https://bens-public-only.example/' })),
+    );
+    await clicks(
+      s,
+      links.bensPrivate.id,
+      spread(300, now - 5 * HOUR, 1000).map((c) => ({ ...c, referrer: 'https://bens-private-only.example/' })),
+    );
   });
   after(async () => s.stop());
 
@@ -81,14 +97,26 @@ describe('analytics API', () => {
       { link_id: links.shared.id, slug: links.shared.slug, count: 30, previous_count: 0, trend_pct: null },
       { link_id: links.fresh.id, slug: links.fresh.slug, count: 5, previous_count: 0, trend_pct: null },
     ]);
-    assert.deepEqual(r.body.never_clicked, [{ link_id: links.stale.id, slug: links.stale.slug, created_at: r.body.never_clicked[0]?.created_at }]);
-    assert.ok(Math.abs(Date.parse(r.body.never_clicked[0].created_at) - (Date.now() - 10 * DAY)) < 10 * MINUTE, 'created_at is the stored creation time');
+    assert.deepEqual(r.body.never_clicked, [
+      { link_id: links.stale.id, slug: links.stale.slug, created_at: r.body.never_clicked[0]?.created_at },
+    ]);
+    assert.ok(
+      Math.abs(Date.parse(r.body.never_clicked[0].created_at) - (Date.now() - 10 * DAY)) < 10 * MINUTE,
+      'created_at is the stored creation time',
+    );
     assert.deepEqual(r.body.top_referrers, [
       { host: 'news.ycombinator.com', count: 120 },
       { host: 'shared.example', count: 30 },
       { host: 'Direct / unknown', count: 5 },
     ]);
-    for (const leak of [links.bensPublic.id, links.bensPrivate.id, 'bens-public-only', 'bens-private-only', ben.user.id, ben.user.displayName]) {
+    for (const leak of [
+      links.bensPublic.id,
+      links.bensPrivate.id,
+      'bens-public-only',
+      'bens-private-only',
+      ben.user.id,
+      ben.user.displayName,
+    ]) {
       assert.ok(!r.text.includes(leak), `nothing of Ben's own links or identity reaches Ann (${leak})`);
     }
   });
@@ -132,7 +160,17 @@ describe('analytics API', () => {
   });
 
   test('bad period or scope is 400 BAD_REQUEST', async () => {
-    for (const q of ['period=year', 'period=', 'period=Week', 'period=7', 'period=week&period=month', 'scope=everyone', 'scope=', 'scope=ALL', 'scope=mine&scope=all']) {
+    for (const q of [
+      'period=year',
+      'period=',
+      'period=Week',
+      'period=7',
+      'period=week&period=month',
+      'scope=everyone',
+      'scope=',
+      'scope=ALL',
+      'scope=mine&scope=all',
+    ]) {
       assertError(await call(s, 'GET', `/api/v1/analytics?${q}`, { as: ann }), 400, 'BAD_REQUEST', q);
       assertError(await call(s, 'GET', `/api/v1/analytics?${q}`, { as: root }), 400, 'BAD_REQUEST', `${q} (admin)`);
     }

@@ -51,7 +51,9 @@ for (const [driver, env] of DRIVERS) {
       const times: number[] = [];
       let before: string | null = null;
       do {
-        const r = await call(s, 'GET', `/api/v1/links/${link.id}/clicks?limit=3${before ? `&before=${encodeURIComponent(before)}` : ''}`, { as: w.owner });
+        const r = await call(s, 'GET', `/api/v1/links/${link.id}/clicks?limit=3${before ? `&before=${encodeURIComponent(before)}` : ''}`, {
+          as: w.owner,
+        });
         assert.equal(r.status, 200, r.text);
         for (const c of r.body.clicks) {
           seen.push(c.referrer ?? `direct-${seen.length}`);
@@ -98,13 +100,20 @@ for (const [driver, env] of DRIVERS) {
       assert.equal(rows.filter((r) => r[6] === w.share.user.displayName).length, 8);
       const recipient = parseCsv((await call(s, 'GET', `/api/v1/links/${link.id}/stats/export`, { as: w.share })).text).slice(1);
       assert.ok(recipient.every((r) => r[2] === '' && r[6] === ''));
-      assert.deepEqual(recipient.map((r) => r[1]), rows.map((r) => r[1]), 'the same rows in the same order');
+      assert.deepEqual(
+        recipient.map((r) => r[1]),
+        rows.map((r) => r[1]),
+        'the same rows in the same order',
+      );
     });
 
     test('dashboard: the shared link counts for its recipient', async () => {
       const r = await call(s, 'GET', '/api/v1/analytics', { as: w.share });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.top_links.map((l: { slug: string; count: number }) => [l.slug, l.count]), [[link.slug, 40]]);
+      assert.deepEqual(
+        r.body.top_links.map((l: { slug: string; count: number }) => [l.slug, l.count]),
+        [[link.slug, 40]],
+      );
     });
   });
 }

@@ -23,7 +23,10 @@ const HEADER = ['clicked_at', 'referrer', 'user_agent', 'browser', 'os', 'authen
 const exportPath = (id: string, q = '') => `/api/v1/links/${id}/stats/export${q ? `?${q}` : ''}`;
 
 /** The exact bytes of a response, with its status and headers; no decoding on the way. */
-function fetchBytes(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }> {
+function fetchBytes(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {
@@ -60,7 +63,15 @@ describe('CSV export API', () => {
       HEADER,
       [new Date(t0).toISOString(), '', attribution ? UA.safariIphone : '', 'Safari', 'iOS', 'false', ''],
       [new Date(t0 + 1000).toISOString(), '', '', 'Unknown', 'Unknown', 'true', attribution ? w.other.user.displayName : ''],
-      [new Date(t0 + 2000).toISOString(), 'https://wiki.example/page', attribution ? UA.firefoxWindows : '', 'Firefox', 'Windows', 'true', attribution ? w.share.user.displayName : ''],
+      [
+        new Date(t0 + 2000).toISOString(),
+        'https://wiki.example/page',
+        attribution ? UA.firefoxWindows : '',
+        'Firefox',
+        'Windows',
+        'true',
+        attribution ? w.share.user.displayName : '',
+      ],
     ];
     for (const role of [...MANAGERS, 'share'] as Role[]) {
       const r = await call(s, 'GET', exportPath(link.id), { as: as(w, role) });
@@ -134,10 +145,25 @@ describe('CSV export API', () => {
   test('from and to bound the window inclusively; bad values are 400 BAD_REQUEST', async () => {
     const link = await sharedLink(s, w);
     const t0 = Date.parse('2026-03-01T10:00:00.000Z');
-    await addClicks(s.store, link.id, [0, 1000, 2000, 3000, 4000].map((d) => ({ at: t0 + d, referrer: `https://w.example/${d}` })));
-    const window = async (q: string) => parseCsv((await call(s, 'GET', exportPath(link.id, q), { as: w.owner })).text).slice(1).map((r) => r[1]);
-    assert.deepEqual(await window('from=2026-03-01T10:00:01Z&to=2026-03-01T10:00:03Z'), ['https://w.example/1000', 'https://w.example/2000', 'https://w.example/3000']);
-    assert.deepEqual(await window('from=2026-03-01T11:00:03%2B01:00'), ['https://w.example/3000', 'https://w.example/4000'], 'offsets are honoured');
+    await addClicks(
+      s.store,
+      link.id,
+      [0, 1000, 2000, 3000, 4000].map((d) => ({ at: t0 + d, referrer: `https://w.example/${d}` })),
+    );
+    const window = async (q: string) =>
+      parseCsv((await call(s, 'GET', exportPath(link.id, q), { as: w.owner })).text)
+        .slice(1)
+        .map((r) => r[1]);
+    assert.deepEqual(await window('from=2026-03-01T10:00:01Z&to=2026-03-01T10:00:03Z'), [
+      'https://w.example/1000',
+      'https://w.example/2000',
+      'https://w.example/3000',
+    ]);
+    assert.deepEqual(
+      await window('from=2026-03-01T11:00:03%2B01:00'),
+      ['https://w.example/3000', 'https://w.example/4000'],
+      'offsets are honoured',
+    );
     assert.deepEqual(await window('to=2026-03-01T10:00:00.000Z'), ['https://w.example/0']);
     assert.deepEqual(await window('from=2026-03-02T00:00:00Z'), []);
     assert.equal((await window('from=&to=&cursor=')).length, 5, 'empty parameters are absent ones');
@@ -166,12 +192,21 @@ describe('CSV export API', () => {
     const b = await sharedLink(s, w);
     const t0 = Date.now() - 5 * DAY;
     await addClicks(s.store, a.id, [{ at: t0, referrer: 'https://a.example/' }]);
-    await addClicks(s.store, b.id, [{ at: t0 - 1, referrer: 'https://b.old/' }, { at: t0 + 1, referrer: 'https://b.new/' }]);
+    await addClicks(s.store, b.id, [
+      { at: t0 - 1, referrer: 'https://b.old/' },
+      { at: t0 + 1, referrer: 'https://b.new/' },
+    ]);
     const cursor = encodeClickCursor({ clickedAt: t0, id: '00000000-0000-4000-8000-000000000000' });
     assertError(await call(s, 'GET', exportPath(a.id, `cursor=${cursor}`), { as: w.other }), 403, 'FORBIDDEN');
     assertError(await call(s, 'GET', exportPath(a.id, `cursor=${cursor}`)), 401, 'UNAUTHORIZED');
     const onB = await call(s, 'GET', exportPath(b.id, `cursor=${cursor}`), { as: w.share });
-    assert.deepEqual(parseCsv(onB.text).slice(1).map((r) => r[1]), ['https://b.new/'], 'on another link the cursor is just a position');
+    assert.deepEqual(
+      parseCsv(onB.text)
+        .slice(1)
+        .map((r) => r[1]),
+      ['https://b.new/'],
+      'on another link the cursor is just a position',
+    );
   });
 
   describe('the shared glue at a small cap (src/http/clickCsv.ts)', () => {
@@ -198,7 +233,11 @@ describe('CSV export API', () => {
       const link = await sharedLink(s, w);
       const t0 = Date.now() - 4 * DAY;
       // 23 rows on 4 timestamps: every boundary of a small cap falls inside a tie.
-      await addClicks(s.store, link.id, Array.from({ length: 23 }, (_, i) => ({ at: t0 + 1000 * (i % 4), referrer: `https://tie.example/${i}` })));
+      await addClicks(
+        s.store,
+        link.id,
+        Array.from({ length: 23 }, (_, i) => ({ at: t0 + 1000 * (i % 4), referrer: `https://tie.example/${i}` })),
+      );
       for (const cap of [1, 3, 5, 22, 23, 24]) {
         const got: string[][] = [];
         let cursor: string | null = null;
@@ -225,7 +264,10 @@ describe('CSV export API', () => {
         assert.equal(got.length, 23, `cap ${cap}: every row`);
         assert.equal(new Set(got.map((r) => r[1])).size, 23, `cap ${cap}: none twice`);
         const times = got.map((r) => Date.parse(r[0]!));
-        assert.ok(times.every((t, i) => i === 0 || t >= times[i - 1]!), 'oldest first');
+        assert.ok(
+          times.every((t, i) => i === 0 || t >= times[i - 1]!),
+          'oldest first',
+        );
       }
     });
 
@@ -254,7 +296,10 @@ describe('CSV export API', () => {
         ua: i % 2 ? UA.edgeWindows : 'Weird-UA/1.0 😀 \u0007',
       })),
     );
-    const queries = ['', `from=${encodeURIComponent(new Date(t0 + 10 * 60_000).toISOString())}&to=${encodeURIComponent(new Date(t0 + 50 * 60_000).toISOString())}`];
+    const queries = [
+      '',
+      `from=${encodeURIComponent(new Date(t0 + 10 * 60_000).toISOString())}&to=${encodeURIComponent(new Date(t0 + 50 * 60_000).toISOString())}`,
+    ];
     for (const who of [w.owner, w.share]) {
       const cookie = await sessionCookie(s.store, who.user);
       for (const q of queries) {
@@ -277,7 +322,11 @@ describe('CSV export API', () => {
     await addClicks(
       s.store,
       link.id,
-      Array.from({ length: total }, (_, i) => ({ at: base + (i >= EXPORT_ROW_CAP - 3 ? EXPORT_ROW_CAP - 3 : i), referrer: `https://r.example/${i}`, ua: UA.chromeMac })),
+      Array.from({ length: total }, (_, i) => ({
+        at: base + (i >= EXPORT_ROW_CAP - 3 ? EXPORT_ROW_CAP - 3 : i),
+        referrer: `https://r.example/${i}`,
+        ua: UA.chromeMac,
+      })),
     );
     const first = await fetchBytes(`${s.url}${exportPath(link.id)}`, bearer(w.share));
     assert.equal(first.status, 200);

@@ -56,7 +56,11 @@ describe('Swagger UI in a browser', { skip: chromiumSkip('Swagger UI') }, () => 
     assert.equal(status, '200');
     assert.deepEqual(authHeaders, [`Bearer ${dana.token}`]);
 
-    assert.deepEqual([...origins].filter((o) => o !== s.url && !o.startsWith('data:')), [], 'nothing is fetched from another origin');
+    assert.deepEqual(
+      [...origins].filter((o) => o !== s.url && !o.startsWith('data:')),
+      [],
+      'nothing is fetched from another origin',
+    );
     assert.deepEqual(problems.list, [], problems.list.join('\n'));
     await context.close();
   });

@@ -17,17 +17,24 @@ import { actor, call, createLink, startApi, type Actor } from './support.js';
 describe('CSV reading (RFC 4180)', () => {
   test('quoted fields keep commas, line breaks and doubled quotes', () => {
     const text = '\uFEFFslug,description\r\nbob,"says ""hi"", then\nleaves"\r\n"a,b",\r\n\r\nlast,x';
-    assert.deepEqual([...readCsv(text)], [
-      { line: 1, fields: ['slug', 'description'] },
-      { line: 2, fields: ['bob', 'says "hi", then\nleaves'] },
-      { line: 4, fields: ['a,b', ''] },
-      { line: 6, fields: ['last', 'x'] },
-    ]);
+    assert.deepEqual(
+      [...readCsv(text)],
+      [
+        { line: 1, fields: ['slug', 'description'] },
+        { line: 2, fields: ['bob', 'says "hi", then\nleaves'] },
+        { line: 4, fields: ['a,b', ''] },
+        { line: 6, fields: ['last', 'x'] },
+      ],
+    );
   });
 
   test('malformed CSV is an error naming the line, never a guess', () => {
     const fails = (text: string, line: number, message: RegExp) => {
-      assert.throws(() => [...readCsv(text)], (e: unknown) => e instanceof CsvSyntaxError && e.line === line && message.test(e.message), text);
+      assert.throws(
+        () => [...readCsv(text)],
+        (e: unknown) => e instanceof CsvSyntaxError && e.line === line && message.test(e.message),
+        text,
+      );
     };
     fails('a,b\n"open,2', 2, /not closed/);
     fails('a,b\n"x"y,2', 2, /after a closing quote/);
@@ -41,7 +48,10 @@ describe('CSV reading (RFC 4180)', () => {
         const width = rows[0]!.length;
         const table = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
         const text = table.map((r) => r.map(csvField).join(',')).join('\r\n');
-        assert.deepEqual([...readCsv(text)].map((r) => r.fields), table);
+        assert.deepEqual(
+          [...readCsv(text)].map((r) => r.fields),
+          table,
+        );
       }),
       { numRuns: 300 },
     );
@@ -70,11 +80,18 @@ describe('GET /api/v1/links/export', () => {
 
   test('streams every link as one JSON object per line, in slug order', async () => {
     const bob = await actor(s, 'bob');
-    const b = await createLink(s, alice, { slug: 'b-link', title: 'B', tags: ['Two', 'one'], visibility: 'secure', expires_at: '2099-01-01T00:00:00Z' });
+    const b = await createLink(s, alice, {
+      slug: 'b-link',
+      title: 'B',
+      tags: ['Two', 'one'],
+      visibility: 'secure',
+      expires_at: '2099-01-01T00:00:00Z',
+    });
     await call(s, 'POST', `/api/v1/links/${b.id}/owners`, { as: alice, body: { email: bob.user.email } });
     const a = await createLink(s, bob, { slug: 'a-link', url: 'https://a.test/$x', health_checks_disabled: true });
     await call(s, 'PUT', `/api/v1/links/${a.id}`, { as: bob, body: { archived: true } });
-    for (let i = 0; i < 1200; i++) await s.store.links.create({ slug: `bulk-${String(i).padStart(4, '0')}`, url: 'https://bulk.test' }, alice.user.id);
+    for (let i = 0; i < 1200; i++)
+      await s.store.links.create({ slug: `bulk-${String(i).padStart(4, '0')}`, url: 'https://bulk.test' }, alice.user.id);
 
     const r = await get(`${s.url}/api/v1/links/export`, { authorization: `Bearer ${admin.token}` });
     assert.equal(r.status, 200);
@@ -82,7 +99,10 @@ describe('GET /api/v1/links/export', () => {
     assert.equal(r.headers.get('transfer-encoding'), 'chunked', 'streamed, not buffered into one body');
     const text = await r.text();
     assert.ok(text.endsWith('\n'));
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 1202);
     const slugs = lines.map((l) => l.slug);
     assert.deepEqual(slugs, [...slugs].sort());
@@ -112,7 +132,12 @@ describe('joe-links links export / import', () => {
   let dir: string;
   const dbs: Db[] = [];
   const run = (dsn: string, args: string[], input?: string) =>
-    spawnSync(process.execPath, [...CLI_ARGS, 'links', ...args], { cwd: dir, env: { ...process.env, JOE_DB_DSN: dsn }, encoding: 'utf8', input });
+    spawnSync(process.execPath, [...CLI_ARGS, 'links', ...args], {
+      cwd: dir,
+      env: { ...process.env, JOE_DB_DSN: dsn },
+      encoding: 'utf8',
+      input,
+    });
   const open = async (name: string): Promise<{ dsn: string; store: Store }> => {
     const dsn = join(dir, name);
     const db = connect({ driver: 'sqlite3', dsn });
@@ -133,10 +158,24 @@ describe('joe-links links export / import', () => {
     const ann = await src.store.users.create({ email: 'ann@example.test', displayName: 'Ann' });
     const ben = await src.store.users.create({ email: 'ben@example.test', displayName: 'Ben' });
     const gone = await src.store.users.create({ email: 'gone@example.test', displayName: 'Gone' });
-    const wiki = await src.store.links.create({ slug: 'wiki', url: 'https://wiki.test', title: 'Wiki, "the"', description: 'line 1\nline 2', tags: ['Docs', 'Team A'], visibility: 'private' }, ann.id);
+    const wiki = await src.store.links.create(
+      {
+        slug: 'wiki',
+        url: 'https://wiki.test',
+        title: 'Wiki, "the"',
+        description: 'line 1\nline 2',
+        tags: ['Docs', 'Team A'],
+        visibility: 'private',
+      },
+      ann.id,
+    );
     await src.store.owners.add(wiki.id, ben.id);
     const old = await src.store.links.create({ slug: 'old', url: 'https://old.test', expiresAt: Date.now() + 60_000 }, ben.id);
-    await src.store.db.kysely.updateTable('links').set({ expires_at: Date.UTC(2021, 5, 1), archived_at: Date.UTC(2022, 0, 1) }).where('id', '=', old.id).execute();
+    await src.store.db.kysely
+      .updateTable('links')
+      .set({ expires_at: Date.UTC(2021, 5, 1), archived_at: Date.UTC(2022, 0, 1) })
+      .where('id', '=', old.id)
+      .execute();
     await src.store.links.create({ slug: 'orphaned', url: 'https://o.test' }, gone.id);
 
     const exported = run(src.dsn, ['export']);
@@ -197,7 +236,10 @@ describe('joe-links links export / import', () => {
     const real = run(db.dsn, ['import', 'mixed.jsonl']);
     assert.equal(real.status, 1);
     assert.equal(await db.store.links.count(), 2);
-    assert.deepEqual((await db.store.links.view((await db.store.links.getBySlug('also-fine'))!.id))!.tags.map((t) => t.name), ['T']);
+    assert.deepEqual(
+      (await db.store.links.view((await db.store.links.getBySlug('also-fine'))!.id))!.tags.map((t) => t.name),
+      ['T'],
+    );
   });
 
   test('CSV rows go to --owner; quoted commas and line breaks survive; changed rows update', async () => {
@@ -218,7 +260,10 @@ describe('joe-links links export / import', () => {
     const handbook = (await db.store.links.view((await db.store.links.getBySlug('handbook'))!.id))!;
     assert.equal(handbook.title, 'Handbook, v2');
     assert.equal(handbook.description, 'Chapter 1\nChapter "2"');
-    assert.deepEqual(handbook.tags.map((t) => t.name), ['HR', 'Policies']);
+    assert.deepEqual(
+      handbook.tags.map((t) => t.name),
+      ['HR', 'Policies'],
+    );
     assert.equal(handbook.owners[0]!.email, 'csv@example.test');
     await db.store.links.update(handbook.id, { visibility: 'secure' });
 
@@ -229,7 +274,11 @@ describe('joe-links links export / import', () => {
     assert.equal((await db.store.links.getBySlug('plain'))!.url, 'https://plain.test/moved');
     assert.equal((await db.store.links.getBySlug('handbook'))!.visibility, 'secure', 'CSV carries no visibility, so it is kept');
 
-    const fromStdin = run(db.dsn, ['import', '-', '--format', 'csv', '--owner', 'csv@example.test'], 'slug,url\nstdin-link,https://s.test\n');
+    const fromStdin = run(
+      db.dsn,
+      ['import', '-', '--format', 'csv', '--owner', 'csv@example.test'],
+      'slug,url\nstdin-link,https://s.test\n',
+    );
     assert.equal(fromStdin.status, 0, fromStdin.stderr);
     assert.ok(await db.store.links.getBySlug('stdin-link'));
   });

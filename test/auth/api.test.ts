@@ -94,7 +94,13 @@ describe('personal access tokens on /api/v1', () => {
   });
 
   test('malformed cookies are a 401 on the API and no 500 on the web', async () => {
-    for (const cookie of ['session=%E0%A4%A', 'session="unterminated', '=;=;=', `session=${'x'.repeat(6000)}`, 'session; session=; theme=%ZZ']) {
+    for (const cookie of [
+      'session=%E0%A4%A',
+      'session="unterminated',
+      '=;=;=',
+      `session=${'x'.repeat(6000)}`,
+      'session; session=; theme=%ZZ',
+    ]) {
       await assertUnauthorized(await me({ cookie }), cookie.slice(0, 30));
       const web = await get(`${s.url}/`, { cookie });
       assert.ok(web.status < 500, `web ${cookie.slice(0, 30)}: ${web.status}`);
@@ -102,7 +108,12 @@ describe('personal access tokens on /api/v1', () => {
   });
 
   test('unknown API paths answer the JSON 404 shape, never the resolver', async () => {
-    for (const [method, path] of [['GET', '/api/v1/no-such-thing'], ['GET', '/api/v1'], ['POST', '/api/v1/users/me'], ['DELETE', '/api/v1/x/y']]) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/no-such-thing'],
+      ['GET', '/api/v1'],
+      ['POST', '/api/v1/users/me'],
+      ['DELETE', '/api/v1/x/y'],
+    ]) {
       const r = await get(`${s.url}${path}`, {}, method);
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.deepEqual(JSON.parse(await r.text()), { error: 'not found', code: 'NOT_FOUND' });
@@ -131,9 +142,19 @@ describe('joe-links tokens', () => {
 
     const list = run(['tokens', 'list', '--email', 'cli@x.io']);
     assert.equal(list.status, 0);
-    const rows = list.stdout.trim().split('\n').map((l) => l.split('\t'));
-    assert.deepEqual(rows.map((r) => r[2]), ['forever', 'ci'], 'newest first');
-    assert.deepEqual(rows.map((r) => r[1]), ['active', 'active']);
+    const rows = list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    assert.deepEqual(
+      rows.map((r) => r[2]),
+      ['forever', 'ci'],
+      'newest first',
+    );
+    assert.deepEqual(
+      rows.map((r) => r[1]),
+      ['active', 'active'],
+    );
     assert.equal(rows[0]![5], 'never');
     const days = (Date.parse(rows[1]![5]!) - Date.parse(rows[1]![3]!)) / 86_400_000;
     assert.equal(days, 30);
@@ -142,7 +163,13 @@ describe('joe-links tokens', () => {
     // The token works against a server on the same database.
     const { startServer } = await import('../../src/server.js');
     const { loadConfig } = await import('../../src/config.js');
-    const server = await startServer(loadConfig({ cwd: dir, env: { JOE_DB_DSN: join(dir, 't.db'), JOE_HTTP_ADDR: '127.0.0.1:0', JOE_LOG_LEVEL: 'silent', JOE_HEALTH_CHECKS_ENABLED: 'false' } }), { logger: false });
+    const server = await startServer(
+      loadConfig({
+        cwd: dir,
+        env: { JOE_DB_DSN: join(dir, 't.db'), JOE_HTTP_ADDR: '127.0.0.1:0', JOE_LOG_LEVEL: 'silent', JOE_HEALTH_CHECKS_ENABLED: 'false' },
+      }),
+      { logger: false },
+    );
     try {
       assert.equal((await get(`${server.url}/api/v1/users/me`, { authorization: `Bearer ${token}` })).status, 200);
       const revoke = run(['tokens', 'revoke', '--id', rows[1]![0]!]);

@@ -10,7 +10,11 @@ const HEADER = 'x-forwarded-email';
 describe('forward-auth from a trusted proxy', () => {
   let p: ProbedServer;
   before(async () => {
-    p = await startProbedServer({ JOE_AUTH_PROXY_HEADER: 'X-Forwarded-Email', JOE_TRUSTED_PROXIES: '127.0.0.1, ::1', JOE_ADMIN_EMAIL: 'root@corp.io' });
+    p = await startProbedServer({
+      JOE_AUTH_PROXY_HEADER: 'X-Forwarded-Email',
+      JOE_TRUSTED_PROXIES: '127.0.0.1, ::1',
+      JOE_ADMIN_EMAIL: 'root@corp.io',
+    });
   });
   after(async () => p.s.stop());
 
@@ -101,7 +105,11 @@ describe('forward-auth header from an untrusted peer', () => {
   let p: ProbedServer;
   before(async () => {
     // The test client connects from 127.0.0.1, which this list does not contain.
-    p = await startProbedServer({ JOE_AUTH_PROXY_HEADER: 'X-Forwarded-Email', JOE_TRUSTED_PROXIES: '10.0.0.0/8', JOE_ADMIN_EMAIL: 'root@corp.io' });
+    p = await startProbedServer({
+      JOE_AUTH_PROXY_HEADER: 'X-Forwarded-Email',
+      JOE_TRUSTED_PROXIES: '10.0.0.0/8',
+      JOE_ADMIN_EMAIL: 'root@corp.io',
+    });
   });
   after(async () => p.s.stop());
 

@@ -202,7 +202,11 @@ describe('joe-links serve in local mode', () => {
     });
     assert.ok(signedIn, out);
 
-    const list = spawnSync(process.execPath, [...CLI_ARGS, 'users', 'list'], { cwd: dir, env: { ...process.env, JOE_DB_DSN: join(dir, 'serve.db') }, encoding: 'utf8' });
+    const list = spawnSync(process.execPath, [...CLI_ARGS, 'users', 'list'], {
+      cwd: dir,
+      env: { ...process.env, JOE_DB_DSN: join(dir, 'serve.db') },
+      encoding: 'utf8',
+    });
     assert.match(list.stdout, /^admin@localhost\tadmin\t/m);
 
     const second = await serve({}, async () => true);
@@ -250,7 +254,10 @@ describe('joe-links login-url', () => {
 
     // The printed link works on a server over the same database.
     const server = await startServer(
-      loadConfig({ cwd: dir, env: { JOE_DB_DSN: join(dir, 'l.db'), JOE_HTTP_ADDR: '127.0.0.1:0', JOE_LOG_LEVEL: 'silent', JOE_HEALTH_CHECKS_ENABLED: 'false' } }),
+      loadConfig({
+        cwd: dir,
+        env: { JOE_DB_DSN: join(dir, 'l.db'), JOE_HTTP_ADDR: '127.0.0.1:0', JOE_LOG_LEVEL: 'silent', JOE_HEALTH_CHECKS_ENABLED: 'false' },
+      }),
       { logger: false },
     );
     try {

@@ -3,7 +3,16 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Writable } from 'node:stream';
 import { get, startTestServer, type RawResponse, type TestServer } from '../helpers/server.js';
-import { authorize, callback, CLIENT_ID, login, newBrowser, REDIRECT_URL, startOidcProvider, type TestProvider } from './support/oidcProvider.js';
+import {
+  authorize,
+  callback,
+  CLIENT_ID,
+  login,
+  newBrowser,
+  REDIRECT_URL,
+  startOidcProvider,
+  type TestProvider,
+} from './support/oidcProvider.js';
 
 function setCookies(r: RawResponse): string[] {
   return r.headers.raw['set-cookie'] ?? [];
@@ -14,7 +23,10 @@ function cookieLine(r: RawResponse, name: string): string | undefined {
 }
 
 async function sessionRows(s: TestServer): Promise<number> {
-  const r = await s.store.db.kysely.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await s.store.db.kysely
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -312,7 +324,11 @@ describe('OIDC sign-in', () => {
   test('a provider error answer is refused with 401', async () => {
     const b = newBrowser();
     const query = new URLSearchParams(await authorize(s.url, b, 'alice'));
-    const r = await callback(s.url, b, new URLSearchParams({ error: 'access_denied', state: query.get('state')!, iss: idp.issuer }).toString());
+    const r = await callback(
+      s.url,
+      b,
+      new URLSearchParams({ error: 'access_denied', state: query.get('state')!, iss: idp.issuer }).toString(),
+    );
     assert.equal(r.status, 401);
   });
 
@@ -328,7 +344,9 @@ describe('OIDC sign-in', () => {
     const k = s.store.db.kysely;
     const { sql } = await import('kysely');
     // A real database refusal of exactly the role write.
-    await sql`create trigger deny_role_change before update of role on users begin select raise(abort, 'role writes refused'); end`.execute(k);
+    await sql`create trigger deny_role_change before update of role on users begin select raise(abort, 'role writes refused'); end`.execute(
+      k,
+    );
     try {
       idp.accounts.set('frank', { email: 'frank@example.com', email_verified: true, name: 'Frank', groups: ['joe-admins'] });
       const b = newBrowser();
@@ -337,7 +355,10 @@ describe('OIDC sign-in', () => {
       const u = await s.store.users.findByIdentity(idp.issuer, 'frank');
       assert.equal(u?.role, 'user');
       assert.equal((await s.store.sessions.get(b.app.cookies.get('session')!))?.role, 'user');
-      assert.ok(log.lines.some((l) => l.includes('could not apply the configured admin grant') && l.includes(u!.id)), 'the failure is logged');
+      assert.ok(
+        log.lines.some((l) => l.includes('could not apply the configured admin grant') && l.includes(u!.id)),
+        'the failure is logged',
+      );
     } finally {
       await sql`drop trigger deny_role_change`.execute(k);
     }
@@ -355,7 +376,10 @@ describe('OIDC sign-in', () => {
 
   test('/auth/local does not exist in OIDC mode', async () => {
     assert.equal((await get(`${s.url}/auth/local?token=${'a'.repeat(43)}`)).status, 404);
-    assert.equal((await get(`${s.url}/auth/local`, { 'content-type': 'application/x-www-form-urlencoded' }, 'POST', 'token=x')).status, 404);
+    assert.equal(
+      (await get(`${s.url}/auth/local`, { 'content-type': 'application/x-www-form-urlencoded' }, 'POST', 'token=x')).status,
+      404,
+    );
   });
 });
 
@@ -392,7 +416,10 @@ describe('OIDC issuer unreachable at startup', () => {
     assert.match(html, /Sign-in is temporarily unavailable/);
     assert.match(html, /<html/);
     assert.equal(cookieLine(r, '__auth_state'), undefined);
-    assert.ok(lines.some((l) => l.includes('JOE_OIDC_ISSUER')), 'the log names JOE_OIDC_ISSUER');
+    assert.ok(
+      lines.some((l) => l.includes('JOE_OIDC_ISSUER')),
+      'the log names JOE_OIDC_ISSUER',
+    );
 
     idp = await startOidcProvider({ port });
     const deadline = Date.now() + 15_000;

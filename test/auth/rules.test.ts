@@ -127,7 +127,15 @@ describe('ID token claims', () => {
   });
 
   test('refuses claims that cannot be stored', () => {
-    for (const bad of [{ email: undefined }, { email: '' }, { email: 'no-at' }, { email: `${'a'.repeat(250)}@x.io` }, { sub: 5 }, { iss: undefined }, { sub: 's'.repeat(300) }]) {
+    for (const bad of [
+      { email: undefined },
+      { email: '' },
+      { email: 'no-at' },
+      { email: `${'a'.repeat(250)}@x.io` },
+      { sub: 5 },
+      { iss: undefined },
+      { sub: 's'.repeat(300) },
+    ]) {
       assert.throws(() => readClaims({ ...base, ...bad }, 'groups'), /iss or sub|email/);
     }
   });
@@ -140,7 +148,11 @@ describe('cross-site rule (api.md §2.10)', () => {
   test('same-origin writes and every read pass', () => {
     assert.equal(reason('POST', '/dashboard/theme', { host: 'go.example.com', origin: 'https://go.example.com' }), null);
     assert.equal(reason('POST', '/dashboard/theme', { host: 'go.example.com:443', origin: 'https://go.example.com' }), null);
-    assert.equal(reason('DELETE', '/dashboard/links/1', { host: '10.0.0.5:8080', origin: 'https://go.example.com' }), null, 'Origin matches JOE_BASE_URL behind a proxy');
+    assert.equal(
+      reason('DELETE', '/dashboard/links/1', { host: '10.0.0.5:8080', origin: 'https://go.example.com' }),
+      null,
+      'Origin matches JOE_BASE_URL behind a proxy',
+    );
     assert.equal(reason('POST', '/auth/logout', { host: 'localhost:8080', origin: 'http://localhost:8080' }), null);
     assert.equal(reason('POST', '/auth/logout', { host: 'go.example.com' }), null, 'no Origin, no Sec-Fetch-Site: not a browser');
     assert.equal(reason('POST', '/auth/logout', { host: 'go.example.com', 'sec-fetch-site': 'same-origin' }), null);
@@ -157,7 +169,10 @@ describe('cross-site rule (api.md §2.10)', () => {
     assert.ok(reason('POST', '/x', { host: 'go.example.com', origin: 'null' }));
     assert.ok(reason('POST', '/x', { host: 'go.example.com', origin: 'file://' }));
     assert.ok(reason('POST', '/auth/logout', { host: 'go.example.com', 'sec-fetch-site': 'cross-site' }));
-    assert.ok(reason('POST', '/x', { host: 'evil.example/@go.example.com', origin: 'https://evil.example' }), 'a Host header with a path is no host');
+    assert.ok(
+      reason('POST', '/x', { host: 'evil.example/@go.example.com', origin: 'https://evil.example' }),
+      'a Host header with a path is no host',
+    );
   });
 
   test('bearer-only surfaces and the state-link API are exempt', () => {

@@ -46,7 +46,14 @@ describe('sessions and route guards', () => {
     assert.equal(admin.headers.get('location'), '/auth/login?return_url=%2Fadmin%2Fprobe');
     const htmx = await get(`${p.s.url}/dashboard/probe`, { 'hx-request': 'true' });
     assert.equal(htmx.headers.get('hx-redirect'), '/auth/login?return_url=%2Fdashboard%2Fprobe');
-    for (const bad of ['session=', 'session=../../etc', `session=${'A'.repeat(43)}`, `session=${'A'.repeat(5000)}`, 'session=%E0%A4%A', 'session']) {
+    for (const bad of [
+      'session=',
+      'session=../../etc',
+      `session=${'A'.repeat(43)}`,
+      `session=${'A'.repeat(5000)}`,
+      'session=%E0%A4%A',
+      'session',
+    ]) {
       const g = await get(`${p.s.url}/dashboard/probe`, { cookie: bad });
       assert.equal(g.status, 302, bad);
     }

@@ -65,10 +65,13 @@ describeEachDatabase('personal access token store', (ctx) => {
     clock.now += 1000;
     assert.equal(await store.tokens.revoke(a.id, first.token.id), true, 'revoking twice is harmless');
     const list = await store.tokens.listForUser(a.id);
-    assert.deepEqual(list.map((t) => t.name), ['second', 'first']);
+    assert.deepEqual(
+      list.map((t) => t.name),
+      ['second', 'first'],
+    );
     assert.equal(list[1]!.revokedAt, revokedAt, 'the first revocation time is kept');
     assert.equal(list[0]!.revokedAt, null);
-    assert.equal((await store.tokens.findForUser(b.id, first.token.id)), null);
+    assert.equal(await store.tokens.findForUser(b.id, first.token.id), null);
     assert.equal((await store.tokens.findForUser(a.id, second.token.id))?.name, 'second');
     assert.equal(await store.tokens.revokeById(theirs.token.id), true);
     assert.equal(await store.tokens.authenticate(theirs.plaintext), null);
@@ -153,7 +156,10 @@ describeEachDatabase('sign-in identity store', (ctx) => {
 
   test('the first OIDC login inserts, later ones refresh profile fields and never the role', async () => {
     const { store, clock } = ctx();
-    const created = await store.identities.upsertOidc({ issuer: ISS, subject: 'o-1', email: 'olga@x.io', emailVerified: true, name: 'Olga Berg' }, USER);
+    const created = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'o-1', email: 'olga@x.io', emailVerified: true, name: 'Olga Berg' },
+      USER,
+    );
     assert.equal(created.provider, ISS);
     assert.equal(created.subject, 'o-1');
     assert.equal(created.displayNameSlug, 'olga-berg');
@@ -171,19 +177,31 @@ describeEachDatabase('sign-in identity store', (ctx) => {
     assert.equal(again.role, 'admin');
     assert.equal(again.roleSource, 'manual');
     assert.equal(again.updatedAt, clock.now);
-    const blank = await store.identities.upsertOidc({ issuer: ISS, subject: 'o-1', email: 'olga.berg@x.io', emailVerified: true, name: '' }, USER);
+    const blank = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'o-1', email: 'olga.berg@x.io', emailVerified: true, name: '' },
+      USER,
+    );
     assert.equal(blank.displayName, "Olga O'Berg", 'an empty name claim keeps the name');
   });
 
   test('a new row can start as a configured admin, and profile slugs get -2 on collision', async () => {
     const { store } = ctx();
-    const one = await store.identities.upsertOidc({ issuer: ISS, subject: 'p-1', email: 'p1@x.io', emailVerified: true, name: 'Pat Doe' }, { role: 'admin', roleSource: 'config' });
-    const two = await store.identities.upsertOidc({ issuer: ISS, subject: 'p-2', email: 'p2@x.io', emailVerified: true, name: 'Pat Doe' }, USER);
+    const one = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'p-1', email: 'p1@x.io', emailVerified: true, name: 'Pat Doe' },
+      { role: 'admin', roleSource: 'config' },
+    );
+    const two = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'p-2', email: 'p2@x.io', emailVerified: true, name: 'Pat Doe' },
+      USER,
+    );
     assert.equal(one.role, 'admin');
     assert.equal(one.roleSource, 'config');
     assert.equal(one.displayNameSlug, 'pat-doe');
     assert.equal(two.displayNameSlug, 'pat-doe-2');
-    const noName = await store.identities.upsertOidc({ issuer: ISS, subject: 'p-3', email: 'quinn@x.io', emailVerified: false, name: '' }, USER);
+    const noName = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'p-3', email: 'quinn@x.io', emailVerified: false, name: '' },
+      USER,
+    );
     assert.equal(noName.displayName, 'quinn');
   });
 
@@ -191,15 +209,24 @@ describeEachDatabase('sign-in identity store', (ctx) => {
     const { store } = ctx();
     const local = await store.users.create({ email: 'Rita@X.io', displayName: 'Rita' });
     const tok = await store.tokens.create(local.id, 'kept');
-    const stranger = await store.identities.upsertOidc({ issuer: ISS, subject: 'r-evil', email: 'rita@x.io', emailVerified: false, name: 'Rita?' }, USER);
+    const stranger = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'r-evil', email: 'rita@x.io', emailVerified: false, name: 'Rita?' },
+      USER,
+    );
     assert.notEqual(stranger.id, local.id, 'an unverified email never takes over an account');
-    const adopted = await store.identities.upsertOidc({ issuer: ISS, subject: 'r-1', email: 'rita@x.io', emailVerified: true, name: 'Rita Real' }, USER);
+    const adopted = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'r-1', email: 'rita@x.io', emailVerified: true, name: 'Rita Real' },
+      USER,
+    );
     assert.equal(adopted.id, local.id);
     assert.equal(adopted.provider, ISS);
     assert.equal(adopted.subject, 'r-1');
     assert.equal(adopted.email, 'rita@x.io');
     assert.equal((await store.tokens.authenticate(tok.plaintext))?.user.id, local.id, 'tokens stay with the account');
-    const again = await store.identities.upsertOidc({ issuer: ISS, subject: 'r-2', email: 'rita@x.io', emailVerified: true, name: 'Rita Two' }, USER);
+    const again = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 'r-2', email: 'rita@x.io', emailVerified: true, name: 'Rita Two' },
+      USER,
+    );
     assert.notEqual(again.id, local.id, 'an adopted account is no longer local, so it is not adopted twice');
   });
 
@@ -219,7 +246,10 @@ describeEachDatabase('sign-in identity store', (ctx) => {
     assert.equal(made.subject, 'sam.lee@example.com');
     assert.equal(made.displayName, 'Sam.Lee');
     assert.equal((await store.identities.findOrCreateLocal('sam.lee@example.com')).id, made.id);
-    const oidc = await store.identities.upsertOidc({ issuer: ISS, subject: 't-1', email: 'tia@x.io', emailVerified: true, name: 'Tia' }, USER);
+    const oidc = await store.identities.upsertOidc(
+      { issuer: ISS, subject: 't-1', email: 'tia@x.io', emailVerified: true, name: 'Tia' },
+      USER,
+    );
     assert.equal((await store.identities.findOrCreateLocal('tia@x.io')).id, oidc.id, 'an existing account with the email is used');
     const racers = await Promise.all(Array.from({ length: 5 }, () => store.identities.findOrCreateLocal('uma@x.io')));
     assert.equal(new Set(racers.map((u) => u.id)).size, 1);

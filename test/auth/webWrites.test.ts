@@ -56,7 +56,13 @@ describe('theme endpoint, method override and cross-site protection', () => {
 
   test('same-origin writes pass: Origin equal to Host, to JOE_BASE_URL, or absent', async () => {
     const host = new URL(p.s.url).host;
-    const cases: Array<Record<string, string>> = [{ origin: `http://${host}` }, { origin: 'https://go.example.com' }, {}, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }];
+    const cases: Array<Record<string, string>> = [
+      { origin: `http://${host}` },
+      { origin: 'https://go.example.com' },
+      {},
+      { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'none' },
+    ];
     for (const headers of cases) {
       const r = await get(`${p.s.url}/dashboard/theme`, { ...FORM, ...headers }, 'POST', 'theme=joe-light');
       assert.equal(r.status, 200, JSON.stringify(headers));
@@ -65,7 +71,12 @@ describe('theme endpoint, method override and cross-site protection', () => {
 
   test('cross-site PUT, PATCH and DELETE on web routes are refused before any handler runs', async () => {
     const before = p.writes.length;
-    const evil: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: `https://go.example.com:8443` }, { 'sec-fetch-site': 'cross-site' }];
+    const evil: Array<Record<string, string>> = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: `https://go.example.com:8443` },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
       for (const h of evil) {
         const r = await get(`${p.s.url}/dashboard/probe/7`, { cookie, ...h }, method);
@@ -83,16 +94,31 @@ describe('theme endpoint, method override and cross-site protection', () => {
     const r = await get(`${p.s.url}/dashboard/links/${link.id}`, { cookie, origin: 'https://evil.example' }, 'DELETE');
     assert.equal(r.status, 403);
     assert.ok(await p.s.store.links.get(link.id));
-    const form = await get(`${p.s.url}/dashboard/links/${link.id}`, { ...FORM, cookie, 'sec-fetch-site': 'cross-site' }, 'POST', '_method=DELETE');
+    const form = await get(
+      `${p.s.url}/dashboard/links/${link.id}`,
+      { ...FORM, cookie, 'sec-fetch-site': 'cross-site' },
+      'POST',
+      '_method=DELETE',
+    );
     assert.equal(form.status, 403);
     assert.ok(await p.s.store.links.get(link.id));
   });
 
   test('the state-link API keeps its own origin rule and the bearer API is exempt', async () => {
-    const api = await get(`${p.s.url}/api/v1/nothing-here`, { origin: 'https://evil.example', 'content-type': 'application/json' }, 'POST', '{}');
+    const api = await get(
+      `${p.s.url}/api/v1/nothing-here`,
+      { origin: 'https://evil.example', 'content-type': 'application/json' },
+      'POST',
+      '{}',
+    );
     assert.notEqual(api.status, 403);
     assert.match(api.headers.get('content-type') ?? '', /^application\/json/);
-    const links = await get(`${p.s.url}/api/links`, { origin: 'https://evil.example', 'content-type': 'text/plain' }, 'POST', '#state=v1.x');
+    const links = await get(
+      `${p.s.url}/api/links`,
+      { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      'POST',
+      '#state=v1.x',
+    );
     assert.equal(links.status, 403);
     assert.deepEqual(JSON.parse(await links.text()), { error: 'forbidden_origin' });
   });
@@ -113,7 +139,11 @@ describe('theme endpoint, method override and cross-site protection', () => {
     assert.equal(none.status, 405);
     assert.equal(none.headers.get('allow'), 'PUT, DELETE');
     assert.equal((await get(`${p.s.url}/dashboard/probe/4`, { ...FORM, cookie }, 'POST', '_method=GET')).status, 405);
-    assert.equal((await get(`${p.s.url}/dashboard/probe/4`, { ...FORM, cookie }, 'POST', '_method=PATCH')).status, 405, 'no PATCH route here');
+    assert.equal(
+      (await get(`${p.s.url}/dashboard/probe/4`, { ...FORM, cookie }, 'POST', '_method=PATCH')).status,
+      405,
+      'no PATCH route here',
+    );
     const json = await get(`${p.s.url}/dashboard/probe/4`, { 'content-type': 'application/json', cookie }, 'POST', '{"_method":"DELETE"}');
     assert.equal(json.status, 405);
     const anon = await get(`${p.s.url}/dashboard/probe/4`, FORM, 'POST', '_method=DELETE');

@@ -44,9 +44,30 @@ const CAPS_TABLE: Record<(typeof CAPABILITIES)[number], Record<Viewer, boolean>>
 
 /** core.md §7 table, `GET /{slug}` column. */
 const RESOLVE_TABLE: Record<Visibility, Record<Viewer, ResolveAccess>> = {
-  public: { owner: 'allow', 'co-owner': 'allow', admin: 'allow', 'share recipient': 'allow', 'other signed-in user': 'allow', anonymous: 'allow' },
-  private: { owner: 'allow', 'co-owner': 'allow', admin: 'allow', 'share recipient': 'allow', 'other signed-in user': 'allow', anonymous: 'allow' },
-  secure: { owner: 'allow', 'co-owner': 'allow', admin: 'allow', 'share recipient': 'allow', 'other signed-in user': 'forbidden', anonymous: 'login' },
+  public: {
+    owner: 'allow',
+    'co-owner': 'allow',
+    admin: 'allow',
+    'share recipient': 'allow',
+    'other signed-in user': 'allow',
+    anonymous: 'allow',
+  },
+  private: {
+    owner: 'allow',
+    'co-owner': 'allow',
+    admin: 'allow',
+    'share recipient': 'allow',
+    'other signed-in user': 'allow',
+    anonymous: 'allow',
+  },
+  secure: {
+    owner: 'allow',
+    'co-owner': 'allow',
+    admin: 'allow',
+    'share recipient': 'allow',
+    'other signed-in user': 'forbidden',
+    anonymous: 'login',
+  },
 };
 
 const VIEWERS = Object.keys(FACTS) as Viewer[];

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { clickIds, cleanReferrer, cleanUserAgent, clientIpHasher, hashClientIp, REFERRER_MAX, USER_AGENT_MAX, utcDateKey } from '../../src/domain/click.js';
+import {
+  clickIds,
+  cleanReferrer,
+  cleanUserAgent,
+  clientIpHasher,
+  hashClientIp,
+  REFERRER_MAX,
+  USER_AGENT_MAX,
+  utcDateKey,
+} from '../../src/domain/click.js';
 import { codePointLength } from '../../src/domain/text.js';
 import { DAY_MS } from '../../src/domain/timeseries.js';
 
@@ -51,7 +60,8 @@ describe('ip hash', () => {
         for (const { ip, at } of clicks) assert.equal(hash(ip, at), hashClientIp(SECRET, ip, at));
       }),
     );
-    for (let i = 0; i < 10_000; i++) assert.equal(hash(`10.0.${i >> 8}.${i & 255}`, day1), hashClientIp(SECRET, `10.0.${i >> 8}.${i & 255}`, day1));
+    for (let i = 0; i < 10_000; i++)
+      assert.equal(hash(`10.0.${i >> 8}.${i & 255}`, day1), hashClientIp(SECRET, `10.0.${i >> 8}.${i & 255}`, day1));
     assert.equal(hash('198.51.100.7', day2), hashClientIp(SECRET, '198.51.100.7', day2));
   });
 
@@ -146,17 +156,21 @@ describe('click ids', () => {
   test('increase in the order they are made, within a millisecond, past 4,096 of them, and when the clock steps back', () => {
     fc.assert(
       // Clock readings in any order, each read for `perReading` ids in a row.
-      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 47 }), { minLength: 1, maxLength: 50 }), fc.integer({ min: 1, max: 9_000 }), (readings, perReading) => {
-        let calls = 0;
-        const next = clickIds(() => readings[Math.floor(calls++ / perReading)]!);
-        let last = '';
-        for (let i = 0; i < Math.min(readings.length * perReading, 20_000); i++) {
-          const id = next();
-          assert.match(id, UUID_V7);
-          assert.ok(id > last, `${id} after ${last}`);
-          last = id;
-        }
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 2 ** 47 }), { minLength: 1, maxLength: 50 }),
+        fc.integer({ min: 1, max: 9_000 }),
+        (readings, perReading) => {
+          let calls = 0;
+          const next = clickIds(() => readings[Math.floor(calls++ / perReading)]!);
+          let last = '';
+          for (let i = 0; i < Math.min(readings.length * perReading, 20_000); i++) {
+            const id = next();
+            assert.match(id, UUID_V7);
+            assert.ok(id > last, `${id} after ${last}`);
+            last = id;
+          }
+        },
+      ),
       { numRuns: 30 },
     );
   });

@@ -75,7 +75,18 @@ describe('trusted peer', () => {
     assert.equal(clientIp('10.0.0.2', { 'x-real-ip': '  198.51.100.2 ' }, PROXIES), '198.51.100.2');
   });
 
-  for (const bad of ['unknown', 'garbage', '198.51.100.1:443', '[2001:db8::1]', '256.1.1.1', '12345', '127.1', '010.0.0.1', '0x7f.0.0.1', '']) {
+  for (const bad of [
+    'unknown',
+    'garbage',
+    '198.51.100.1:443',
+    '[2001:db8::1]',
+    '256.1.1.1',
+    '12345',
+    '127.1',
+    '010.0.0.1',
+    '0x7f.0.0.1',
+    '',
+  ]) {
     test(`a header value that is not an IP (${JSON.stringify(bad)}) is ignored`, () => {
       assert.equal(clientIp('10.0.0.2', { 'true-client-ip': bad, 'x-real-ip': '198.51.100.2' }, PROXIES), '198.51.100.2');
       assert.equal(clientIp('10.0.0.2', { 'x-real-ip': bad, 'x-forwarded-for': `198.51.100.3, ${bad}` }, PROXIES), '198.51.100.3');

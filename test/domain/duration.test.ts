@@ -45,7 +45,10 @@ describe('parseDuration', () => {
     fc.assert(
       fc.property(fc.array(pair, { minLength: 1, maxLength: 5 }), (pairs) => {
         const text = pairs.map(([n, u]) => `${n}${u}`).join('');
-        assert.equal(parseDuration(text), pairs.reduce((sum, [n, u]) => sum + n * unitMs[u]!, 0));
+        assert.equal(
+          parseDuration(text),
+          pairs.reduce((sum, [n, u]) => sum + n * unitMs[u]!, 0),
+        );
       }),
     );
   });

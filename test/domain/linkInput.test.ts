@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  validateDescription,
-  validateExpiry,
-  validateNewLink,
-  validateTitle,
-  validateVisibility,
-} from '../../src/domain/linkInput.js';
+import { validateDescription, validateExpiry, validateNewLink, validateTitle, validateVisibility } from '../../src/domain/linkInput.js';
 
 /** Input limits of core.md §5 for a link write. */
 

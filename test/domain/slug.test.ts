@@ -59,7 +59,10 @@ describe('reserved slugs', () => {
     test(`"${slug}" is refused naming it and listing every reserved slug`, () => {
       assert.equal(isReservedSlug(slug), true);
       assert.equal(slugError(slug), reservedError(slug));
-      assert.throws(() => assertValidSlug(slug), (e: unknown) => e instanceof AppError && e.message === reservedError(slug) && e.status === 400);
+      assert.throws(
+        () => assertValidSlug(slug),
+        (e: unknown) => e instanceof AppError && e.message === reservedError(slug) && e.status === 400,
+      );
     });
   }
 

@@ -38,10 +38,7 @@ describe('tagSlug', () => {
 
   test('property: every name that passes validation has a non-empty slug', () => {
     const validName = fc
-      .tuple(
-        fc.constantFrom(...'aZ09'),
-        fc.string({ unit: fc.constantFrom(...'abcXYZ019 _-'), maxLength: 49 }),
-      )
+      .tuple(fc.constantFrom(...'aZ09'), fc.string({ unit: fc.constantFrom(...'abcXYZ019 _-'), maxLength: 49 }))
       .map(([h, t]) => h + t);
     fc.assert(
       fc.property(validName, (name) => {

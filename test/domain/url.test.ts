@@ -262,7 +262,30 @@ describe('isSafeSubstitution', () => {
   // their look-alikes must not be able to move the redirect to another host.
   const hostile = fc.string({
     unit: fc.oneof(
-      fc.constantFrom('@', ':', '/', '\\', '#', '?', '%', '.', '[', ']', ' ', '\t', '\n', '\u0000', '．', '／', '＠', '＼', '%2F', '%40', 'evil.test', '//'),
+      fc.constantFrom(
+        '@',
+        ':',
+        '/',
+        '\\',
+        '#',
+        '?',
+        '%',
+        '.',
+        '[',
+        ']',
+        ' ',
+        '\t',
+        '\n',
+        '\u0000',
+        '．',
+        '／',
+        '＠',
+        '＼',
+        '%2F',
+        '%40',
+        'evil.test',
+        '//',
+      ),
       fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
     ),
     maxLength: 20,
@@ -278,13 +301,17 @@ describe('isSafeSubstitution', () => {
       'https://e.test/$a$b',
     ];
     fc.assert(
-      fc.property(fc.constantFrom(...templates), fc.array(fc.oneof(hostile, fc.string({ unit: 'binary' })), { minLength: 2, maxLength: 2 }), (template, values) => {
-        const result = fillTemplate(template, values);
-        const parsed = new URL(result);
-        assert.equal(parsed.host, new URL(template).host);
-        assert.equal(parsed.username, '');
-        assert.equal(isSafeSubstitution(template, result), true);
-      }),
+      fc.property(
+        fc.constantFrom(...templates),
+        fc.array(fc.oneof(hostile, fc.string({ unit: 'binary' })), { minLength: 2, maxLength: 2 }),
+        (template, values) => {
+          const result = fillTemplate(template, values);
+          const parsed = new URL(result);
+          assert.equal(parsed.host, new URL(template).host);
+          assert.equal(parsed.username, '');
+          assert.equal(isSafeSubstitution(template, result), true);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -32,38 +32,42 @@ describe('OIDC sign-in in a browser', { skip: chromiumSkip('OIDC sign-in') }, ()
     await provider?.stop();
   });
 
-  test('from the landing page through the provider to the dashboard, and back to the page first asked for', { timeout: 90_000 }, async () => {
-    const context = await browser.newContext();
-    const problems = new Problems(context, { origin });
-    const page = await context.newPage();
-    await page.goto(`${origin}/`);
-    await page.getByRole('link', { name: 'Sign in to get started' }).click();
-    await page.waitForURL((u) => u.origin === provider.issuer);
-    await page.locator('input[name="login"]').fill('olga-sub');
-    await page.locator('input[name="password"]').fill('anything');
-    await page.locator('button[type="submit"]').click();
-    await page.waitForURL(`${origin}/dashboard`);
-    await htmxReady(page);
-    await page.getByRole('heading', { name: 'My Links' }).waitFor();
-    assert.ok(await page.locator('aside').getByText('Olga Petrova').isVisible());
-    const user = await s.store.users.findByEmail('olga@x.io');
-    assert.equal(user?.displayNameSlug, 'olga-petrova');
-    await assertAccessible(page, 'dashboard after OIDC sign-in');
-
-    // Signing out lands on the landing page; asking for a page signs in again and returns there.
-    await page.locator('.user-menu > summary').click();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${origin}/`);
-    await page.goto(`${origin}/dashboard/tags`);
-    await page.waitForURL((u) => u.origin === provider.issuer || u.href === `${origin}/dashboard/tags`);
-    if (new URL(page.url()).origin === provider.issuer) {
+  test(
+    'from the landing page through the provider to the dashboard, and back to the page first asked for',
+    { timeout: 90_000 },
+    async () => {
+      const context = await browser.newContext();
+      const problems = new Problems(context, { origin });
+      const page = await context.newPage();
+      await page.goto(`${origin}/`);
+      await page.getByRole('link', { name: 'Sign in to get started' }).click();
+      await page.waitForURL((u) => u.origin === provider.issuer);
       await page.locator('input[name="login"]').fill('olga-sub');
       await page.locator('input[name="password"]').fill('anything');
       await page.locator('button[type="submit"]').click();
-    }
-    await page.waitForURL(`${origin}/dashboard/tags`);
-    await page.getByRole('heading', { name: 'Tags', exact: true }).waitFor();
-    problems.assertNone();
-    await context.close();
-  });
+      await page.waitForURL(`${origin}/dashboard`);
+      await htmxReady(page);
+      await page.getByRole('heading', { name: 'My Links' }).waitFor();
+      assert.ok(await page.locator('aside').getByText('Olga Petrova').isVisible());
+      const user = await s.store.users.findByEmail('olga@x.io');
+      assert.equal(user?.displayNameSlug, 'olga-petrova');
+      await assertAccessible(page, 'dashboard after OIDC sign-in');
+
+      // Signing out lands on the landing page; asking for a page signs in again and returns there.
+      await page.locator('.user-menu > summary').click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${origin}/`);
+      await page.goto(`${origin}/dashboard/tags`);
+      await page.waitForURL((u) => u.origin === provider.issuer || u.href === `${origin}/dashboard/tags`);
+      if (new URL(page.url()).origin === provider.issuer) {
+        await page.locator('input[name="login"]').fill('olga-sub');
+        await page.locator('input[name="password"]').fill('anything');
+        await page.locator('button[type="submit"]').click();
+      }
+      await page.waitForURL(`${origin}/dashboard/tags`);
+      await page.getByRole('heading', { name: 'Tags', exact: true }).waitFor();
+      problems.assertNone();
+      await context.close();
+    },
+  );
 });

@@ -36,7 +36,10 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await s?.stop();
   });
 
-  async function session(user: User, opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; problems: Problems }> {
+  async function session(
+    user: User,
+    opts: { colorScheme?: 'light' | 'dark' } = {},
+  ): Promise<{ context: BrowserContext; page: Page; problems: Problems }> {
     const context = await browser.newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 900 } });
     const problems = new Problems(context);
     const page = await context.newPage();
@@ -78,7 +81,10 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await row.waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'New link', 'focus returns to the opener');
     const link = (await s.store.links.getBySlug('team-wiki'))!;
-    assert.deepEqual((await s.store.links.view(link.id))!.tags.map((t) => t.name), ['engineering']);
+    assert.deepEqual(
+      (await s.store.links.view(link.id))!.tags.map((t) => t.name),
+      ['engineering'],
+    );
 
     // Follow it: the variable lands in the destination.
     const followed = await context.request.get(`${s.url}/team-wiki/Home`, { maxRedirects: 0 });
@@ -105,7 +111,13 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await page.getByRole('button', { name: 'Copy go-link' }).click();
     await page.locator('#toast-area').getByText('Link copied!').waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${s.url}/team-wiki`);
-    assert.equal(await page.getByRole('img', { name: /QR code for/ }).locator('svg').count(), 1);
+    assert.equal(
+      await page
+        .getByRole('img', { name: /QR code for/ })
+        .locator('svg')
+        .count(),
+      1,
+    );
     assert.equal(await page.locator('#shares-panel').count(), 0, 'no share panel on a public link');
 
     // Make it secure from the detail page; the page refreshes itself and the share panel appears.
@@ -146,7 +158,11 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await assertAccessible(page, 'confirm-delete dialog');
     await page.keyboard.press('Escape');
     await page.locator('#modal dialog').waitFor({ state: 'detached' });
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Delete', 'Esc returns focus to the trash button');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      'Delete',
+      'Esc returns focus to the trash button',
+    );
     await trash.click();
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
     await page.locator('#modal dialog').waitFor({ state: 'detached' });
@@ -237,85 +253,90 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await context.close();
   });
 
-  test('lifecycle: copy a row link, renew an expired row, archive and unarchive, set an expiry and the health opt-out', { timeout: 120_000 }, async () => {
-    // Expires two seconds from now, so it is expired by the time the dashboard shows it.
-    const soon = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
-    const promo = await s.store.links.create({ slug: 'spring-promo', url: 'https://promo.example.com/' }, alice.id);
-    await s.store.links.update(promo.id, { expiresAt: soon });
-    while (Date.now() <= soon + 100) await new Promise((r) => setTimeout(r, 100));
-    const resolves = async (context: BrowserContext) => (await context.request.get(`${s.url}/spring-promo`, { maxRedirects: 0 })).status();
+  test(
+    'lifecycle: copy a row link, renew an expired row, archive and unarchive, set an expiry and the health opt-out',
+    { timeout: 120_000 },
+    async () => {
+      // Expires two seconds from now, so it is expired by the time the dashboard shows it.
+      const soon = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
+      const promo = await s.store.links.create({ slug: 'spring-promo', url: 'https://promo.example.com/' }, alice.id);
+      await s.store.links.update(promo.id, { expiresAt: soon });
+      while (Date.now() <= soon + 100) await new Promise((r) => setTimeout(r, 100));
+      const resolves = async (context: BrowserContext) =>
+        (await context.request.get(`${s.url}/spring-promo`, { maxRedirects: 0 })).status();
 
-    // Sign in by hand this time, to check the sign-in page itself.
-    const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 900 } });
-    const problems = new Problems(context);
-    const page = await context.newPage();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
-    await page.goto(`${s.url}/auth/local?token=${await s.store.loginTokens.create(alice.id)}`);
-    await assertAccessible(page, 'local sign-in page');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${s.url}/dashboard`);
-    await htmxReady(page);
+      // Sign in by hand this time, to check the sign-in page itself.
+      const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 900 } });
+      const problems = new Problems(context);
+      const page = await context.newPage();
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+      await page.goto(`${s.url}/auth/local?token=${await s.store.loginTokens.create(alice.id)}`);
+      await assertAccessible(page, 'local sign-in page');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${s.url}/dashboard`);
+      await htmxReady(page);
 
-    const row = page.locator(`#link-${promo.id}`);
-    await row.getByRole('button', { name: 'Copy link' }).click();
-    await row.locator('[data-copy][data-tip="Copied!"]').waitFor();
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${s.url}/spring-promo`);
-    await row.getByRole('button', { name: 'Copy link' }).waitFor({ timeout: 3_000 }); // the tooltip reverts after 1.5 s
+      const row = page.locator(`#link-${promo.id}`);
+      await row.getByRole('button', { name: 'Copy link' }).click();
+      await row.locator('[data-copy][data-tip="Copied!"]').waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${s.url}/spring-promo`);
+      await row.getByRole('button', { name: 'Copy link' }).waitFor({ timeout: 3_000 }); // the tooltip reverts after 1.5 s
 
-    await row.getByText('expired', { exact: true }).waitFor();
-    await assertAccessible(page, 'dashboard with an expired link');
-    problems.allow((path, status) => path === '/spring-promo' && status === 404);
-    assert.equal(await resolves(context), 404);
-    await row.getByRole('button', { name: 'Renew' }).click();
-    await page.locator('#toast-area').getByText('Link renewed. It no longer expires.').waitFor();
-    await row.getByText('expired', { exact: true }).waitFor({ state: 'detached' });
-    assert.equal(await row.getByRole('link', { name: 'Details' }).count(), 1, 'the row is re-rendered in place, actions included');
-    assert.equal((await s.store.links.get(promo.id))!.expiresAt, null);
-    assert.equal(await resolves(context), 302);
+      await row.getByText('expired', { exact: true }).waitFor();
+      await assertAccessible(page, 'dashboard with an expired link');
+      problems.allow((path, status) => path === '/spring-promo' && status === 404);
+      assert.equal(await resolves(context), 404);
+      await row.getByRole('button', { name: 'Renew' }).click();
+      await page.locator('#toast-area').getByText('Link renewed. It no longer expires.').waitFor();
+      await row.getByText('expired', { exact: true }).waitFor({ state: 'detached' });
+      assert.equal(await row.getByRole('link', { name: 'Details' }).count(), 1, 'the row is re-rendered in place, actions included');
+      assert.equal((await s.store.links.get(promo.id))!.expiresAt, null);
+      assert.equal(await resolves(context), 302);
 
-    // Archive and unarchive from the detail page.
-    await row.getByRole('link', { name: 'Details' }).click();
-    await page.waitForURL(`${s.url}/dashboard/links/${promo.id}`);
-    await htmxReady(page);
-    await page.locator('main').getByRole('button', { name: 'Archive' }).click();
-    await page.locator('#toast-area').getByText('Link archived. It no longer redirects.').waitFor();
-    await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor();
-    await assertAccessible(page, 'archived link detail');
-    assert.equal(await resolves(context), 404);
-    await page.locator('main').getByRole('button', { name: 'Unarchive' }).click();
-    await page.locator('#toast-area').getByText('Link unarchived. It redirects again.').waitFor();
-    await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor({ state: 'detached' });
-    assert.equal(await resolves(context), 302);
+      // Archive and unarchive from the detail page.
+      await row.getByRole('link', { name: 'Details' }).click();
+      await page.waitForURL(`${s.url}/dashboard/links/${promo.id}`);
+      await htmxReady(page);
+      await page.locator('main').getByRole('button', { name: 'Archive' }).click();
+      await page.locator('#toast-area').getByText('Link archived. It no longer redirects.').waitFor();
+      await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor();
+      await assertAccessible(page, 'archived link detail');
+      assert.equal(await resolves(context), 404);
+      await page.locator('main').getByRole('button', { name: 'Unarchive' }).click();
+      await page.locator('#toast-area').getByText('Link unarchived. It redirects again.').waitFor();
+      await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor({ state: 'detached' });
+      assert.equal(await resolves(context), 302);
 
-    // Expiry and the health-check opt-out through the edit form; a past expiry is refused with the input kept.
-    await page.locator('main').getByRole('link', { name: 'Edit' }).click();
-    await dialog(page).waitFor();
-    await dialog(page).getByLabel('Expires (UTC)').fill('2099-01-02T03:04:05');
-    await dialog(page).getByLabel('Skip destination health checks').check();
-    await dialog(page).getByRole('button', { name: 'Save changes' }).click();
-    await page.locator('#toast-area').getByText('Link updated.').waitFor();
-    // The detail page states the expiry as a <time> (rewritten to the viewer's zone by the page script).
-    await page.locator('#link-detail p', { hasText: 'Expires' }).locator('time[datetime="2099-01-02T03:04:05Z"]').waitFor();
-    await page.locator('#link-detail').getByText('Health checks: opted out').waitFor();
-    const saved = (await s.store.links.view(promo.id))!;
-    assert.equal(saved.expiresAt, Date.parse('2099-01-02T03:04:05Z'));
-    assert.equal(saved.healthChecksDisabled, true);
+      // Expiry and the health-check opt-out through the edit form; a past expiry is refused with the input kept.
+      await page.locator('main').getByRole('link', { name: 'Edit' }).click();
+      await dialog(page).waitFor();
+      await dialog(page).getByLabel('Expires (UTC)').fill('2099-01-02T03:04:05');
+      await dialog(page).getByLabel('Skip destination health checks').check();
+      await dialog(page).getByRole('button', { name: 'Save changes' }).click();
+      await page.locator('#toast-area').getByText('Link updated.').waitFor();
+      // The detail page states the expiry as a <time> (rewritten to the viewer's zone by the page script).
+      await page.locator('#link-detail p', { hasText: 'Expires' }).locator('time[datetime="2099-01-02T03:04:05Z"]').waitFor();
+      await page.locator('#link-detail').getByText('Health checks: opted out').waitFor();
+      const saved = (await s.store.links.view(promo.id))!;
+      assert.equal(saved.expiresAt, Date.parse('2099-01-02T03:04:05Z'));
+      assert.equal(saved.healthChecksDisabled, true);
 
-    await page.locator('main').getByRole('link', { name: 'Edit' }).click();
-    await dialog(page).waitFor();
-    assert.equal(await dialog(page).getByLabel('Expires (UTC)').inputValue(), '2099-01-02T03:04:05', 'pre-filled in UTC with seconds');
-    assert.ok(await dialog(page).getByLabel('Skip destination health checks').isChecked());
-    await dialog(page).getByLabel('Expires (UTC)').fill('2001-01-01T00:00:00');
-    await dialog(page).getByRole('button', { name: 'Save changes' }).click();
-    await dialog(page).locator('#link-expires-error').getByText('expiration must be in the future').waitFor();
-    assert.equal(await dialog(page).getByLabel('Expires (UTC)').inputValue(), '2001-01-01T00:00', 'the input is kept');
-    await assertAccessible(page, 'edit modal with a field error');
-    await page.keyboard.press('Escape');
-    await page.locator('#modal dialog').waitFor({ state: 'detached' });
-    assert.equal((await s.store.links.get(promo.id))!.expiresAt, Date.parse('2099-01-02T03:04:05Z'), 'nothing saved');
-    problems.assertNone();
-    await context.close();
-  });
+      await page.locator('main').getByRole('link', { name: 'Edit' }).click();
+      await dialog(page).waitFor();
+      assert.equal(await dialog(page).getByLabel('Expires (UTC)').inputValue(), '2099-01-02T03:04:05', 'pre-filled in UTC with seconds');
+      assert.ok(await dialog(page).getByLabel('Skip destination health checks').isChecked());
+      await dialog(page).getByLabel('Expires (UTC)').fill('2001-01-01T00:00:00');
+      await dialog(page).getByRole('button', { name: 'Save changes' }).click();
+      await dialog(page).locator('#link-expires-error').getByText('expiration must be in the future').waitFor();
+      assert.equal(await dialog(page).getByLabel('Expires (UTC)').inputValue(), '2001-01-01T00:00', 'the input is kept');
+      await assertAccessible(page, 'edit modal with a field error');
+      await page.keyboard.press('Escape');
+      await page.locator('#modal dialog').waitFor({ state: 'detached' });
+      assert.equal((await s.store.links.get(promo.id))!.expiresAt, Date.parse('2099-01-02T03:04:05Z'), 'nothing saved');
+      problems.assertNone();
+      await context.close();
+    },
+  );
 
   test('theme toggle: immediate feedback, persisted in the cookie, consistent after rapid clicks', { timeout: 60_000 }, async () => {
     const context = await browser.newContext({ colorScheme: 'light' });

@@ -29,21 +29,45 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     admin = await s.store.users.create({ email: 'admin@example.com', displayName: 'Ada Admin', role: 'admin' });
     const bob = await s.store.users.create({ email: 'bob@example.com', displayName: 'Bob Jones' });
     const jira = await s.store.links.create(
-      { slug: 'jira', url: 'https://jira.example.com/browse/$ticket', title: 'Jira', description: 'Open any ticket: go/jira/ABC-123', tags: ['Engineering', 'Tools'] },
+      {
+        slug: 'jira',
+        url: 'https://jira.example.com/browse/$ticket',
+        title: 'Jira',
+        description: 'Open any ticket: go/jira/ABC-123',
+        tags: ['Engineering', 'Tools'],
+      },
       alice.id,
     );
     detailId = jira.id;
     await s.store.owners.add(jira.id, bob.id);
-    const vault = await s.store.links.create({ slug: 'vault', url: 'https://vault.example.com/', title: 'Vault', visibility: 'secure', tags: ['Engineering'] }, alice.id, { shareWith: [bob.id] });
-    await s.store.links.create({ slug: 'onboarding', url: 'https://wiki.example.com/onboarding', title: 'Onboarding guide', visibility: 'private', description: 'Start here in your first week' }, alice.id);
+    const vault = await s.store.links.create(
+      { slug: 'vault', url: 'https://vault.example.com/', title: 'Vault', visibility: 'secure', tags: ['Engineering'] },
+      alice.id,
+      { shareWith: [bob.id] },
+    );
+    await s.store.links.create(
+      {
+        slug: 'onboarding',
+        url: 'https://wiki.example.com/onboarding',
+        title: 'Onboarding guide',
+        visibility: 'private',
+        description: 'Start here in your first week',
+      },
+      alice.id,
+    );
     const retro = await s.store.links.create({ slug: 'retro-2029', url: 'https://retro.example.com/2029', title: 'Retro board' }, alice.id);
     await s.store.links.setLifecycle(retro.id, { archived: true });
-    const status = await s.store.links.create({ slug: 'status', url: 'https://status.example.com', title: 'Status page', tags: ['Tools'] }, bob.id);
+    const status = await s.store.links.create(
+      { slug: 'status', url: 'https://status.example.com', title: 'Status page', tags: ['Tools'] },
+      bob.id,
+    );
     for (let i = 0; i < 3; i++) await s.store.health.record(status.id, { kind: 'failure', status: 503, error: null }, 3_600_000);
     await s.store.owners.add(status.id, alice.id);
     await s.store.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}', description: 'GitHub repositories' });
     await s.store.tokens.create(alice.id, 'Laptop CLI');
-    await s.store.clicks.insertBatch([{ id: randomUUID(), link_id: vault.id, user_id: bob.id, ip_hash: 'h', user_agent: null, referrer: null, clicked_at: Date.now() }]);
+    await s.store.clicks.insertBatch([
+      { id: randomUUID(), link_id: vault.id, user_id: bob.id, ip_hash: 'h', user_agent: null, referrer: null, clicked_at: Date.now() },
+    ]);
     // Someone else's secure link (Alice gets the 403 page) and one of Alice's that has just expired.
     await s.store.links.create({ slug: 'payroll', url: 'https://payroll.example.com/', title: 'Payroll', visibility: 'secure' }, admin.id);
     const soon = Math.ceil((Date.now() + 1_500) / 1000) * 1000;
@@ -77,15 +101,41 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
         const anonProblems = new Problems(anon);
         anonProblems.allow((path, status) => (path === '/no-such-link' || path === '/spring-offer') && status === 404);
         const ap = await anon.newPage();
-        for (const [name, path] of [['landing', '/'], ['browse', '/links'], ['profile', '/u/alice-smith'], ['not-found', '/no-such-link'], ['expired', '/spring-offer']] as const) {
+        for (const [name, path] of [
+          ['landing', '/'],
+          ['browse', '/links'],
+          ['profile', '/u/alice-smith'],
+          ['not-found', '/no-such-link'],
+          ['expired', '/spring-offer'],
+        ] as const) {
           await ap.goto(`${origin}${path}`);
           await check(ap, anonProblems, name, theme, width);
         }
         await anon.close();
 
         for (const [user, pages] of [
-          [alice, [['dashboard', '/dashboard'], ['detail', `/dashboard/links/${detailId}`], ['new-link', '/dashboard/links/new'], ['tags', '/dashboard/tags'], ['tag', '/dashboard/tags/engineering'], ['tokens', '/dashboard/settings/tokens'], ['forbidden', '/payroll']]],
-          [admin, [['admin', '/admin'], ['admin-users', '/admin/users'], ['admin-links', '/admin/links'], ['admin-keywords', '/admin/keywords'], ['admin-health', '/admin/link-health']]],
+          [
+            alice,
+            [
+              ['dashboard', '/dashboard'],
+              ['detail', `/dashboard/links/${detailId}`],
+              ['new-link', '/dashboard/links/new'],
+              ['tags', '/dashboard/tags'],
+              ['tag', '/dashboard/tags/engineering'],
+              ['tokens', '/dashboard/settings/tokens'],
+              ['forbidden', '/payroll'],
+            ],
+          ],
+          [
+            admin,
+            [
+              ['admin', '/admin'],
+              ['admin-users', '/admin/users'],
+              ['admin-links', '/admin/links'],
+              ['admin-keywords', '/admin/keywords'],
+              ['admin-health', '/admin/link-health'],
+            ],
+          ],
         ] as const) {
           const context = await browser.newContext({ viewport: { width, height: 900 } });
           await context.addCookies([{ name: 'theme', value: theme, url: origin }]);

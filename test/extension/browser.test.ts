@@ -50,7 +50,12 @@ class PopupDriver {
   /** Opens the toolbar popup for the active tab, as a click on the toolbar button would. */
   static async open(browser: CDPSession, sw: Worker): Promise<PopupDriver> {
     const before = new Set(((await browser.send('Target.getTargets')).targetInfos as Array<{ targetId: string }>).map((t) => t.targetId));
-    const opened = await sw.evaluate(() => chrome.action.openPopup().then(() => 'ok', (e: Error) => e.message));
+    const opened = await sw.evaluate(() =>
+      chrome.action.openPopup().then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+    );
     assert.equal(opened, 'ok', 'chrome.action.openPopup()');
     let targetId = '';
     await eventually(async () => {
@@ -71,7 +76,9 @@ class PopupDriver {
         this.waiting.delete(id);
         resolve(m);
       });
-      this.browser.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
+      this.browser
+        .send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) })
+        .catch(reject);
     });
   }
 
@@ -92,7 +99,9 @@ class PopupDriver {
   }
 
   visible(selector: string): Promise<boolean> {
-    return this.eval(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); return !!el && !el.closest('[hidden]') && el.getClientRects().length > 0; })()`);
+    return this.eval(
+      `(() => { const el = document.querySelector(${JSON.stringify(selector)}); return !!el && !el.closest('[hidden]') && el.getClientRects().length > 0; })()`,
+    );
   }
 
   /** A real mouse click in the middle of the element. */
@@ -193,7 +202,9 @@ describe('the browser extension in Chromium', { skip }, () => {
         `--load-extension=${EXTENSION}`,
       ],
     });
-    sw = context.serviceWorkers().find((w) => w.url().endsWith('/background.js')) ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+    sw =
+      context.serviceWorkers().find((w) => w.url().endsWith('/background.js')) ??
+      (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
     const browser = context.browser();
     assert.ok(browser, 'a persistent context still exposes its browser');
     cdp = await browser.newBrowserCDPSession();
@@ -238,7 +249,10 @@ describe('the browser extension in Chromium', { skip }, () => {
     // The redirect rules for typed keyword hosts, and the hourly refresh.
     const rules = await sw.evaluate(() => chrome.declarativeNetRequest.getDynamicRules());
     assert.deepEqual(
-      rules.map((r: { condition: { regexFilter: string }; action: { redirect?: { regexSubstitution: string } } }) => [r.condition.regexFilter, r.action.redirect?.regexSubstitution]),
+      rules.map((r: { condition: { regexFilter: string }; action: { redirect?: { regexSubstitution: string } } }) => [
+        r.condition.regexFilter,
+        r.action.redirect?.regexSubstitution,
+      ]),
       [
         ['^https?://go(/.*)?$', `${base}\\1`],
         ['^https?://docs(/.*)?$', `${base}/docs\\1`],
@@ -402,14 +416,22 @@ describe('the browser extension in Chromium', { skip }, () => {
       assert.equal(await popup.visible('#no-key'), false);
 
       // The link that already points here, and the keyword template that frames this URL.
-      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#existing-rows code")].map((c) => c.textContent)'), ['go/handbook']);
-      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#shortcut-rows code")].map((c) => c.textContent)'), ['docs/article']);
+      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#existing-rows code")].map((c) => c.textContent)'), [
+        'go/handbook',
+      ]);
+      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#shortcut-rows code")].map((c) => c.textContent)'), [
+        'docs/article',
+      ]);
       assert.equal(await popup.value('#slug'), 'article', 'prefilled from the shortcut');
 
       // The suggestion request went out with the page's own title and description.
       await eventually(() => proxy.seen.slice(mark).some((r) => r.url === '/api/v1/links/suggest'));
       const suggest = proxy.seen.slice(mark).find((r) => r.url === '/api/v1/links/suggest')!;
-      assert.deepEqual(JSON.parse(suggest.body), { url: `${sites.origin}/article`, title: 'Team handbook', description: 'Everything about the team' });
+      assert.deepEqual(JSON.parse(suggest.body), {
+        url: `${sites.origin}/article`,
+        title: 'Team handbook',
+        description: 'Everything about the team',
+      });
       const fromPopup = proxy.seen.slice(mark);
       assert.deepEqual(paths(fromPopup).sort(), [
         `GET /api/v1/keywords/templates`,
@@ -436,7 +458,10 @@ describe('the browser extension in Chromium', { skip }, () => {
       await popup.press('Backspace'); // on the empty field: removes "on-call"
       await popup.type('Docs');
       await popup.eval('document.getElementById("visibility").focus()'); // blur adds "docs"
-      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#tag-pills li")].map((li) => li.firstChild.textContent)'), ['engineering', 'docs']);
+      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#tag-pills li")].map((li) => li.firstChild.textContent)'), [
+        'engineering',
+        'docs',
+      ]);
       await popup.eval('document.getElementById("visibility").value = "private"');
       await popup.click('#create');
       await eventually(async () => (await popup.text('#result')) !== '', 10_000);
@@ -453,7 +478,10 @@ describe('the browser extension in Chromium', { skip }, () => {
       assert.equal(view?.visibility, 'private');
       assert.equal(view?.title, 'Team handbook');
       assert.deepEqual(view?.tags.map((t) => t.slug).sort(), ['docs', 'engineering']);
-      assert.deepEqual(view?.owners.map((o) => [o.userId, o.isPrimary]), [[userId, true]]);
+      assert.deepEqual(
+        view?.owners.map((o) => [o.userId, o.isPrimary]),
+        [[userId, true]],
+      );
 
       // The server's refusal is shown as the server worded it.
       await popup.click('#slug');
@@ -472,7 +500,15 @@ describe('the browser extension in Chromium', { skip }, () => {
     // A server that offers suggestions gets a strip; its text is shown as text, never as markup.
     proxy.override = (req) =>
       req.method === 'POST' && req.url === '/api/v1/links/suggest'
-        ? [200, { slug: 'team-docs', title: '<img src=x onerror="document.title=1">Handbook', description: 'All about us', tags: ['Engineering', 'On Call'] }]
+        ? [
+            200,
+            {
+              slug: 'team-docs',
+              title: '<img src=x onerror="document.title=1">Handbook',
+              description: 'All about us',
+              tags: ['Engineering', 'On Call'],
+            },
+          ]
         : null;
     try {
       popup = await PopupDriver.open(cdp, sw);
@@ -490,7 +526,10 @@ describe('the browser extension in Chromium', { skip }, () => {
       assert.equal(await popup.value('#description'), 'All about us');
       assert.equal(await popup.eval('document.getElementById("more").open'), true, '"More details" opened');
       await popup.click('#suggestion-rows li:nth-child(4) button');
-      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#tag-pills li")].map((li) => li.firstChild.textContent)'), ['engineering', 'on-call']);
+      assert.deepEqual(await popup.eval('[...document.querySelectorAll("#tag-pills li")].map((li) => li.firstChild.textContent)'), [
+        'engineering',
+        'on-call',
+      ]);
       await popup.click('#dismiss-suggestions');
       assert.equal(await popup.visible('#suggestions'), false);
     } finally {

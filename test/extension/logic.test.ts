@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { directHostRedirect, encodeSearchSlug, parseKeywordQuery, searchQueryOf, searchRedirect } from '../../integrations/extension/lib/navigation.js';
+import {
+  directHostRedirect,
+  encodeSearchSlug,
+  parseKeywordQuery,
+  searchQueryOf,
+  searchRedirect,
+} from '../../integrations/extension/lib/navigation.js';
 import {
   MAX_OMNIBOX_SUGGESTIONS,
   createDebouncer,
@@ -48,7 +54,10 @@ const google = (q: string, host = 'www.google.com') => new URL(`https://${host}/
 describe('stored settings', () => {
   test('missing or mistyped values fall back to the documented defaults', () => {
     assert.deepEqual(withDefaults(undefined), { baseURL: 'http://go', apiKey: '', keywords: ['go'], shortKeyword: '' });
-    assert.deepEqual(withDefaults({ baseURL: 7, apiKey: null, keywords: 'go', shortKeyword: {} }), { ...DEFAULT_SETTINGS, keywords: ['go'] });
+    assert.deepEqual(withDefaults({ baseURL: 7, apiKey: null, keywords: 'go', shortKeyword: {} }), {
+      ...DEFAULT_SETTINGS,
+      keywords: ['go'],
+    });
     assert.deepEqual(withDefaults({ keywords: ['gh', 3, '', 'wtf'] }).keywords, ['gh', 'wtf']);
   });
 
@@ -63,7 +72,15 @@ describe('stored settings', () => {
     assert.deepEqual(parseServerInput('  https://go.example.com/dashboard?x=1#y '), { ok: true, origin: 'https://go.example.com' });
     assert.deepEqual(parseServerInput('http://go:8080/'), { ok: true, origin: 'http://go:8080' });
     assert.deepEqual(parseServerInput('https://user:secret@go.example.com/'), { ok: true, origin: 'https://go.example.com' });
-    for (const bad of ['', 'go.example.com', 'ftp://go.example.com', 'javascript:alert(1)', 'file:///etc/passwd', 'http://', 'data:text/html,x']) {
+    for (const bad of [
+      '',
+      'go.example.com',
+      'ftp://go.example.com',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'http://',
+      'data:text/html,x',
+    ]) {
       const r = parseServerInput(bad);
       assert.equal(r.ok, false, bad);
       if (!r.ok) assert.match(r.error, /http:\/\/ or https:\/\//);
@@ -144,7 +161,12 @@ describe('search interception', () => {
     ]) {
       assert.equal(searchRedirect(google(q), s), null, JSON.stringify(q));
     }
-    for (const url of ['https://example.com/go/jira', 'https://go.example.com/jira', 'https://go.example.com/search?q=go%2Fjira', 'http://localhost:8080/?q=go/x']) {
+    for (const url of [
+      'https://example.com/go/jira',
+      'https://go.example.com/jira',
+      'https://go.example.com/search?q=go%2Fjira',
+      'http://localhost:8080/?q=go/x',
+    ]) {
       assert.equal(searchRedirect(new URL(url), s), null, url);
     }
   });
@@ -180,13 +202,24 @@ describe('keyword hosts typed as URLs', () => {
   test('the fallback sends keyword hosts to the server, query included', () => {
     const s = settings();
     assert.equal(directHostRedirect(new URL('http://go/slack'), s), 'https://go.example.com/slack');
-    assert.equal(directHostRedirect(new URL('http://gh/joestump/joe-links?tab=readme'), s), 'https://go.example.com/gh/joestump/joe-links?tab=readme');
+    assert.equal(
+      directHostRedirect(new URL('http://gh/joestump/joe-links?tab=readme'), s),
+      'https://go.example.com/gh/joestump/joe-links?tab=readme',
+    );
     assert.equal(directHostRedirect(new URL('https://WTF/a%20b'), s), 'https://go.example.com/wtf/a%20b');
   });
 
   test('the server host, bare keyword hosts and other sites are never redirected', () => {
     const s = settings();
-    for (const url of ['https://go.example.com/slack', 'http://go/', 'http://go', 'http://unknown/foo', 'https://example.com/go/slack', 'ftp://go/slack', 'http://go.evil.test/slack']) {
+    for (const url of [
+      'https://go.example.com/slack',
+      'http://go/',
+      'http://go',
+      'http://unknown/foo',
+      'https://example.com/go/slack',
+      'ftp://go/slack',
+      'http://go.evil.test/slack',
+    ]) {
       assert.equal(directHostRedirect(new URL(url), s), null, url);
     }
     // A server reached by its bare name is its own host: no loop.
@@ -223,14 +256,24 @@ describe('declarativeNetRequest rules', () => {
     assert.equal(apply(rules, 'https://go/jira/ABC-1?x=1'), 'http://go.test:8080/jira/ABC-1?x=1');
     assert.equal(apply(rules, 'http://gh/joestump'), 'http://go.test:8080/gh/joestump');
     assert.equal(apply(rules, 'http://wtf'), 'http://go.test:8080/wtf');
-    for (const other of ['http://go.test:8080/slack', 'http://gopher/x', 'http://go.evil.test/x', 'https://evil.test/go/x', 'http://ago/x', 'http://go:81/x']) {
+    for (const other of [
+      'http://go.test:8080/slack',
+      'http://gopher/x',
+      'http://go.evil.test/x',
+      'https://evil.test/go/x',
+      'http://ago/x',
+      'http://go:81/x',
+    ]) {
       assert.equal(apply(rules, other), null, other);
     }
   });
 
   test('names that are not host-shaped get no rule; a bad server setting gets none at all', () => {
     const rules = redirectRules(settings({ keywords: ['.*', 'a b', 'x|y', 'ok-1', 'go.example.com'] }));
-    assert.deepEqual(rules.map((r) => r.condition.regexFilter), ['^https?://ok-1(/.*)?$']);
+    assert.deepEqual(
+      rules.map((r) => r.condition.regexFilter),
+      ['^https?://ok-1(/.*)?$'],
+    );
     assert.deepEqual(redirectRules(settings({ baseURL: 'not a url' })), []);
     assert.deepEqual(redirectRules(settings({ baseURL: 'javascript:alert(1)' })), []);
   });
@@ -289,7 +332,10 @@ describe('omnibox', () => {
     assert.equal(list.length, MAX_OMNIBOX_SUGGESTIONS);
     assert.deepEqual(list[0], { content: 'jira', description: 'wtf/jira — Jira &lt;board&gt; &amp; &quot;tickets&quot;' });
     assert.deepEqual(list[1], { content: 'jenkins', description: 'wtf/jenkins' });
-    assert.deepEqual(list.map((s) => s.content), ['jira', 'jenkins', 'a', 'b', 'c']);
+    assert.deepEqual(
+      list.map((s) => s.content),
+      ['jira', 'jenkins', 'a', 'b', 'c'],
+    );
     for (const bad of [undefined, null, 'x', { suggestions: 'x' }, {}]) assert.deepEqual(omniboxSuggestions(bad, settings()), []);
     assert.equal(xmlEscape(`<'&">`), '&lt;&apos;&amp;&quot;&gt;');
   });
@@ -332,9 +378,15 @@ describe('popup rules', () => {
       { keyword: 'bad' },
       'junk',
     ];
-    assert.deepEqual(templateShortcuts(templates, 'https://github.com/joestump/joe-links?tab=readme#top'), [{ keyword: 'gh', slug: 'joestump/joe-links' }]);
-    assert.deepEqual(templateShortcuts(templates, 'https://jira.example.com/browse/ABC-123#comment'), [{ keyword: 'jira', slug: 'ABC-123' }]);
-    assert.deepEqual(templateShortcuts(templates, 'https://docs.example.com/setup/index.html?lang=de'), [{ keyword: 'doc', slug: 'setup' }]);
+    assert.deepEqual(templateShortcuts(templates, 'https://github.com/joestump/joe-links?tab=readme#top'), [
+      { keyword: 'gh', slug: 'joestump/joe-links' },
+    ]);
+    assert.deepEqual(templateShortcuts(templates, 'https://jira.example.com/browse/ABC-123#comment'), [
+      { keyword: 'jira', slug: 'ABC-123' },
+    ]);
+    assert.deepEqual(templateShortcuts(templates, 'https://docs.example.com/setup/index.html?lang=de'), [
+      { keyword: 'doc', slug: 'setup' },
+    ]);
     assert.deepEqual(templateShortcuts(templates, 'https://docs.example.com/setup/other.html'), []);
     assert.deepEqual(templateShortcuts(templates, 'https://github.com/'), [], 'an empty remainder is no match');
     assert.deepEqual(templateShortcuts(templates, 'https://github.com/?q=x'), []);
@@ -342,7 +394,13 @@ describe('popup rules', () => {
   });
 
   test('the slug is prefilled from the first shortcut only when it is a valid slug', () => {
-    assert.equal(prefillSlug([{ keyword: 'jira', slug: 'ABC-123' }, { keyword: 'x', slug: 'other' }]), 'abc-123');
+    assert.equal(
+      prefillSlug([
+        { keyword: 'jira', slug: 'ABC-123' },
+        { keyword: 'x', slug: 'other' },
+      ]),
+      'abc-123',
+    );
     assert.equal(prefillSlug([{ keyword: 'gh', slug: 'joestump/joe-links' }]), '');
     assert.equal(prefillSlug([{ keyword: 'gh', slug: '-edge' }]), '');
     assert.equal(prefillSlug([]), '');
@@ -364,7 +422,14 @@ describe('popup rules', () => {
     assert.deepEqual(createLinkBody(form), { ok: true, body: { url: 'https://example.com/x', slug: 'docs', visibility: 'public' } });
     assert.deepEqual(createLinkBody({ ...form, visibility: 'secure', title: 'Docs', description: 'All of them', tags: ['a', 'b'] }), {
       ok: true,
-      body: { url: 'https://example.com/x', slug: 'docs', visibility: 'secure', title: 'Docs', description: 'All of them', tags: ['a', 'b'] },
+      body: {
+        url: 'https://example.com/x',
+        slug: 'docs',
+        visibility: 'secure',
+        title: 'Docs',
+        description: 'All of them',
+        tags: ['a', 'b'],
+      },
     });
     assert.deepEqual(createLinkBody({ ...form, slug: '  ' }), { ok: false, error: 'URL and slug are required.' });
     assert.deepEqual(createLinkBody({ ...form, url: '' }), { ok: false, error: 'URL and slug are required.' });

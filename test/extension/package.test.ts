@@ -59,17 +59,26 @@ describe('source manifest', () => {
     assert.equal(manifest.manifest_version, 3);
     assert.equal(manifest.name, 'joe-links');
     assert.deepEqual(manifest.background, { service_worker: 'background.js', scripts: ['background.js'], type: 'module' });
-    assert.deepEqual(
-      [...manifest.permissions].sort(),
-      ['activeTab', 'alarms', 'clipboardWrite', 'declarativeNetRequest', 'scripting', 'storage', 'tabs', 'webNavigation'],
-    );
+    assert.deepEqual([...manifest.permissions].sort(), [
+      'activeTab',
+      'alarms',
+      'clipboardWrite',
+      'declarativeNetRequest',
+      'scripting',
+      'storage',
+      'tabs',
+      'webNavigation',
+    ]);
     assert.deepEqual(manifest.host_permissions, ['<all_urls>']);
     assert.equal(manifest.action.default_popup, 'popup.html');
     assert.equal(manifest.action.default_title, 'joe-links');
     assert.deepEqual(Object.keys(manifest.action.default_icon), ['16', '48', '128']);
     assert.deepEqual(manifest.options_ui, { page: 'options.html', open_in_tab: true });
     assert.deepEqual(manifest.omnibox, { keyword: 'go' });
-    assert.equal(manifest.content_security_policy.extension_pages, "default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src http: https:;");
+    assert.equal(
+      manifest.content_security_policy.extension_pages,
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src http: https:;",
+    );
     assert.deepEqual(manifest.browser_specific_settings, {
       gecko: { id: 'joe-links@joestump.net', strict_min_version: '113.0', data_collection_permissions: { required: ['none'] } },
     });
@@ -81,7 +90,8 @@ describe('source manifest', () => {
       assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', file);
       assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [Number(size), Number(size)], file);
     }
-    for (const f of [manifest.background.service_worker, manifest.action.default_popup, manifest.options_ui.page]) assert.ok(existsSync(join(SOURCE, f)), f);
+    for (const f of [manifest.background.service_worker, manifest.action.default_popup, manifest.options_ui.page])
+      assert.ok(existsSync(join(SOURCE, f)), f);
   });
 
   test('pages load scripts from files only: no inline script or handler the CSP would block', () => {
@@ -105,13 +115,21 @@ describe('store packages', () => {
 
   test('one zip per browser, each complete and with a manifest trimmed for that store', () => {
     const files = build();
-    assert.deepEqual(files, [join(out, `joe-links-chrome-${manifest.version}.zip`), join(out, `joe-links-firefox-${manifest.version}.zip`)]);
+    assert.deepEqual(files, [
+      join(out, `joe-links-chrome-${manifest.version}.zip`),
+      join(out, `joe-links-firefox-${manifest.version}.zip`),
+    ]);
     const shippedSources = new Set(
       ['background.js', 'popup.js', 'options.js', 'popup.html', 'options.html', 'extension.css'].concat(
-        readdirSync(join(SOURCE, 'lib')).filter((f) => f.endsWith('.js')).map((f) => `lib/${f}`),
+        readdirSync(join(SOURCE, 'lib'))
+          .filter((f) => f.endsWith('.js'))
+          .map((f) => `lib/${f}`),
       ),
     );
-    for (const [browser, file] of [['chrome', files[0]!], ['firefox', files[1]!]] as const) {
+    for (const [browser, file] of [
+      ['chrome', files[0]!],
+      ['firefox', files[1]!],
+    ] as const) {
       const entries = unzip(readFileSync(file));
       const m = JSON.parse(entries.get('manifest.json')!.toString('utf8'));
       if (browser === 'chrome') {
@@ -131,7 +149,8 @@ describe('store packages', () => {
         if (!/\.(js|html)$/.test(name)) continue;
         for (const ref of references(name, data.toString('utf8'))) assert.ok(entries.has(ref), `${browser}: ${name} needs ${ref}`);
       }
-      for (const name of entries.keys()) assert.doesNotMatch(name, /\.d\.ts$|^types\/|tsconfig|\.md$/, `${browser}: development file ${name}`);
+      for (const name of entries.keys())
+        assert.doesNotMatch(name, /\.d\.ts$|^types\/|tsconfig|\.md$/, `${browser}: development file ${name}`);
     }
   });
 

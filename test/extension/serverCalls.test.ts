@@ -51,12 +51,16 @@ describe('the token goes to the configured server origin only', () => {
 
   test('random URLs: a header exactly when the origin is the server origin', () => {
     fc.assert(
-      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true, authoritySettings: { withUserInfo: true, withPort: true } }), fc.webUrl(), (target, base) => {
-        const baseOrigin = new URL(base).origin;
-        const t = new URL(target);
-        const expected = t.origin === baseOrigin && t.username === '' && t.password === '';
-        return (authorizationFor(target, { baseURL: baseOrigin, apiKey: KEY }) !== null) === expected;
-      }),
+      fc.property(
+        fc.webUrl({ withQueryParameters: true, withFragments: true, authoritySettings: { withUserInfo: true, withPort: true } }),
+        fc.webUrl(),
+        (target, base) => {
+          const baseOrigin = new URL(base).origin;
+          const t = new URL(target);
+          const expected = t.origin === baseOrigin && t.username === '' && t.password === '';
+          return (authorizationFor(target, { baseURL: baseOrigin, apiKey: KEY }) !== null) === expected;
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -117,12 +121,22 @@ describe('keyword discovery and omnibox suggestions against a joe-links server',
   });
   after(async () => s.stop());
 
-  const settings = (over: Partial<Settings> = {}): Settings => ({ baseURL: s.url, apiKey: '', keywords: ['go'], shortKeyword: '', ...over });
+  const settings = (over: Partial<Settings> = {}): Settings => ({
+    baseURL: s.url,
+    apiKey: '',
+    keywords: ['go'],
+    shortKeyword: '',
+    ...over,
+  });
 
   test('the stored list is the server host, the server keyword and the server keywords', async () => {
     assert.deepEqual(await discoverKeywords(settings()), { ok: true, keywords: ['127.0.0.1', 'go', 'gh', 'wtf'], shortKeyword: 'go' });
     // With a token too: the public routes ignore it.
-    assert.deepEqual(await discoverKeywords(settings({ apiKey: token })), { ok: true, keywords: ['127.0.0.1', 'go', 'gh', 'wtf'], shortKeyword: 'go' });
+    assert.deepEqual(await discoverKeywords(settings({ apiKey: token })), {
+      ok: true,
+      keywords: ['127.0.0.1', 'go', 'gh', 'wtf'],
+      shortKeyword: 'go',
+    });
   });
 
   test('omnibox suggestions come from GET /api/v1/links/suggest with the token', async () => {
@@ -191,7 +205,10 @@ describe('keyword discovery when the server misbehaves', () => {
   });
 
   test('non-keyword entries in the server list are dropped, duplicates collapsed', async () => {
-    script = { '/api/v1/keywords': [200, ['GH', 'gh', 7, null, '.*', 'a b', '', 'wtf', 'go']], '/api/v1/config': [200, { short_keyword: 'go' }] };
+    script = {
+      '/api/v1/keywords': [200, ['GH', 'gh', 7, null, '.*', 'a b', '', 'wtf', 'go']],
+      '/api/v1/config': [200, { short_keyword: 'go' }],
+    };
     assert.deepEqual(await discoverKeywords(base()), { ok: true, keywords: ['127.0.0.1', 'go', 'gh', 'wtf'], shortKeyword: 'go' });
   });
 
@@ -216,8 +233,13 @@ describe('keyword discovery when the server misbehaves', () => {
     server.seen.length = 0;
     assert.deepEqual(await fetchOmniboxSuggestions(base({ baseURL: server.origin }), 'ji'), []);
     assert.equal(server.seen.length, 0);
-    assert.deepEqual(await fetchOmniboxSuggestions(base({ baseURL: server.origin, apiKey: KEY }), 'ji ra/#?'), [{ content: 'jira', description: 'wtf/jira' }]);
-    assert.deepEqual(server.seen.map((r) => r.url), ['/api/v1/links/suggest?q=ji%20ra%2F%23%3F']);
+    assert.deepEqual(await fetchOmniboxSuggestions(base({ baseURL: server.origin, apiKey: KEY }), 'ji ra/#?'), [
+      { content: 'jira', description: 'wtf/jira' },
+    ]);
+    assert.deepEqual(
+      server.seen.map((r) => r.url),
+      ['/api/v1/links/suggest?q=ji%20ra%2F%23%3F'],
+    );
   });
 
   test('a server that never answers times out after five seconds', { timeout: 15_000 }, async () => {

@@ -16,11 +16,19 @@ describe('redirect fast path', () => {
 
   const clickRows = async (slug: string) => {
     const link = await s.store.links.getBySlug(slug);
-    return s.store.db.kysely.selectFrom('link_clicks').select(['user_id', 'referrer', 'user_agent']).where('link_id', '=', link!.id).execute();
+    return s.store.db.kysely
+      .selectFrom('link_clicks')
+      .select(['user_id', 'referrer', 'user_agent'])
+      .where('link_id', '=', link!.id)
+      .execute();
   };
   /** Header names and values, minus the ones that differ by the second. */
   const headerSet = (raw: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'date').sort(([a], [b]) => a.localeCompare(b)));
+    Object.fromEntries(
+      Object.entries(raw)
+        .filter(([k]) => k !== 'date')
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
 
   before(async () => {
     s = await startTestServer();
@@ -50,7 +58,15 @@ describe('redirect fast path', () => {
   });
 
   test('an anonymous click is recorded without a user; a signed-in one names the user', async () => {
-    assert.equal((await get(`${s.url}/docs`, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0', referer: 'https://chat.test/room?secret=1' })).status, 302);
+    assert.equal(
+      (
+        await get(`${s.url}/docs`, {
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0',
+          referer: 'https://chat.test/room?secret=1',
+        })
+      ).status,
+      302,
+    );
     assert.equal((await get(`${s.url}/docs`, { cookie: aliceCookie })).status, 302);
     await eventually(async () => (await clickRows('docs')).length === 2);
     const rows = await clickRows('docs');
@@ -85,7 +101,11 @@ describe('redirect fast path', () => {
       assert.equal(r.status, 302, host);
       assert.equal(r.headers.get('location'), 'https://docs.test/');
     }
-    assert.equal((await get(`${s.url}/vault`, { host: 'links' })).headers.get('location')?.includes('vault.test'), false, 'a secure link still asks who is visiting');
+    assert.equal(
+      (await get(`${s.url}/vault`, { host: 'links' })).headers.get('location')?.includes('vault.test'),
+      false,
+      'a secure link still asks who is visiting',
+    );
     assert.equal((await get(`${s.url}/nothing-here`, { host: 'links' })).status, 404);
     await eventually(async () => (await clickRows('docs')).length === before + 2);
   });

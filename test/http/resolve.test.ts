@@ -213,7 +213,11 @@ describe('resolver', () => {
 
   test('a click carries the user, a 64-hex ip hash and a cleaned referrer', async () => {
     const link = await s.store.links.getBySlug('standup-notes');
-    await get(`${s.url}/standup-notes`, { Cookie: aliceCookie, Referer: 'https://wiki.test/page?token=abc#x', 'User-Agent': 'TestAgent/1.0' });
+    await get(`${s.url}/standup-notes`, {
+      Cookie: aliceCookie,
+      Referer: 'https://wiki.test/page?token=abc#x',
+      'User-Agent': 'TestAgent/1.0',
+    });
     const mine = () =>
       s.store.db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link!.id).where('user_id', '=', alice.id).execute();
     await eventually(async () => (await mine()).length === 1);

@@ -64,7 +64,9 @@ describe('guarded client: the address guard at dial time', () => {
 
   test('every spelling of a loopback literal is refused without a connection', async () => {
     const v4 = await rawServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n'), { host: '0.0.0.0' });
-    const v6 = await rawServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n'), { host: '::1', port: v4.port }).catch(() => null);
+    const v6 = await rawServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n'), { host: '::1', port: v4.port }).catch(
+      () => null,
+    );
     try {
       const p = v4.port;
       const urls = [
@@ -160,7 +162,9 @@ describe('guarded client: the address guard at dial time', () => {
 
   test('a redirect from an allowed host to 127.0.0.1 is refused at that hop', async () => {
     const internal = await destination((_q, r) => r.end('internal secrets'));
-    const pub = await destination((_q, r) => r.writeHead(302, { location: `http://127.0.0.1:${internal.port}/admin` }).end(), { host: '127.0.0.2' });
+    const pub = await destination((_q, r) => r.writeHead(302, { location: `http://127.0.0.1:${internal.port}/admin` }).end(), {
+      host: '127.0.0.2',
+    });
     try {
       const c = client({ addressAllowed: publicStandIn });
       const e = await rejection(c.fetch(`${pub.origin}/`, HEAD));
@@ -366,7 +370,10 @@ describe('guarded client: bounds against hostile destinations', () => {
       assert.equal(res.status, 200);
       assert.equal(res.redirects, 5);
       assert.equal(res.url, `${d.origin}/5`);
-      assert.ok(d.hits.every((h) => h.method === 'HEAD'), 'HEAD stays HEAD across hops');
+      assert.ok(
+        d.hits.every((h) => h.method === 'HEAD'),
+        'HEAD stays HEAD across hops',
+      );
     } finally {
       await d.close();
     }

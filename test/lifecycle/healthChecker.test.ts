@@ -233,7 +233,10 @@ describe('health checker: probe semantics (§7.3, §7.5)', () => {
   test('hostile destinations: silence, resets and garbage are failures with a reason; a 10 GB body is read only to 64 KiB', async () => {
     const silent = await rawServer(() => {});
     const garbage = await rawServer((s) => s.end('\x00\x01\x02 garbage\r\n\r\n'));
-    cleanups.push(() => silent.close(), () => garbage.close());
+    cleanups.push(
+      () => silent.close(),
+      () => garbage.close(),
+    );
     const reset = await serve((req) => req.socket.resetAndDestroy());
     let written = 0;
     const huge = await serve((req, res) => {
@@ -365,7 +368,8 @@ describe('health checker: SSRF guard (§8)', () => {
   test('the GET fallback goes through the same guard', async () => {
     const internal = await serve((_q, r) => r.end('internal'));
     const pub = await serve(
-      (req, r) => (req.method === 'HEAD' ? r.writeHead(405).end() : r.writeHead(302, { location: `http://127.0.0.1:${internal.port}/` }).end()),
+      (req, r) =>
+        req.method === 'HEAD' ? r.writeHead(405).end() : r.writeHead(302, { location: `http://127.0.0.1:${internal.port}/` }).end(),
       '127.0.0.2',
     );
     const r = await rig({ addressAllowed: (a) => a === '127.0.0.2' || isPublicAddress(a) });

@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  backoffMs,
-  classifyStatus,
-  deriveHealth,
-  nextHealthRow,
-  parseRetryAfter,
-  truncateUtf8,
-} from '../../src/domain/health.js';
+import { backoffMs, classifyStatus, deriveHealth, nextHealthRow, parseRetryAfter, truncateUtf8 } from '../../src/domain/health.js';
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -15,7 +8,10 @@ const DAY = 24 * H;
 /** lifecycle.md §7.3–§7.6 as pure rules. */
 describe('health rules', () => {
   test('backoff: 1, 2, 4, then 7 intervals', () => {
-    assert.deepEqual([1, 2, 3, 4, 5, 10, 60].map((n) => backoffMs(n, DAY) / DAY), [1, 2, 4, 7, 7, 7, 7]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 10, 60].map((n) => backoffMs(n, DAY) / DAY),
+      [1, 2, 4, 7, 7, 7, 7],
+    );
     assert.equal(backoffMs(3, 2 * H), 8 * H);
   });
 
@@ -91,7 +87,16 @@ describe('health rules', () => {
     assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:01:00 GMT', now), 60_000);
     assert.equal(parseRetryAfter('Thursday, 01-Jan-26 00:02:00 GMT', now), 120_000);
     assert.equal(parseRetryAfter('Thu Jan  1 00:03:00 2026', now), 180_000);
-    for (const bad of [undefined, '', '-5', '1.5', 'soon', '2026-01-02', 'Wed, 31 Dec 2025 23:59:00 GMT', 'Thu, 01 Jan 2026 00:00:00 GMT']) {
+    for (const bad of [
+      undefined,
+      '',
+      '-5',
+      '1.5',
+      'soon',
+      '2026-01-02',
+      'Wed, 31 Dec 2025 23:59:00 GMT',
+      'Thu, 01 Jan 2026 00:00:00 GMT',
+    ]) {
       assert.equal(parseRetryAfter(bad, now), null, String(bad));
     }
     // A hostile value cannot push the next check beyond a storable instant.

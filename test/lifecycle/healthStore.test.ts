@@ -116,7 +116,12 @@ describeEachDatabase('health store', (ctx) => {
       clock.now = clockWas;
     }
 
-    await store.health.record(l.id, { kind: 'skipped', reason: 'destination is not checkable under current server policy' }, DAY, t + 9 * DAY);
+    await store.health.record(
+      l.id,
+      { kind: 'skipped', reason: 'destination is not checkable under current server policy' },
+      DAY,
+      t + 9 * DAY,
+    );
     row = await store.health.row(l.id);
     assert.equal(row!.skipped, true);
     assert.equal(row!.consecutiveFailures, 3, 'a skip does not count');
@@ -338,8 +343,14 @@ describeEachDatabase('lifecycle toggles', (ctx) => {
     ]);
     await store.links.setLifecycle(l.id, { archived: true });
     assert.equal(await store.clicks.countForLink(l.id), 1);
-    await assert.rejects(store.links.create({ slug, url: 'https://other.test/' }, owner.id), (e: Error & { code?: string }) => e.code === 'SLUG_CONFLICT');
-    await assert.rejects(store.links.setLifecycle('no-such-id', { archived: true }), (e: Error & { code?: string }) => e.code === 'NOT_FOUND');
+    await assert.rejects(
+      store.links.create({ slug, url: 'https://other.test/' }, owner.id),
+      (e: Error & { code?: string }) => e.code === 'SLUG_CONFLICT',
+    );
+    await assert.rejects(
+      store.links.setLifecycle('no-such-id', { archived: true }),
+      (e: Error & { code?: string }) => e.code === 'NOT_FOUND',
+    );
   });
 
   test('the opt-out can be given at creation', async () => {

@@ -83,8 +83,15 @@ describe('resolving expired and archived links', () => {
     admin = await st.users.create({ email: 'root@example.com', displayName: 'Root', role: 'admin' });
     for (const u of [alice, bob, carol, admin]) cookie[u.displayName] = await sessionCookie(st, u, 400 * 24 * HOUR);
     const soon = T0 + HOUR;
-    const mk = async (slug: string, url: string, visibility: string, opts: { expires?: boolean; archived?: boolean; share?: boolean } = {}) => {
-      const l = await st.links.create({ slug, url, visibility, expiresAt: opts.expires ? soon : null }, alice.id, { shareWith: opts.share ? [bob.id] : [] });
+    const mk = async (
+      slug: string,
+      url: string,
+      visibility: string,
+      opts: { expires?: boolean; archived?: boolean; share?: boolean } = {},
+    ) => {
+      const l = await st.links.create({ slug, url, visibility, expiresAt: opts.expires ? soon : null }, alice.id, {
+        shareWith: opts.share ? [bob.id] : [],
+      });
       if (opts.archived) await st.links.setLifecycle(l.id, { archived: true });
       links[slug] = l;
     };

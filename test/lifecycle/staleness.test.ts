@@ -20,7 +20,14 @@ describeEachDatabase('staleness views', (ctx) => {
   const slugs: Record<string, string> = {};
 
   /** Creates a link as if it were made `ageMs` ago, with clicks at the given ages. */
-  async function aged(c: DbContext, name: string, owner: User, ageMs: number, clickAgesMs: number[] = [], opts: { expiresInMs?: number } = {}) {
+  async function aged(
+    c: DbContext,
+    name: string,
+    owner: User,
+    ageMs: number,
+    clickAgesMs: number[] = [],
+    opts: { expiresInMs?: number } = {},
+  ) {
     const t0 = c.clock.now;
     c.clock.now = t0 - ageMs;
     try {
@@ -32,7 +39,15 @@ describeEachDatabase('staleness views', (ctx) => {
       );
       if (clickAgesMs.length > 0) {
         await c.store.clicks.insertBatch(
-          clickAgesMs.map((a) => ({ id: randomUUID(), link_id: l.id, user_id: null, ip_hash: 'h', user_agent: null, referrer: null, clicked_at: t0 - a })),
+          clickAgesMs.map((a) => ({
+            id: randomUUID(),
+            link_id: l.id,
+            user_id: null,
+            ip_hash: 'h',
+            user_agent: null,
+            referrer: null,
+            clicked_at: t0 - a,
+          })),
         );
       }
       return l;

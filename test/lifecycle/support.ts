@@ -41,6 +41,8 @@ export async function destination(
   const host = opts.host ?? '127.0.0.1';
   const hits: Hit[] = [];
   const sockets = new Set<net.Socket>();
+  // Assigned once the server is listening; the handler only runs after that.
+  // eslint-disable-next-line prefer-const
   let d: TestDestination;
   const server = http.createServer((req, res) => {
     hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: performance.now() });

@@ -44,7 +44,10 @@ describe('POST /api/v1/links/suggest with JOE_LLM_PROVIDER=anthropic', () => {
   });
 
   test('sends exactly one Messages API request with the key and version headers, and answers the suggestion', async () => {
-    const r = await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: { url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' } });
+    const r = await call(s, 'POST', '/api/v1/links/suggest', {
+      as: alice,
+      body: { url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' },
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, GOOD);
     assert.equal(provider.requests.length, 1);
@@ -58,6 +61,13 @@ describe('POST /api/v1/links/suggest with JOE_LLM_PROVIDER=anthropic', () => {
 
   test('an overloaded provider is 502 LLM_ERROR', async () => {
     provider.handle((_req, res) => sendJson(res, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
-    assertError(await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: { url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' } }), 502, 'LLM_ERROR');
+    assertError(
+      await call(s, 'POST', '/api/v1/links/suggest', {
+        as: alice,
+        body: { url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' },
+      }),
+      502,
+      'LLM_ERROR',
+    );
   });
 });

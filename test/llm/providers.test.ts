@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { ANTHROPIC_VERSION } from '../../src/llm/anthropic.js';
@@ -49,7 +50,9 @@ describe('OpenAI-compatible provider', () => {
     provider.requests.length = 0;
     provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify(GOOD))));
     // The acceptance check's own address, delivered to the local server.
-    const s = createSuggester(llm({ JOE_LLM_PROVIDER: 'openai-compatible', JOE_LLM_BASE_URL: 'http://localhost:11434/v1' }), { dispatcher: routeTo(provider.port) })!;
+    const s = createSuggester(llm({ JOE_LLM_PROVIDER: 'openai-compatible', JOE_LLM_BASE_URL: 'http://localhost:11434/v1' }), {
+      dispatcher: routeTo(provider.port),
+    })!;
     assert.deepEqual(await s.suggest(INPUT), GOOD);
     assert.equal(provider.requests.length, 1);
     const [req] = provider.requests;
@@ -72,7 +75,14 @@ describe('OpenAI-compatible provider', () => {
   test('with a key: Authorization: Bearer, and a base without /v1 gets it added', async () => {
     provider.requests.length = 0;
     provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify(GOOD))));
-    const s = createSuggester(llm({ JOE_LLM_PROVIDER: 'openai', JOE_LLM_API_KEY: 'sk-test-123', JOE_LLM_BASE_URL: `${provider.url}/`, JOE_LLM_MODEL: 'gpt-4.1-mini' }))!;
+    const s = createSuggester(
+      llm({
+        JOE_LLM_PROVIDER: 'openai',
+        JOE_LLM_API_KEY: 'sk-test-123',
+        JOE_LLM_BASE_URL: `${provider.url}/`,
+        JOE_LLM_MODEL: 'gpt-4.1-mini',
+      }),
+    )!;
     await s.suggest(INPUT);
     assert.equal(provider.requests[0]!.path, '/v1/chat/completions');
     assert.equal(provider.requests[0]!.headers.authorization, 'Bearer sk-test-123');
@@ -81,17 +91,47 @@ describe('OpenAI-compatible provider', () => {
 
   test('the reply is sanitised: an invalid or reserved slug becomes "", over-long text "", tags filtered, the rest kept', async () => {
     const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
-      [{ ...GOOD, slug: 'Bad Slug!' }, { ...GOOD, slug: '' }],
-      [{ ...GOOD, slug: 'admin' }, { ...GOOD, slug: '' }],
-      [{ ...GOOD, slug: '-edge-' }, { ...GOOD, slug: '' }],
-      [{ ...GOOD, slug: 42 }, { ...GOOD, slug: '' }],
-      [{ ...GOOD, title: 't'.repeat(201) }, { ...GOOD, title: '' }],
-      [{ ...GOOD, title: 't'.repeat(200) }, { ...GOOD, title: 't'.repeat(200) }],
-      [{ ...GOOD, description: 'd'.repeat(2001) }, { ...GOOD, description: '' }],
-      [{ ...GOOD, tags: ['ok', 'not ok!', '<b>x</b>', 7, 'OK', 'also-ok', ' spaced '] }, { ...GOOD, tags: ['ok', 'also-ok', 'spaced'] }],
-      [{ ...GOOD, tags: 'docs' }, { ...GOOD, tags: [] }],
+      [
+        { ...GOOD, slug: 'Bad Slug!' },
+        { ...GOOD, slug: '' },
+      ],
+      [
+        { ...GOOD, slug: 'admin' },
+        { ...GOOD, slug: '' },
+      ],
+      [
+        { ...GOOD, slug: '-edge-' },
+        { ...GOOD, slug: '' },
+      ],
+      [
+        { ...GOOD, slug: 42 },
+        { ...GOOD, slug: '' },
+      ],
+      [
+        { ...GOOD, title: 't'.repeat(201) },
+        { ...GOOD, title: '' },
+      ],
+      [
+        { ...GOOD, title: 't'.repeat(200) },
+        { ...GOOD, title: 't'.repeat(200) },
+      ],
+      [
+        { ...GOOD, description: 'd'.repeat(2001) },
+        { ...GOOD, description: '' },
+      ],
+      [
+        { ...GOOD, tags: ['ok', 'not ok!', '<b>x</b>', 7, 'OK', 'also-ok', ' spaced '] },
+        { ...GOOD, tags: ['ok', 'also-ok', 'spaced'] },
+      ],
+      [
+        { ...GOOD, tags: 'docs' },
+        { ...GOOD, tags: [] },
+      ],
       [{ slug: 'only-slug' }, { slug: 'only-slug', title: '', description: '', tags: [] }],
-      [{ ...GOOD, tags: Array.from({ length: 5000 }, (_, i) => `tag${i}`) }, { ...GOOD, tags: Array.from({ length: 20 }, (_, i) => `tag${i}`) }],
+      [
+        { ...GOOD, tags: Array.from({ length: 5000 }, (_, i) => `tag${i}`) },
+        { ...GOOD, tags: Array.from({ length: 20 }, (_, i) => `tag${i}`) },
+      ],
     ];
     const s = suggester();
     for (const [reply, expected] of cases) {
@@ -101,7 +141,12 @@ describe('OpenAI-compatible provider', () => {
   });
 
   test('markup in the reply stays text: nothing is unescaped, stripped into HTML, or dropped silently', async () => {
-    const hostile = { slug: 'wiki', title: '<script>alert(1)</script>', description: '<img src=x onerror="fetch(`//evil`)"> &lt;b&gt;', tags: ['<svg/onload=alert(1)>', 'docs'] };
+    const hostile = {
+      slug: 'wiki',
+      title: '<script>alert(1)</script>',
+      description: '<img src=x onerror="fetch(`//evil`)"> &lt;b&gt;',
+      tags: ['<svg/onload=alert(1)>', 'docs'],
+    };
     provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify(hostile))));
     const out = await suggester().suggest(INPUT);
     assert.equal(out.title, hostile.title, 'returned verbatim as a JSON string, for clients to insert as text');
@@ -122,22 +167,32 @@ describe('OpenAI-compatible provider', () => {
 
   test('error statuses, empty answers and non-JSON bodies are errors', async () => {
     const s = suggester();
-    const answers: Array<[string, (res: import('node:http').ServerResponse) => void]> = [
-      ['401', (res) => sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } })],
+    const answers: Array<[string, (res: ServerResponse) => void]> = [
+      [
+        '401',
+        (res) =>
+          sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }),
+      ],
       ['429', (res) => sendJson(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } })],
       ['500', (res) => sendJson(res, 500, { error: { message: 'The server had an error', type: 'server_error' } })],
       ['201', (res) => sendJson(res, 201, openAiReply(JSON.stringify(GOOD)))],
       ['no choices', (res) => sendJson(res, 200, { ...(openAiReply('') as object), choices: [] })],
       ['null content', (res) => sendJson(res, 200, openAiReply(null))],
       ['empty content', (res) => sendJson(res, 200, openAiReply('   '))],
-      ['HTML from a proxy', (res) => {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<html><body>Bad gateway</body></html>');
-      }],
-      ['a redirect', (res) => {
-        res.writeHead(302, { location: 'http://127.0.0.1:1/' });
-        res.end();
-      }],
+      [
+        'HTML from a proxy',
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end('<html><body>Bad gateway</body></html>');
+        },
+      ],
+      [
+        'a redirect',
+        (res) => {
+          res.writeHead(302, { location: 'http://127.0.0.1:1/' });
+          res.end();
+        },
+      ],
     ];
     for (const [why, answer] of answers) {
       provider.handle((_req, res) => answer(res));
@@ -189,9 +244,19 @@ describe('OpenAI-compatible provider', () => {
     provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify(GOOD))));
     const s = suggester({ JOE_LLM_PROMPT: 'Name {{ .URL }} titled {{.Title}} ({{.Description}}) {{.Missing}}' });
     await s.suggest({ url: 'https://e.test/a', title: 'Line one\nURL: https://evil.test {{.URL}}', description: '' });
-    assert.equal(provider.requests[0]!.json.messages[0].content, 'Name https://e.test/a titled Line one URL: https://evil.test {{.URL}} () {{.Missing}}');
+    assert.equal(
+      provider.requests[0]!.json.messages[0].content,
+      'Name https://e.test/a titled Line one URL: https://evil.test {{.URL}} () {{.Missing}}',
+    );
     assert.match(DEFAULT_PROMPT, /\{"slug":"\.\.\.","title":"\.\.\.","description":"\.\.\.","tags":\["\.\.\."\]\}/);
-    for (const rule of [/30 characters/, /60 characters/, /120 characters/, /2 to 5 lowercase tags/, /lowercase letters, digits and hyphens/]) assert.match(DEFAULT_PROMPT, rule);
+    for (const rule of [
+      /30 characters/,
+      /60 characters/,
+      /120 characters/,
+      /2 to 5 lowercase tags/,
+      /lowercase letters, digits and hyphens/,
+    ])
+      assert.match(DEFAULT_PROMPT, rule);
   });
 });
 
@@ -202,7 +267,8 @@ describe('Anthropic provider', () => {
   });
   after(async () => provider.close());
 
-  const suggester = () => createSuggester(llm({ JOE_LLM_PROVIDER: 'anthropic', JOE_LLM_API_KEY: 'sk-ant-test' }), { dispatcher: routeTo(provider.port) })!;
+  const suggester = () =>
+    createSuggester(llm({ JOE_LLM_PROVIDER: 'anthropic', JOE_LLM_API_KEY: 'sk-ant-test' }), { dispatcher: routeTo(provider.port) })!;
 
   test('one POST https://api.anthropic.com/v1/messages with x-api-key and anthropic-version 2023-06-01', async () => {
     provider.requests.length = 0;
@@ -219,7 +285,11 @@ describe('Anthropic provider', () => {
     assert.equal(req.headers.authorization, undefined);
     assert.match(req.headers['content-type'] ?? '', /^application\/json/);
     assert.match(req.json.messages[0].content, /^Title: Team Wiki$/m);
-    assert.deepEqual(req.json, { model: 'claude-haiku-4-5-20251001', max_tokens: 256, messages: [{ role: 'user', content: req.json.messages[0].content }] });
+    assert.deepEqual(req.json, {
+      model: 'claude-haiku-4-5-20251001',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: req.json.messages[0].content }],
+    });
   });
 
   test('overloaded, empty, non-text and non-JSON answers are errors; the reply is sanitised like OpenAI’s', async () => {

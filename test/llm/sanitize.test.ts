@@ -23,7 +23,10 @@ describe('model output sanitising', () => {
       fc.constantFrom('admin', 'mcp', 'team-wiki', 'Bad Slug!', '-x-', 'a'.repeat(129), '<script>x</script>'),
       fc.jsonValue({ maxDepth: 2 }),
     );
-    const tags = fc.oneof(fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.jsonValue({ maxDepth: 1 })), { maxLength: 40 }), fc.jsonValue({ maxDepth: 1 }));
+    const tags = fc.oneof(
+      fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.jsonValue({ maxDepth: 1 })), { maxLength: 40 }),
+      fc.jsonValue({ maxDepth: 1 }),
+    );
     fc.assert(
       fc.property(fc.record({ slug: field, title: field, description: field, tags }, { requiredKeys: [] }), (raw) => {
         const out = sanitizeSuggestion(raw);
@@ -42,16 +45,28 @@ describe('model output sanitising', () => {
 
   test('reply text that is not one JSON object is an LlmError carrying the text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((v) => JSON.stringify(v))), (text) => {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text.trim());
-        } catch {
-          parsed = undefined;
-        }
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return;
-        assert.throws(() => suggestionFromReply(text), (e: unknown) => e instanceof LlmError && e.reply === text);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc
+            .jsonValue()
+            .filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))
+            .map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text.trim());
+          } catch {
+            parsed = undefined;
+          }
+          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return;
+          assert.throws(
+            () => suggestionFromReply(text),
+            (e: unknown) => e instanceof LlmError && e.reply === text,
+          );
+        },
+      ),
     );
   });
 
@@ -71,11 +86,24 @@ describe('model output sanitising', () => {
 
 describe('page context extraction', () => {
   test('title and meta description, entities decoded, whitespace collapsed; Open Graph as fallback', () => {
-    assert.deepEqual(extractPageContext('<html><head><title>A &amp; B&#33; &#x263A;</title><meta name="Description" content=" one\n two "></head>'), { title: 'A & B! ☺', description: 'one two' });
-    assert.deepEqual(extractPageContext(`<meta property='og:description' content='From OG'><title>T</title>`), { title: 'T', description: 'From OG' });
-    assert.deepEqual(extractPageContext('<meta property="og:description" content="OG"><meta name="description" content="Plain">'), { title: '', description: 'Plain' });
+    assert.deepEqual(
+      extractPageContext('<html><head><title>A &amp; B&#33; &#x263A;</title><meta name="Description" content=" one\n two "></head>'),
+      { title: 'A & B! ☺', description: 'one two' },
+    );
+    assert.deepEqual(extractPageContext(`<meta property='og:description' content='From OG'><title>T</title>`), {
+      title: 'T',
+      description: 'From OG',
+    });
+    assert.deepEqual(extractPageContext('<meta property="og:description" content="OG"><meta name="description" content="Plain">'), {
+      title: '',
+      description: 'Plain',
+    });
     assert.deepEqual(extractPageContext('no markup at all'), { title: '', description: '' });
-    assert.deepEqual(extractPageContext('<TITLE>İstanbul İİİ</TITLE><META NAME="description" CONTENT="Şehir">'), { title: 'İstanbul İİİ', description: 'Şehir' }, 'case folding never shifts positions');
+    assert.deepEqual(
+      extractPageContext('<TITLE>İstanbul İİİ</TITLE><META NAME="description" CONTENT="Şehir">'),
+      { title: 'İstanbul İİİ', description: 'Şehir' },
+      'case folding never shifts positions',
+    );
     assert.equal(extractPageContext(`<title>${'t'.repeat(500)}</title>`).title.length, 200, 'bounded to the title limit');
   });
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { actor, assertError, call, createLink, startApi, type Actor } from '../api/support.js';
@@ -35,7 +36,12 @@ describe('LLM suggestions: not configured', () => {
   test('the MCP tool is neither listed nor callable', async () => {
     const list = await rawMcp(s, alice, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     assert.ok(!list.body.result.tools.some((t: { name: string }) => t.name === 'suggest_link_metadata'));
-    const callIt = await rawMcp(s, alice, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'suggest_link_metadata', arguments: { url: 'https://e.test/' } } });
+    const callIt = await rawMcp(s, alice, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'suggest_link_metadata', arguments: { url: 'https://e.test/' } },
+    });
     assert.equal(callIt.body.error.code, -32602);
   });
 });
@@ -55,7 +61,10 @@ describe('LLM suggestions: configured', () => {
     pages = await startLocalServer();
     const llmEnv = { JOE_LLM_PROVIDER: 'openai-compatible', JOE_LLM_BASE_URL: `${provider.url}/v1`, JOE_API_RATE_LIMIT: '0' };
     // Loopback pages stand in for public destinations only when private addresses are allowed.
-    s = await startTestServer({ env: { ...llmEnv, JOE_HEALTH_CHECK_ALLOW_PRIVATE: 'true' }, start: { logger: { level: 'warn', stream: logs.stream } } });
+    s = await startTestServer({
+      env: { ...llmEnv, JOE_HEALTH_CHECK_ALLOW_PRIVATE: 'true' },
+      start: { logger: { level: 'warn', stream: logs.stream } },
+    });
     strict = await startTestServer({ env: llmEnv });
     alice = await actor(s, 'alice');
     carol = await actor(s, 'carol');
@@ -74,7 +83,13 @@ describe('LLM suggestions: configured', () => {
     assert.equal(r.status, 200, r.text);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
     assert.deepEqual(r.body, GOOD);
-    provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify({ slug: 'Bad Slug!', title: 'Team wiki', description: 'x'.repeat(2001), tags: 'nope' }))));
+    provider.handle((_req, res) =>
+      sendJson(
+        res,
+        200,
+        openAiReply(JSON.stringify({ slug: 'Bad Slug!', title: 'Team wiki', description: 'x'.repeat(2001), tags: 'nope' })),
+      ),
+    );
     const bad = await suggest({ url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' });
     assert.equal(bad.status, 200);
     assert.deepEqual(bad.body, { slug: '', title: 'Team wiki', description: '', tags: [] });
@@ -91,7 +106,11 @@ describe('LLM suggestions: configured', () => {
     assert.equal(blank.body.error, 'url is required');
     assertError(await suggest({ url: 42 }), 400, 'BAD_REQUEST');
     assertError(await suggest({ url: 'https://e.test/\u0000' }), 400, 'BAD_REQUEST');
-    assertError(await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: JSON.stringify({ url: 'x'.repeat(1_100_000) }) }), 413, 'PAYLOAD_TOO_LARGE');
+    assertError(
+      await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: JSON.stringify({ url: 'x'.repeat(1_100_000) }) }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   test('a non-JSON model reply is 502 LLM_ERROR and the raw reply is logged, cut at 2048 bytes', async () => {
@@ -100,12 +119,18 @@ describe('LLM suggestions: configured', () => {
     const r = await suggest({ url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' });
     assertError(r, 502, 'LLM_ERROR');
     assert.equal(r.body.error, 'LLM provider error');
-    assert.ok(logs.lines().some((l) => l.reply === short && l.msg === 'link suggestion failed'), 'the raw reply is in the log');
+    assert.ok(
+      logs.lines().some((l) => l.reply === short && l.msg === 'link suggestion failed'),
+      'the raw reply is in the log',
+    );
 
     const long = `${'é'.repeat(1500)} and then some`;
     provider.handle((_req, res) => sendJson(res, 200, openAiReply(long)));
     assertError(await suggest({ url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' }), 502, 'LLM_ERROR');
-    const logged = logs.lines().filter((l) => l.msg === 'link suggestion failed').at(-1)!.reply as string;
+    const logged = logs
+      .lines()
+      .filter((l) => l.msg === 'link suggestion failed')
+      .at(-1)!.reply as string;
     assert.ok(logged.endsWith('...(truncated)'));
     assert.ok(Buffer.byteLength(logged.slice(0, -'...(truncated)'.length)) <= 2048);
     assert.ok(long.startsWith(logged.slice(0, 100)));
@@ -114,9 +139,9 @@ describe('LLM suggestions: configured', () => {
 
   test('provider errors are 502 LLM_ERROR whatever the failure', async () => {
     for (const answer of [
-      (res: import('node:http').ServerResponse) => sendJson(res, 500, { error: { message: 'upstream' } }),
-      (res: import('node:http').ServerResponse) => sendJson(res, 200, { choices: [] }),
-      (res: import('node:http').ServerResponse) => res.destroy(),
+      (res: ServerResponse) => sendJson(res, 500, { error: { message: 'upstream' } }),
+      (res: ServerResponse) => sendJson(res, 200, { choices: [] }),
+      (res: ServerResponse) => res.destroy(),
     ]) {
       provider.handle((_req, res) => answer(res));
       assertError(await suggest({ url: 'https://wiki.example.com/', title: 'Wiki', description: 'Notes' }), 502, 'LLM_ERROR');
@@ -139,7 +164,9 @@ describe('LLM suggestions: configured', () => {
     test('a missing title and description are read from the page and placed in the prompt; given values win', async () => {
       pages.handle((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end('<!doctype html><html><head><TITLE>  Runbook &amp; On-call\n</TITLE><meta content="How we &quot;page&quot; people" name="description"></head><body>hi</body></html>');
+        res.end(
+          '<!doctype html><html><head><TITLE>  Runbook &amp; On-call\n</TITLE><meta content="How we &quot;page&quot; people" name="description"></head><body>hi</body></html>',
+        );
       });
       await suggest({ url: `${pages.url}/runbook` });
       assert.match(prompt(provider), /^Title: Runbook & On-call$/m);
@@ -169,7 +196,13 @@ describe('LLM suggestions: configured', () => {
       assert.equal(pages.requests.length, before, 'no request reached the page');
       assert.match(prompt(provider), /^Title: $/m);
       assert.match(prompt(provider), /^Description: $/m);
-      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::1]:1/', 'http://10.0.0.1/', 'file:///etc/passwd', 'gopher://127.0.0.1/']) {
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data/',
+        'http://[::1]:1/',
+        'http://10.0.0.1/',
+        'file:///etc/passwd',
+        'gopher://127.0.0.1/',
+      ]) {
         assert.equal((await suggest({ url }, strictAlice, strict)).status, 200, url);
         assert.match(prompt(provider), /^Title: $/m, url);
       }
@@ -242,7 +275,12 @@ describe('LLM suggestions: configured', () => {
     });
 
     test('suggestions never draw on stored links: another user’s private link does not reach the provider', async () => {
-      await createLink(s, carol, { slug: 'carol-secret-plan', url: `${pages.url}/plan`, title: 'Carol secret plan', visibility: 'private' });
+      await createLink(s, carol, {
+        slug: 'carol-secret-plan',
+        url: `${pages.url}/plan`,
+        title: 'Carol secret plan',
+        visibility: 'private',
+      });
       pages.handle((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<title>Plan</title>');
@@ -264,7 +302,9 @@ describe('LLM suggestions: configured', () => {
     test('returns the same sanitised suggestion as REST, leaving out empty members', async () => {
       provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify(GOOD))));
       assert.deepEqual(await ok(asAlice, 'suggest_link_metadata', { url: 'https://wiki.example.com/' }), GOOD);
-      provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify({ slug: 'Bad Slug!', title: 'Team wiki', description: '', tags: [] }))));
+      provider.handle((_req, res) =>
+        sendJson(res, 200, openAiReply(JSON.stringify({ slug: 'Bad Slug!', title: 'Team wiki', description: '', tags: [] }))),
+      );
       assert.deepEqual(await ok(asAlice, 'suggest_link_metadata', { url: 'https://wiki.example.com/' }), { title: 'Team wiki' });
       const rest = await suggest({ url: 'https://wiki.example.com/' });
       assert.deepEqual(rest.body, { slug: '', title: 'Team wiki', description: '', tags: [] });
@@ -273,7 +313,10 @@ describe('LLM suggestions: configured', () => {
     test('empty url is validation_failed; a provider failure is llm_error; a missing url is a schema error', async () => {
       assert.equal(await refused(asAlice, 'suggest_link_metadata', { url: ' ' }, 'validation_failed'), 'url is required');
       provider.handle((_req, res) => sendJson(res, 200, openAiReply('not json at all')));
-      assert.equal(await refused(asAlice, 'suggest_link_metadata', { url: 'https://wiki.example.com/' }, 'llm_error'), 'LLM provider error');
+      assert.equal(
+        await refused(asAlice, 'suggest_link_metadata', { url: 'https://wiki.example.com/' }, 'llm_error'),
+        'LLM provider error',
+      );
       await assert.rejects(asAlice.callTool({ name: 'suggest_link_metadata', arguments: {} }), /-32602/);
       provider.handle((_req, res) => sendJson(res, 200, openAiReply(JSON.stringify(GOOD))));
     });

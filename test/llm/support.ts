@@ -123,7 +123,12 @@ export function logCollector(): { stream: NodeJS.WritableStream; lines: () => an
   const out: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
-      out.push(...chunk.toString('utf8').split('\n').filter((l: string) => l !== ''));
+      out.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((l: string) => l !== ''),
+      );
       done();
     },
   });

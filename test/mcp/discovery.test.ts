@@ -49,7 +49,15 @@ for (const [driver, env] of DRIVERS) {
       const mk = async (slug: string, visibility: string, extra: Record<string, unknown> = {}) => {
         const r = await call(s, 'POST', '/api/v1/links', {
           as: owner,
-          body: { slug, url: `https://${SECRET}.example/${slug}?q=100%25_x`, title: `${SECRET} ${slug}`, description: `about ${SECRET} 100%_x`, tags: [`${SECRET}-tag`], visibility, ...extra },
+          body: {
+            slug,
+            url: `https://${SECRET}.example/${slug}?q=100%25_x`,
+            title: `${SECRET} ${slug}`,
+            description: `about ${SECRET} 100%_x`,
+            tags: [`${SECRET}-tag`],
+            visibility,
+            ...extra,
+          },
         });
         assert.equal(r.status, 201, r.text);
         return r.body.id as string;
@@ -59,7 +67,11 @@ for (const [driver, env] of DRIVERS) {
       await call(s, 'POST', `/api/v1/links/${secure}/shares`, { as: owner, body: { email: recipient.user.email } });
       await mk(`${SECRET}-public`, 'public');
       const expired = await mk(`${SECRET}-public-expired`, 'public', { expires_at: new Date(Date.now() + 86_400_000).toISOString() });
-      await s.store.db.kysely.updateTable('links').set({ expires_at: Date.now() - 60_000 }).where('id', '=', expired).execute();
+      await s.store.db.kysely
+        .updateTable('links')
+        .set({ expires_at: Date.now() - 60_000 })
+        .where('id', '=', expired)
+        .execute();
       const archived = await mk(`${SECRET}-public-archived`, 'public');
       await call(s, 'PUT', `/api/v1/links/${archived}`, { as: owner, body: { archived: true } });
       for (const slug of ['private', 'secure', 'public-expired', 'public-archived']) hidden.add(`${SECRET}-${slug}`);
@@ -69,7 +81,8 @@ for (const [driver, env] of DRIVERS) {
       await s.stop();
     });
 
-    const slugs = async (client: Client, args: Record<string, unknown>) => (await ok(client, 'list_links', args)).links.map((l: { slug: string }) => l.slug) as string[];
+    const slugs = async (client: Client, args: Record<string, unknown>) =>
+      (await ok(client, 'list_links', args)).links.map((l: { slug: string }) => l.slug) as string[];
 
     test('a stranger finds only the active public link, by any field', async () => {
       for (const q of [SECRET, `${SECRET}-private`, `${SECRET}-secure`, 'about', '100%_x', `${SECRET}.example`, 'expired', 'archived']) {
@@ -77,7 +90,8 @@ for (const [driver, env] of DRIVERS) {
           const got = await slugs(asStranger, { q, ...(filter ? { filter } : {}) });
           const leaked = got.filter((x) => hidden.has(x));
           assert.deepEqual(leaked, [], `q=${q} filter=${filter}`);
-          if (filter === 'public' && `${SECRET}-public about 100%_x ${SECRET}.example`.includes(q)) assert.deepEqual(got, [`${SECRET}-public`], `q=${q}`);
+          if (filter === 'public' && `${SECRET}-public about 100%_x ${SECRET}.example`.includes(q))
+            assert.deepEqual(got, [`${SECRET}-public`], `q=${q}`);
         }
       }
       assert.deepEqual(await slugs(asStranger, { tag: `${SECRET}-tag` }), [], 'tags of others’ links find nothing');
@@ -85,14 +99,36 @@ for (const [driver, env] of DRIVERS) {
     });
 
     test('no search string, however crafted, surfaces a hidden link to a stranger', async () => {
-      const pieces = [SECRET, '-private', '-secure', 'expired', 'archived', '%', '_', '\\', "'", '"', ' OR 1=1 --', '100', '*', '[', ']', '^', '$'];
+      const pieces = [
+        SECRET,
+        '-private',
+        '-secure',
+        'expired',
+        'archived',
+        '%',
+        '_',
+        '\\',
+        "'",
+        '"',
+        ' OR 1=1 --',
+        '100',
+        '*',
+        '[',
+        ']',
+        '^',
+        '$',
+      ];
       await fc.assert(
         fc.asyncProperty(
           fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 })), { maxLength: 4 }).map((parts) => parts.join('')),
           fc.constantFrom('public', 'mine', 'shared'),
           async (q, filter) => {
             const got = await slugs(asStranger, { q, filter });
-            assert.deepEqual(got.filter((x) => hidden.has(x) || x.startsWith(SECRET) && filter !== 'public'), [], `q=${JSON.stringify(q)} filter=${filter}`);
+            assert.deepEqual(
+              got.filter((x) => hidden.has(x) || (x.startsWith(SECRET) && filter !== 'public')),
+              [],
+              `q=${JSON.stringify(q)} filter=${filter}`,
+            );
           },
         ),
         { numRuns: 60 },
@@ -123,7 +159,10 @@ for (const [driver, env] of DRIVERS) {
 
     test('reading a hidden link by name is refused without its content', async () => {
       for (const slug of [`${SECRET}-private`, `${SECRET}-secure`]) {
-        const r = (await asStranger.callTool({ name: 'get_link', arguments: { link: slug } })) as { isError?: boolean; content: Array<{ text: string }> };
+        const r = (await asStranger.callTool({ name: 'get_link', arguments: { link: slug } })) as {
+          isError?: boolean;
+          content: Array<{ text: string }>;
+        };
         assert.equal(r.isError, true);
         assert.equal(JSON.parse(r.content[0]!.text).code, 'forbidden');
         assert.ok(!r.content[0]!.text.includes('example/'), 'no URL in the refusal');

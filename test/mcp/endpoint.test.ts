@@ -36,7 +36,12 @@ function assertSecurityHeaders(r: { headers: { get(n: string): string | null } }
   assert.equal(r.headers.get('referrer-policy'), 'strict-origin-when-cross-origin', why);
 }
 
-const rpc = (method: string, params?: unknown, id: number | string = 1) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const rpc = (method: string, params?: unknown, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 
 describe('MCP endpoint', () => {
   let s: TestServer;
@@ -62,16 +67,30 @@ describe('MCP endpoint', () => {
     }
     const create = tools.find((t) => t.name === 'create_link')!;
     assert.deepEqual(create.inputSchema.required.sort(), ['slug', 'url']);
-    assert.deepEqual(
-      Object.keys(create.inputSchema.properties).sort(),
-      ['description', 'expires_at', 'health_checks_disabled', 'share_with', 'slug', 'tags', 'title', 'url', 'visibility'],
-    );
+    assert.deepEqual(Object.keys(create.inputSchema.properties).sort(), [
+      'description',
+      'expires_at',
+      'health_checks_disabled',
+      'share_with',
+      'slug',
+      'tags',
+      'title',
+      'url',
+      'visibility',
+    ]);
     const update = tools.find((t) => t.name === 'update_link')!;
     assert.deepEqual(update.inputSchema.required, ['link']);
-    assert.deepEqual(
-      Object.keys(update.inputSchema.properties).sort(),
-      ['archived', 'description', 'expires_at', 'health_checks_disabled', 'link', 'tags', 'title', 'url', 'visibility'],
-    );
+    assert.deepEqual(Object.keys(update.inputSchema.properties).sort(), [
+      'archived',
+      'description',
+      'expires_at',
+      'health_checks_disabled',
+      'link',
+      'tags',
+      'title',
+      'url',
+      'visibility',
+    ]);
   });
 
   test('tools/call works without initialize too', async () => {
@@ -82,14 +101,19 @@ describe('MCP endpoint', () => {
   });
 
   test('initialize negotiates 2025-06-18 and names the server and its version', async () => {
-    const r = await rawMcp(s, alice, rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } }));
+    const r = await rawMcp(
+      s,
+      alice,
+      rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } }),
+    );
     assert.equal(r.status, 200, r.text);
     assert.equal(r.headers.get('mcp-session-id'), null);
     assert.equal(r.body.result.protocolVersion, '2025-06-18');
     assert.equal(r.body.result.serverInfo.name, 'joe-links');
     assert.match(r.body.result.serverInfo.version, /^\d+\.\d+\.\d+/);
     assert.ok(r.body.result.capabilities.tools, 'a tools capability');
-    for (const absent of ['resources', 'prompts', 'sampling', 'logging']) assert.equal(r.body.result.capabilities[absent], undefined, absent);
+    for (const absent of ['resources', 'prompts', 'sampling', 'logging'])
+      assert.equal(r.body.result.capabilities[absent], undefined, absent);
 
     const client = await mcpClient(s, alice);
     assert.equal(client.getServerVersion()?.name, 'joe-links');
@@ -115,7 +139,10 @@ describe('MCP endpoint', () => {
       ['a revoked token', { authorization: `Bearer ${revoked.plaintext}` }],
     ];
     for (const [why, headers] of attempts) {
-      for (const body of [rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } }), create]) {
+      for (const body of [
+        rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } }),
+        create,
+      ]) {
         const r = await call(s, 'POST', '/mcp', { body, headers: { accept: ACCEPT, ...headers } });
         assert.equal(r.status, 401, why);
         assert.deepEqual(r.body, { error: 'unauthorized', code: 'UNAUTHORIZED' }, why);
@@ -148,14 +175,21 @@ describe('MCP endpoint', () => {
 
   test('bodies over 1 MiB are refused with 413 before any dispatch; a body just under it is read', async () => {
     const pad = 'x'.repeat(1024 * 1024);
-    const big = JSON.stringify(rpc('tools/call', { name: 'create_link', arguments: { slug: 'big-one', url: 'https://e.test/', description: pad } }));
+    const big = JSON.stringify(
+      rpc('tools/call', { name: 'create_link', arguments: { slug: 'big-one', url: 'https://e.test/', description: pad } }),
+    );
     const r = await rawMcp(s, alice, big, { 'content-type': 'application/json' });
     assert.equal(r.status, 413, r.text.slice(0, 200));
     assert.equal(r.body.code, 'PAYLOAD_TOO_LARGE');
     assertSecurityHeaders(r, '413');
     assert.equal(await s.store.links.getBySlug('big-one'), null);
 
-    const under = JSON.stringify(rpc('tools/call', { name: 'create_link', arguments: { slug: 'big-two', url: 'https://e.test/', description: 'y'.repeat(1000 * 1000) } }));
+    const under = JSON.stringify(
+      rpc('tools/call', {
+        name: 'create_link',
+        arguments: { slug: 'big-two', url: 'https://e.test/', description: 'y'.repeat(1000 * 1000) },
+      }),
+    );
     const u = await rawMcp(s, alice, under, { 'content-type': 'application/json' });
     assert.equal(u.status, 200, u.text.slice(0, 200));
     const result = u.body.result;
@@ -170,10 +204,21 @@ describe('MCP endpoint', () => {
       ['wrong content type', rpc('tools/list') as unknown as string, { 'content-type': 'text/plain' }, 415, -32000],
       ['no content type', JSON.stringify(rpc('tools/list')), {}, 415, -32000],
       ['empty JSON body', '', { 'content-type': 'application/json' }, 400, -32700],
-      ['no event-stream in Accept', JSON.stringify(rpc('tools/list')), { 'content-type': 'application/json', accept: 'application/json' }, 406, -32000],
+      [
+        'no event-stream in Accept',
+        JSON.stringify(rpc('tools/list')),
+        { 'content-type': 'application/json', accept: 'application/json' },
+        406,
+        -32000,
+      ],
     ];
     for (const [why, body, headers, status, code] of cases) {
-      const res = await get(`${s.url}/mcp`, { authorization: `Bearer ${alice.token}`, accept: ACCEPT, ...headers }, 'POST', typeof body === 'string' ? body : JSON.stringify(body));
+      const res = await get(
+        `${s.url}/mcp`,
+        { authorization: `Bearer ${alice.token}`, accept: ACCEPT, ...headers },
+        'POST',
+        typeof body === 'string' ? body : JSON.stringify(body),
+      );
       const text = await res.text();
       assert.equal(res.status, status, `${why}: ${text}`);
       if (code !== null) assert.equal(JSON.parse(text).error.code, code, why);
@@ -239,7 +284,7 @@ describe('MCP endpoint: stateless across restarts', () => {
       JOE_LOG_LEVEL: 'silent',
       JOE_BACKUP_DIR: join(cwd, 'backups'),
     });
-    let first = await startServer(loadConfig({ cwd, env: env('127.0.0.1:0') }), { logger: false });
+    const first = await startServer(loadConfig({ cwd, env: env('127.0.0.1:0') }), { logger: false });
     let second: Awaited<ReturnType<typeof startServer>> | null = null;
     try {
       const user = await first.store.users.create({ email: 'restart@example.test', displayName: 'Restart', role: 'user' });

@@ -5,7 +5,18 @@ import { INTERNAL_MESSAGE, ToolError, toToolError } from '../../src/mcp/errors.j
 
 /** Every REST failure lands in MCP's vocabulary (agents-and-extension.md §1.7), and nothing internal leaks. */
 
-const VOCABULARY = ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_slug', 'unknown_user', 'duplicate_share', 'duplicate_owner', 'llm_error', 'internal_error'];
+const VOCABULARY = [
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'validation_failed',
+  'duplicate_slug',
+  'unknown_user',
+  'duplicate_share',
+  'duplicate_owner',
+  'llm_error',
+  'internal_error',
+];
 
 describe('MCP tool errors', () => {
   test('each REST code maps to its documented counterpart, keeping the message', () => {
@@ -41,7 +52,10 @@ describe('MCP tool errors', () => {
       assert.ok(VOCABULARY.includes(e.code));
     }
     assert.equal(toToolError(new AppError('INVALID_SLUG', 'slug must match x')).message, 'slug must match x');
-    assert.match(toToolError(new AppError('TAG_WRITE_FAILED', 'link updated but tags could not be saved; retry the request')).message, /retry/);
+    assert.match(
+      toToolError(new AppError('TAG_WRITE_FAILED', 'link updated but tags could not be saved; retry the request')).message,
+      /retry/,
+    );
   });
 
   test('unexpected failures say nothing about their cause', () => {

@@ -11,14 +11,66 @@ import { ACCEPT, rawMcp } from './support.js';
  * never an `internal_error`, and the server keeps serving.
  */
 
-const TOOLS = ['create_link', 'get_link', 'list_links', 'update_link', 'delete_link', 'share_link', 'unshare_link', 'add_co_owner', 'get_link_stats', 'list_keywords'];
-const ARG_NAMES = ['link', 'slug', 'url', 'title', 'description', 'tags', 'visibility', 'expires_at', 'health_checks_disabled', 'share_with', 'archived', 'q', 'tag', 'filter', 'limit', 'email'];
-const VOCABULARY = new Set(['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_slug', 'unknown_user', 'duplicate_share', 'duplicate_owner']);
+const TOOLS = [
+  'create_link',
+  'get_link',
+  'list_links',
+  'update_link',
+  'delete_link',
+  'share_link',
+  'unshare_link',
+  'add_co_owner',
+  'get_link_stats',
+  'list_keywords',
+];
+const ARG_NAMES = [
+  'link',
+  'slug',
+  'url',
+  'title',
+  'description',
+  'tags',
+  'visibility',
+  'expires_at',
+  'health_checks_disabled',
+  'share_with',
+  'archived',
+  'q',
+  'tag',
+  'filter',
+  'limit',
+  'email',
+];
+const VOCABULARY = new Set([
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'validation_failed',
+  'duplicate_slug',
+  'unknown_user',
+  'duplicate_share',
+  'duplicate_owner',
+]);
 
 /** Values an agent might plausibly (or implausibly) send. */
 const argValue = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('', ' ', 'f-1', 'https://e.test/x', 'mcp', 'public', 'secure', 'mine', 'shared', '2030-01-02T15:04:05Z', '2001-01-01T00:00:00Z', 'a\u0000b', '%', '_'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'f-1',
+    'https://e.test/x',
+    'mcp',
+    'public',
+    'secure',
+    'mine',
+    'shared',
+    '2030-01-02T15:04:05Z',
+    '2001-01-01T00:00:00Z',
+    'a\u0000b',
+    '%',
+    '_',
+  ),
   fc.integer({ min: -1000, max: 100000 }),
   fc.double(),
   fc.boolean(),
@@ -42,8 +94,22 @@ describe('MCP under fuzzed input', () => {
       {
         jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue({ maxDepth: 1 })),
         id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
-        method: fc.oneof(fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'resources/read', 'notifications/initialized', 'sampling/createMessage'), fc.string({ maxLength: 20 })),
-        params: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ name: fc.oneof(fc.constantFrom(...TOOLS), fc.string({ maxLength: 10 })), arguments: fc.jsonValue({ maxDepth: 3 }) })),
+        method: fc.oneof(
+          fc.constantFrom(
+            'initialize',
+            'tools/list',
+            'tools/call',
+            'ping',
+            'resources/read',
+            'notifications/initialized',
+            'sampling/createMessage',
+          ),
+          fc.string({ maxLength: 20 }),
+        ),
+        params: fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }),
+          fc.record({ name: fc.oneof(fc.constantFrom(...TOOLS), fc.string({ maxLength: 10 })), arguments: fc.jsonValue({ maxDepth: 3 }) }),
+        ),
       },
       { requiredKeys: [] },
     );
@@ -55,7 +121,12 @@ describe('MCP under fuzzed input', () => {
     );
     await fc.assert(
       fc.asyncProperty(body, fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain'), async (text, type) => {
-        const res = await get(`${s.url}/mcp`, { authorization: `Bearer ${alice.token}`, accept: ACCEPT, 'content-type': type }, 'POST', text);
+        const res = await get(
+          `${s.url}/mcp`,
+          { authorization: `Bearer ${alice.token}`, accept: ACCEPT, 'content-type': type },
+          'POST',
+          text,
+        );
         const out = await res.text();
         assert.ok(res.status < 500, `${res.status} for ${text.slice(0, 120)}: ${out.slice(0, 200)}`);
         if (out !== '') {
@@ -74,21 +145,25 @@ describe('MCP under fuzzed input', () => {
 
   test('arbitrary tool arguments are a schema error or a tool result in the vocabulary, never internal_error', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...TOOLS), fc.dictionary(fc.constantFrom(...ARG_NAMES), argValue, { maxKeys: 6 }), async (name, args) => {
-        const r = await rawMcp(s, alice, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });
-        assert.equal(r.status, 200, r.text.slice(0, 200));
-        if (r.body.error) {
-          assert.equal(r.body.error.code, -32602, `${name} ${JSON.stringify(args)}: ${r.text.slice(0, 200)}`);
-          return;
-        }
-        const result = r.body.result;
-        if (result.isError) {
-          const e = JSON.parse(result.content[0].text);
-          assert.ok(VOCABULARY.has(e.code), `${name} ${JSON.stringify(args)} → ${e.code}: ${e.message}`);
-        } else {
-          assert.equal(typeof result.structuredContent, 'object');
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...TOOLS),
+        fc.dictionary(fc.constantFrom(...ARG_NAMES), argValue, { maxKeys: 6 }),
+        async (name, args) => {
+          const r = await rawMcp(s, alice, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });
+          assert.equal(r.status, 200, r.text.slice(0, 200));
+          if (r.body.error) {
+            assert.equal(r.body.error.code, -32602, `${name} ${JSON.stringify(args)}: ${r.text.slice(0, 200)}`);
+            return;
+          }
+          const result = r.body.result;
+          if (result.isError) {
+            const e = JSON.parse(result.content[0].text);
+            assert.ok(VOCABULARY.has(e.code), `${name} ${JSON.stringify(args)} → ${e.code}: ${e.message}`);
+          } else {
+            assert.equal(typeof result.structuredContent, 'object');
+          }
+        },
+      ),
       { numRuns: 400 },
     );
     assert.equal((await get(`${s.url}/healthz`)).status, 200, 'still serving');
@@ -102,7 +177,12 @@ describe('MCP under fuzzed input', () => {
       assert.equal(e.code, 'validation_failed');
       assert.match(e.message, /^q must not contain NUL/);
     }
-    const r = await rawMcp(s, alice, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_link', arguments: { slug: 'nul-1', url: 'https://e.test', tags: ['ok', 'b\u0000d'] } } });
+    const r = await rawMcp(s, alice, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'create_link', arguments: { slug: 'nul-1', url: 'https://e.test', tags: ['ok', 'b\u0000d'] } },
+    });
     assert.match(JSON.parse(r.body.result.content[0].text).message, /^tags\[1\] must not contain NUL/);
     assert.equal(await s.store.links.getBySlug('nul-1'), null);
   });

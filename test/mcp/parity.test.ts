@@ -37,7 +37,20 @@ function asMcp(rest: Record<string, unknown>, origin: string): Record<string, un
   return out;
 }
 
-const LIST_ITEM_KEYS = ['id', 'slug', 'short_url', 'url', 'title', 'description', 'visibility', 'expires_at', 'archived_at', 'lifecycle_state', 'health', 'health_checks_disabled'];
+const LIST_ITEM_KEYS = [
+  'id',
+  'slug',
+  'short_url',
+  'url',
+  'title',
+  'description',
+  'visibility',
+  'expires_at',
+  'archived_at',
+  'lifecycle_state',
+  'health',
+  'health_checks_disabled',
+];
 
 function pick(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
@@ -146,9 +159,15 @@ for (const [driver, env] of DRIVERS) {
     });
 
     test('get: every caller relation and unknown ids, field by field', async () => {
-      const secure = await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug: 'p-secure', url: 'https://e.test/s', visibility: 'secure', tags: ['x'] } });
+      const secure = await call(s, 'POST', '/api/v1/links', {
+        as: alice,
+        body: { slug: 'p-secure', url: 'https://e.test/s', visibility: 'secure', tags: ['x'] },
+      });
       await call(s, 'POST', `/api/v1/links/${secure.body.id}/shares`, { as: alice, body: { email: bob.user.email } });
-      const pub = await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug: 'p-public', url: 'https://e.test/p', visibility: 'public' } });
+      const pub = await call(s, 'POST', '/api/v1/links', {
+        as: alice,
+        body: { slug: 'p-public', url: 'https://e.test/p', visibility: 'public' },
+      });
       for (const who of [alice, bob, carol, admin]) {
         await readBoth(who, 'p-secure', secure.body.id);
         await readBoth(who, pub.body.id, pub.body.id);
@@ -160,11 +179,17 @@ for (const [driver, env] of DRIVERS) {
 
     test('lifecycle and health: archived, expired, opted out and broken links read the same through both', async () => {
       const mk = async (slug: string, extra: Record<string, unknown> = {}) =>
-        (await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug, url: `https://e.test/${slug}`, ...extra } })).body as { id: string };
+        (await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug, url: `https://e.test/${slug}`, ...extra } })).body as {
+          id: string;
+        };
       const archived = await mk('lc-archived');
       await call(s, 'PUT', `/api/v1/links/${archived.id}`, { as: alice, body: { archived: true } });
       const expired = await mk('lc-expired', { expires_at: inDays(3) });
-      await s.store.db.kysely.updateTable('links').set({ expires_at: Date.now() - 3_600_000 }).where('id', '=', expired.id).execute();
+      await s.store.db.kysely
+        .updateTable('links')
+        .set({ expires_at: Date.now() - 3_600_000 })
+        .where('id', '=', expired.id)
+        .execute();
       const broken = await mk('lc-broken', { visibility: 'secure' });
       await call(s, 'POST', `/api/v1/links/${broken.id}/shares`, { as: alice, body: { email: bob.user.email } });
       for (let i = 0; i < 3; i++) await s.store.health.record(broken.id, { kind: 'failure', status: 503, error: null }, 3_600_000);
@@ -172,7 +197,12 @@ for (const [driver, env] of DRIVERS) {
       await s.store.health.record(optedOut.id, { kind: 'success', status: 200 }, 3_600_000);
 
       const states: Record<string, string> = {};
-      for (const [slug, l] of [['lc-archived', archived], ['lc-expired', expired], ['lc-broken', broken], ['lc-opted-out', optedOut]] as const) {
+      for (const [slug, l] of [
+        ['lc-archived', archived],
+        ['lc-expired', expired],
+        ['lc-broken', broken],
+        ['lc-opted-out', optedOut],
+      ] as const) {
         const r = await readBoth(alice, slug, l.id);
         states[slug] = `${r.body.lifecycle_state}/${r.body.health.status}`;
       }
@@ -189,12 +219,25 @@ for (const [driver, env] of DRIVERS) {
 
     test('update: full changes, toggles and refusals agree', async () => {
       const mkTwin = async (slug: string) =>
-        (await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug, url: 'https://e.test/old', title: 'Old', tags: ['old'], visibility: 'private', expires_at: inDays(5) } })).body as { id: string };
+        (
+          await call(s, 'POST', '/api/v1/links', {
+            as: alice,
+            body: { slug, url: 'https://e.test/old', title: 'Old', tags: ['old'], visibility: 'private', expires_at: inDays(5) },
+          })
+        ).body as { id: string };
       const r1 = await mkTwin('up-rest');
       const m1 = await mkTwin('up-mcp');
       await call(s, 'POST', `/api/v1/links/${r1.id}/shares`, { as: alice, body: { email: bob.user.email } });
       await call(s, 'POST', `/api/v1/links/${m1.id}/shares`, { as: alice, body: { email: bob.user.email } });
-      const change = { url: 'https://e.test/new', title: 'New', description: 'Desc', tags: ['b', 'A', 'a'], visibility: 'public', expires_at: null, health_checks_disabled: true };
+      const change = {
+        url: 'https://e.test/new',
+        title: 'New',
+        description: 'Desc',
+        tags: ['b', 'A', 'a'],
+        visibility: 'public',
+        expires_at: null,
+        health_checks_disabled: true,
+      };
       const rest = await call(s, 'PUT', `/api/v1/links/${r1.id}`, { as: alice, body: change });
       assert.equal(rest.status, 200, rest.text);
       const viaMcp = await ok(mcp(alice), 'update_link', { link: 'up-mcp', ...change });
@@ -218,7 +261,13 @@ for (const [driver, env] of DRIVERS) {
         assert.equal(r.status, 403);
         assert.ok(!m.ok && m.code === 'forbidden');
       }
-      for (const bad of [{ tags: ['ok', 'bad!tag'] }, { visibility: 'nope' }, { expires_at: '2001-02-03T04:05:06Z' }, { title: 'x'.repeat(201) }, { url: 'gopher://e.test' }]) {
+      for (const bad of [
+        { tags: ['ok', 'bad!tag'] },
+        { visibility: 'nope' },
+        { expires_at: '2001-02-03T04:05:06Z' },
+        { title: 'x'.repeat(201) },
+        { url: 'gopher://e.test' },
+      ]) {
         const r = await call(s, 'PUT', `/api/v1/links/${r1.id}`, { as: alice, body: { url: 'https://e.test/new', ...bad } });
         const m = await tool(mcp(alice), 'update_link', { link: 'up-mcp', ...bad });
         assert.equal(r.status, 400, JSON.stringify(bad));
@@ -233,28 +282,45 @@ for (const [driver, env] of DRIVERS) {
     test('list and search: MCP mine + shared is REST’s own list, row by row; public rows match REST’s lookup', async () => {
       const dana = await actor(s, 'dana');
       clients.set(dana, await mcpClient(s, dana));
-      for (const [slug, vis] of [['ls-b', 'private'], ['ls-a', 'public'], ['ls-c', 'secure']] as const) {
-        await call(s, 'POST', '/api/v1/links', { as: dana, body: { slug, url: `https://list.example/${slug}`, visibility: vis, title: slug.toUpperCase() } });
+      for (const [slug, vis] of [
+        ['ls-b', 'private'],
+        ['ls-a', 'public'],
+        ['ls-c', 'secure'],
+      ] as const) {
+        await call(s, 'POST', '/api/v1/links', {
+          as: dana,
+          body: { slug, url: `https://list.example/${slug}`, visibility: vis, title: slug.toUpperCase() },
+        });
       }
-      const other = await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug: 'ls-from-alice', url: 'https://list.example/shared', visibility: 'secure' } });
+      const other = await call(s, 'POST', '/api/v1/links', {
+        as: alice,
+        body: { slug: 'ls-from-alice', url: 'https://list.example/shared', visibility: 'secure' },
+      });
       await call(s, 'POST', `/api/v1/links/${other.body.id}/shares`, { as: alice, body: { email: dana.user.email } });
 
       const rest = await call(s, 'GET', '/api/v1/links', { as: dana });
       const mine = await ok(mcp(dana), 'list_links', { filter: 'mine' });
       const shared = await ok(mcp(dana), 'list_links', { filter: 'shared' });
       const restRows = rest.body.links.map((l: Record<string, unknown>) => pick(asMcp(l, s.url), LIST_ITEM_KEYS));
-      assert.deepEqual([...mine.links, ...shared.links].sort((a, b) => (a.slug < b.slug ? -1 : 1)), restRows);
+      assert.deepEqual(
+        [...mine.links, ...shared.links].sort((a, b) => (a.slug < b.slug ? -1 : 1)),
+        restRows,
+      );
 
       // Another user sees dana's public link only, with the same values REST's ?url= lookup gives, and no health.
       const pub = await ok(mcp(carol), 'list_links', { filter: 'public', q: 'list.example' });
-      assert.deepEqual(pub.links.map((l: { slug: string }) => l.slug), ['ls-a']);
+      assert.deepEqual(
+        pub.links.map((l: { slug: string }) => l.slug),
+        ['ls-a'],
+      );
       const lookup = await call(s, 'GET', `/api/v1/links?url=${encodeURIComponent('https://list.example/ls-a')}`, { as: carol });
       assert.deepEqual(pub.links[0], pick(asMcp(lookup.body.links[0], s.url), LIST_ITEM_KEYS));
       assert.equal(pub.links[0].health, undefined);
     });
 
     test('delete, shares and owners: same effects, same refusals', async () => {
-      const mk = async (slug: string) => (await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug, url: 'https://e.test/d' } })).body as { id: string };
+      const mk = async (slug: string) =>
+        (await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug, url: 'https://e.test/d' } })).body as { id: string };
       const r = await mk('del-rest');
       const m = await mk('del-mcp');
       for (const [restPath, toolName] of [
@@ -269,7 +335,10 @@ for (const [driver, env] of DRIVERS) {
         const mcpDup = await tool(mcp(alice), toolName, { link: 'del-mcp', email: carol.user.email });
         assert.equal(restDup.status, 409);
         assert.ok(!mcpDup.ok && mcpDup.code === restDup.body.code.toLowerCase(), `${restDup.body.code} ↔ ${mcpDup.ok ? '' : mcpDup.code}`);
-        const restUnknown = await call(s, 'POST', `/api/v1/links/${r.id}/${restPath}`, { as: alice, body: { email: 'nobody@example.com' } });
+        const restUnknown = await call(s, 'POST', `/api/v1/links/${r.id}/${restPath}`, {
+          as: alice,
+          body: { email: 'nobody@example.com' },
+        });
         const mcpUnknown = await tool(mcp(alice), toolName, { link: 'del-mcp', email: 'nobody@example.com' });
         assert.equal(restUnknown.status, 404);
         assert.ok(!mcpUnknown.ok && mcpUnknown.code === 'unknown_user');
@@ -280,7 +349,10 @@ for (const [driver, env] of DRIVERS) {
       }
       const restOwners = (await call(s, 'GET', `/api/v1/links/${r.id}/owners`, { as: alice })).body;
       const mcpOwners = (await ok(mcp(alice), 'get_link', { link: 'del-mcp' })).owners;
-      assert.deepEqual(mcpOwners.map((o: { email: string; is_primary: boolean }) => [o.email, o.is_primary]), restOwners.map((o: { email: string; is_primary: boolean }) => [o.email, o.is_primary]));
+      assert.deepEqual(
+        mcpOwners.map((o: { email: string; is_primary: boolean }) => [o.email, o.is_primary]),
+        restOwners.map((o: { email: string; is_primary: boolean }) => [o.email, o.is_primary]),
+      );
 
       for (const who of [bob]) {
         assert.equal((await call(s, 'DELETE', `/api/v1/links/${r.id}`, { as: who })).status, 403);

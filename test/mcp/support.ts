@@ -15,13 +15,13 @@ export const ACCEPT = 'application/json, text/event-stream';
 export async function mcpClient(s: TestServer, as: Actor | string): Promise<Client> {
   const token = typeof as === 'string' ? as : as.token;
   const client = new Client({ name: 'joe-links-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
-export type ToolOutcome =
-  | { ok: true; payload: any; raw: any }
-  | { ok: false; code: string; message: string; raw: any };
+export type ToolOutcome = { ok: true; payload: any; raw: any } | { ok: false; code: string; message: string; raw: any };
 
 /**
  * Calls a tool and reads its result the way an agent would: structured
@@ -56,7 +56,12 @@ export async function refused(client: Client, name: string, args: Record<string,
 }
 
 /** One JSON-RPC message (or any body) POSTed to /mcp without the SDK. */
-export async function rawMcp(s: TestServer, as: Actor | string | null, body: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export async function rawMcp(
+  s: TestServer,
+  as: Actor | string | null,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   return call(s, 'POST', '/mcp', { as, body, headers: { accept: ACCEPT, ...headers } });
 }
 

@@ -29,7 +29,12 @@ describe('MCP tools', () => {
   before(async () => {
     const logs = new Writable({
       write(chunk: Buffer, _enc, done) {
-        logLines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+        logLines.push(
+          ...chunk
+            .toString('utf8')
+            .split('\n')
+            .filter((l) => l !== ''),
+        );
         done();
       },
     });
@@ -39,7 +44,12 @@ describe('MCP tools', () => {
     carol = await actor(s, 'carol');
     admin = await actor(s, 'admin', { admin: true });
     await s.store.users.create({ email: 'joe@example.com', displayName: 'Joe' });
-    [asAlice, asBob, asCarol, asAdmin] = await Promise.all([mcpClient(s, alice), mcpClient(s, bob), mcpClient(s, carol), mcpClient(s, admin)]);
+    [asAlice, asBob, asCarol, asAdmin] = await Promise.all([
+      mcpClient(s, alice),
+      mcpClient(s, bob),
+      mcpClient(s, carol),
+      mcpClient(s, admin),
+    ]);
   });
   after(async () => {
     await Promise.all([asAlice, asBob, asCarol, asAdmin].map((c) => c?.close()));
@@ -54,11 +64,24 @@ describe('MCP tools', () => {
       assert.deepEqual(p.health, { status: 'unchecked', last_checked_at: null, last_status: null });
       assert.equal(p.health_checks_disabled, false);
       const shares = await s.store.shares.list(p.id);
-      assert.deepEqual(shares.map((x) => [x.email, x.sharedBy]), [['joe@example.com', alice.user.id]], 'shared_by is the caller');
+      assert.deepEqual(
+        shares.map((x) => [x.email, x.sharedBy]),
+        [['joe@example.com', alice.user.id]],
+        'shared_by is the caller',
+      );
     });
 
     test('an unknown share_with email is unknown_user naming every unknown email, and nothing is written', async () => {
-      const msg = await refused(asAlice, 'create_link', { slug: 'not-shared', url: 'https://example.com/x', share_with: ['nobody@example.com', 'joe@example.com', ' ', 'ghost@example.com'] }, 'unknown_user');
+      const msg = await refused(
+        asAlice,
+        'create_link',
+        {
+          slug: 'not-shared',
+          url: 'https://example.com/x',
+          share_with: ['nobody@example.com', 'joe@example.com', ' ', 'ghost@example.com'],
+        },
+        'unknown_user',
+      );
       assert.match(msg, /nobody@example\.com/);
       assert.match(msg, /ghost@example\.com/);
       assert.doesNotMatch(msg, /joe@example\.com/);
@@ -75,7 +98,10 @@ describe('MCP tools', () => {
 
     test('each call counts once in joelinks_mcp_tool_calls_total by tool and outcome', async () => {
       const labels = (outcome: string) => ({ tool: 'create_link', outcome });
-      const [success, error] = [await counter(s, 'joelinks_mcp_tool_calls_total', labels('success')), await counter(s, 'joelinks_mcp_tool_calls_total', labels('error'))];
+      const [success, error] = [
+        await counter(s, 'joelinks_mcp_tool_calls_total', labels('success')),
+        await counter(s, 'joelinks_mcp_tool_calls_total', labels('error')),
+      ];
       await ok(asAlice, 'create_link', { slug: 'counted', url: 'https://example.com/c' });
       assert.equal(await counter(s, 'joelinks_mcp_tool_calls_total', labels('success')), success + 1);
       assert.equal(await counter(s, 'joelinks_mcp_tool_calls_total', labels('error')), error);
@@ -110,7 +136,12 @@ describe('MCP tools', () => {
       assert.equal(a.expires_at, undefined, 'absent = never expires');
       assert.equal(a.archived_at, undefined);
       assert.equal(a.lifecycle_state, 'active');
-      const b = await ok(asAlice, 'create_link', { slug: 'c-public', url: 'https://example.com/b', visibility: 'public', share_with: ['joe@example.com'] });
+      const b = await ok(asAlice, 'create_link', {
+        slug: 'c-public',
+        url: 'https://example.com/b',
+        visibility: 'public',
+        share_with: ['joe@example.com'],
+      });
       assert.equal(b.visibility, 'public', 'explicit visibility wins over the share_with default');
       const c = await ok(asAlice, 'create_link', { slug: 'c-blank-shares', url: 'https://example.com/c', share_with: ['', '  '] });
       assert.equal(c.visibility, 'private', 'blank emails are skipped');
@@ -163,12 +194,32 @@ describe('MCP tools', () => {
     });
 
     test('short_url follows the Host header and believes X-Forwarded-Proto only from a trusted proxy', async () => {
-      const r = await rawMcp(s, alice, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_link', arguments: { slug: 'retro-notes', url: 'https://e.test/r' } } }, { host: 'go.example.com', 'x-forwarded-proto': 'https' });
+      const r = await rawMcp(
+        s,
+        alice,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'create_link', arguments: { slug: 'retro-notes', url: 'https://e.test/r' } },
+        },
+        { host: 'go.example.com', 'x-forwarded-proto': 'https' },
+      );
       assert.equal(r.body.result.structuredContent.short_url, 'http://go.example.com/retro-notes', 'plain HTTP from an untrusted peer');
       const proxied = await startTestServer({ env: { JOE_API_RATE_LIMIT: '0', JOE_TRUSTED_PROXIES: '127.0.0.1' } });
       try {
         const p = await actor(proxied, 'proxied');
-        const via = await rawMcp(proxied, p, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_link', arguments: { slug: 'retro-notes', url: 'https://e.test/r' } } }, { host: 'go.example.com', 'x-forwarded-proto': 'https' });
+        const via = await rawMcp(
+          proxied,
+          p,
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'create_link', arguments: { slug: 'retro-notes', url: 'https://e.test/r' } },
+          },
+          { host: 'go.example.com', 'x-forwarded-proto': 'https' },
+        );
         assert.equal(via.body.result.structuredContent.short_url, 'https://go.example.com/retro-notes');
       } finally {
         await proxied.stop();
@@ -228,7 +279,8 @@ describe('MCP tools', () => {
     after(async () => asDave.close());
 
     test('mine by slug; q searches slug, URL, title and description literally; tag is a tag slug; q wins', async () => {
-      const slugs = async (args: Record<string, unknown>) => (await ok(asDave, 'list_links', args)).links.map((l: { slug: string }) => l.slug);
+      const slugs = async (args: Record<string, unknown>) =>
+        (await ok(asDave, 'list_links', args)).links.map((l: { slug: string }) => l.slug);
       assert.deepEqual(await slugs({}), ['l-alpha', 'l-beta', 'l-gamma']);
       assert.deepEqual(await slugs({ filter: 'mine' }), ['l-alpha', 'l-beta', 'l-gamma']);
       assert.deepEqual(await slugs({ q: 'BETA' }), ['l-beta', 'l-gamma'], 'slug/title and URL, case-insensitive');
@@ -243,7 +295,10 @@ describe('MCP tools', () => {
 
     test('shared lists links shared with the caller and ignores q and tag; public is newest first', async () => {
       const shared = await ok(asDave, 'list_links', { filter: 'shared', q: 'zzz', tag: 'nothing' });
-      assert.deepEqual(shared.links.map((l: { slug: string }) => l.slug), ['l-shared-to-dave']);
+      assert.deepEqual(
+        shared.links.map((l: { slug: string }) => l.slug),
+        ['l-shared-to-dave'],
+      );
       assert.equal(shared.count, 1);
       const pub = await ok(asCarol, 'list_links', { filter: 'public', q: 'example.com/' });
       const mine = pub.links.map((l: { slug: string }) => l.slug).filter((x: string) => x.startsWith('l-'));
@@ -255,13 +310,27 @@ describe('MCP tools', () => {
       const row = pub.links.find((l: { slug: string }) => l.slug === 'l-beta');
       assert.deepEqual(Object.keys(row).sort(), ['id', 'lifecycle_state', 'short_url', 'slug', 'title', 'url', 'visibility']);
       const own = (await ok(asDave, 'list_links', { q: 'l-beta' })).links[0];
-      assert.deepEqual(Object.keys(own).sort(), ['health', 'health_checks_disabled', 'id', 'lifecycle_state', 'short_url', 'slug', 'title', 'url', 'visibility']);
+      assert.deepEqual(Object.keys(own).sort(), [
+        'health',
+        'health_checks_disabled',
+        'id',
+        'lifecycle_state',
+        'short_url',
+        'slug',
+        'title',
+        'url',
+        'visibility',
+      ]);
     });
 
     test('unknown filter is validation_failed; limit defaults to 50, ≤ 0 means 50, above 200 means 200', async () => {
-      assert.equal(await refused(asDave, 'list_links', { filter: 'everything' }, 'validation_failed'), 'filter must be "mine", "shared", or "public"');
+      assert.equal(
+        await refused(asDave, 'list_links', { filter: 'everything' }, 'validation_failed'),
+        'filter must be "mine", "shared", or "public"',
+      );
       const many = await actor(s, 'many');
-      for (let i = 0; i < 205; i++) await s.store.links.create({ slug: `m-${String(i).padStart(3, '0')}`, url: 'https://example.com/' }, many.user.id);
+      for (let i = 0; i < 205; i++)
+        await s.store.links.create({ slug: `m-${String(i).padStart(3, '0')}`, url: 'https://example.com/' }, many.user.id);
       const asMany = await mcpClient(s, many);
       try {
         assert.equal((await ok(asMany, 'list_links', {})).count, 50);
@@ -279,7 +348,14 @@ describe('MCP tools', () => {
 
   describe('update_link', () => {
     test('only the given fields change', async () => {
-      await ok(asAlice, 'create_link', { slug: 'u-partial', url: 'https://example.com/u', title: 'T', description: 'D', tags: ['one'], visibility: 'public' });
+      await ok(asAlice, 'create_link', {
+        slug: 'u-partial',
+        url: 'https://example.com/u',
+        title: 'T',
+        description: 'D',
+        tags: ['one'],
+        visibility: 'public',
+      });
       const p = await ok(asAlice, 'update_link', { link: 'u-partial', title: 'New title' });
       assert.equal(p.title, 'New title');
       assert.equal(p.description, 'D');
@@ -297,7 +373,10 @@ describe('MCP tools', () => {
       assert.equal((await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: null })).expires_at, undefined);
       await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: expires });
       assert.equal((await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: '' })).expires_at, undefined);
-      assert.equal(await refused(asAlice, 'update_link', { link: 'u-expiry', expires_at: '2001-01-01T00:00:00Z' }, 'validation_failed'), 'expiration must be in the future');
+      assert.equal(
+        await refused(asAlice, 'update_link', { link: 'u-expiry', expires_at: '2001-01-01T00:00:00Z' }, 'validation_failed'),
+        'expiration must be in the future',
+      );
       assert.match(await refused(asAlice, 'update_link', { link: 'u-expiry', expires_at: 'soon' }, 'validation_failed'), /RFC 3339/);
       // An expired link stays editable: its own stored expiry is accepted as is.
       const link = (await s.store.links.getBySlug('u-expiry'))!;
@@ -313,7 +392,11 @@ describe('MCP tools', () => {
       assert.deepEqual((await ok(asAlice, 'update_link', { link: 'u-tags', tags: ['Ops', 'ops', 'OPS', 'dev'] })).tags, ['Ops', 'dev']);
       assert.equal((await ok(asAlice, 'update_link', { link: 'u-tags', tags: [] })).tags, undefined, 'cleared (omitted when empty)');
       const raw = Array.from({ length: 21 }, () => 'same');
-      assert.match(await refused(asAlice, 'update_link', { link: 'u-tags', tags: raw }, 'validation_failed'), /at most 20 tags/, 'counted before de-duplication');
+      assert.match(
+        await refused(asAlice, 'update_link', { link: 'u-tags', tags: raw }, 'validation_failed'),
+        /at most 20 tags/,
+        'counted before de-duplication',
+      );
     });
 
     test('url cannot be emptied; archived and health_checks_disabled toggle as in REST', async () => {
@@ -340,7 +423,10 @@ describe('MCP tools', () => {
         [asBob, { expires_at: null }],
         [asCarol, { title: 'mine now' }],
       ] as const) {
-        assert.equal(await refused(client, 'update_link', { link: 'u-guarded', ...args }, 'forbidden'), 'only owners and admins may update a link');
+        assert.equal(
+          await refused(client, 'update_link', { link: 'u-guarded', ...args }, 'forbidden'),
+          'only owners and admins may update a link',
+        );
       }
       assert.deepEqual(await s.store.links.getBySlug('u-guarded'), before);
       assert.equal((await ok(asAdmin, 'update_link', { link: 'u-guarded', title: 'by admin' })).title, 'by admin');
@@ -360,16 +446,42 @@ describe('MCP tools', () => {
 
     test('share_link and unshare_link keep the roster; unknown users, duplicates and non-owners are refused', async () => {
       await ok(asAlice, 'create_link', { slug: 's-roster', url: 'https://example.com/s', visibility: 'public' });
-      assert.deepEqual(await ok(asAlice, 'share_link', { link: 's-roster', email: ` ${carol.user.email} ` }), { link: 's-roster', shared_with: [carol.user.email] });
-      assert.deepEqual((await ok(asAlice, 'share_link', { link: 's-roster', email: bob.user.email })).shared_with, [bob.user.email, carol.user.email].sort());
+      assert.deepEqual(await ok(asAlice, 'share_link', { link: 's-roster', email: ` ${carol.user.email} ` }), {
+        link: 's-roster',
+        shared_with: [carol.user.email],
+      });
+      assert.deepEqual(
+        (await ok(asAlice, 'share_link', { link: 's-roster', email: bob.user.email })).shared_with,
+        [bob.user.email, carol.user.email].sort(),
+      );
       assert.match(await refused(asAlice, 'share_link', { link: 's-roster', email: bob.user.email }, 'duplicate_share'), /already shared/);
-      assert.match(await refused(asAlice, 'share_link', { link: 's-roster', email: 'nobody@example.com' }, 'unknown_user'), /nobody@example\.com/);
-      assert.match(await refused(asAlice, 'share_link', { link: 's-roster', email: bob.user.email.toUpperCase() }, 'unknown_user'), /BOB/, 'exact email match');
+      assert.match(
+        await refused(asAlice, 'share_link', { link: 's-roster', email: 'nobody@example.com' }, 'unknown_user'),
+        /nobody@example\.com/,
+      );
+      assert.match(
+        await refused(asAlice, 'share_link', { link: 's-roster', email: bob.user.email.toUpperCase() }, 'unknown_user'),
+        /BOB/,
+        'exact email match',
+      );
       assert.equal(await refused(asAlice, 'share_link', { link: 's-roster', email: ' ' }, 'validation_failed'), 'email is required');
-      assert.equal(await refused(asBob, 'share_link', { link: 's-roster', email: admin.user.email }, 'forbidden'), 'only owners and admins may manage shares');
-      assert.equal(await refused(asBob, 'unshare_link', { link: 's-roster', email: carol.user.email }, 'forbidden'), 'only owners and admins may manage shares');
-      assert.deepEqual(await ok(asAlice, 'unshare_link', { link: 's-roster', email: carol.user.email }), { link: 's-roster', shared_with: [bob.user.email] });
-      assert.deepEqual(await ok(asAlice, 'unshare_link', { link: 's-roster', email: carol.user.email }), { link: 's-roster', shared_with: [bob.user.email] }, 'idempotent');
+      assert.equal(
+        await refused(asBob, 'share_link', { link: 's-roster', email: admin.user.email }, 'forbidden'),
+        'only owners and admins may manage shares',
+      );
+      assert.equal(
+        await refused(asBob, 'unshare_link', { link: 's-roster', email: carol.user.email }, 'forbidden'),
+        'only owners and admins may manage shares',
+      );
+      assert.deepEqual(await ok(asAlice, 'unshare_link', { link: 's-roster', email: carol.user.email }), {
+        link: 's-roster',
+        shared_with: [bob.user.email],
+      });
+      assert.deepEqual(
+        await ok(asAlice, 'unshare_link', { link: 's-roster', email: carol.user.email }),
+        { link: 's-roster', shared_with: [bob.user.email] },
+        'idempotent',
+      );
       assert.match(await refused(asAlice, 'unshare_link', { link: 's-roster', email: 'nobody@example.com' }, 'unknown_user'), /nobody/);
     });
 
@@ -384,15 +496,29 @@ describe('MCP tools', () => {
         ],
       });
       assert.equal((await ok(asCarol, 'update_link', { link: 'o-co', title: 'co-owned' })).title, 'co-owned');
-      assert.match(await refused(asAlice, 'add_co_owner', { link: 'o-co', email: carol.user.email }, 'duplicate_owner'), /already an owner/);
-      assert.match(await refused(asAlice, 'add_co_owner', { link: 'o-co', email: alice.user.email }, 'duplicate_owner'), /already an owner/);
-      assert.equal(await refused(asBob, 'add_co_owner', { link: 'o-co', email: bob.user.email }, 'forbidden'), 'only owners and admins may manage shares');
+      assert.match(
+        await refused(asAlice, 'add_co_owner', { link: 'o-co', email: carol.user.email }, 'duplicate_owner'),
+        /already an owner/,
+      );
+      assert.match(
+        await refused(asAlice, 'add_co_owner', { link: 'o-co', email: alice.user.email }, 'duplicate_owner'),
+        /already an owner/,
+      );
+      assert.equal(
+        await refused(asBob, 'add_co_owner', { link: 'o-co', email: bob.user.email }, 'forbidden'),
+        'only owners and admins may manage shares',
+      );
     });
   });
 
   describe('get_link_stats and list_keywords', () => {
     test('totals as REST, recent newest first, referrer only when present, clicker names only for owners', async () => {
-      const link = await ok(asAlice, 'create_link', { slug: 'st-clicks', url: 'https://example.com/st', visibility: 'public', share_with: [bob.user.email] });
+      const link = await ok(asAlice, 'create_link', {
+        slug: 'st-clicks',
+        url: 'https://example.com/st',
+        visibility: 'public',
+        share_with: [bob.user.email],
+      });
       const carolCookie = await sessionCookie(s.store, carol.user);
       await get(`${s.url}/st-clicks`, { referer: 'https://news.example.org/item' });
       await new Promise((r) => setTimeout(r, 10));
@@ -413,13 +539,20 @@ describe('MCP tools', () => {
 
       const recipient = await ok(asBob, 'get_link_stats', { link: 'st-clicks' });
       assert.equal(recipient.total, 2);
-      assert.ok(recipient.recent.every((c: Record<string, unknown>) => c.user === undefined), 'recipients never learn who clicked');
+      assert.ok(
+        recipient.recent.every((c: Record<string, unknown>) => c.user === undefined),
+        'recipients never learn who clicked',
+      );
       assert.equal(await refused(asCarol, 'get_link_stats', { link: 'st-clicks' }, 'forbidden'), 'you do not have access to this link');
 
       assert.equal((await ok(asAlice, 'get_link_stats', { link: 'st-clicks', limit: 1 })).recent.length, 1);
       const rest = await call(s, 'GET', `/api/v1/links/${link.id}/stats`, { as: alice });
       if (rest.status === 200) {
-        assert.deepEqual([rest.body.total, rest.body.last_7d, rest.body.last_30d], [owner.total, owner.last_7d, owner.last_30d], 'same totals as REST');
+        assert.deepEqual(
+          [rest.body.total, rest.body.last_7d, rest.body.last_30d],
+          [owner.total, owner.last_7d, owner.last_30d],
+          'same totals as REST',
+        );
       }
     });
 

@@ -5,7 +5,16 @@ import { Pool } from 'undici';
 import { connect } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
 import { createStore } from '../../src/store/index.js';
-import { metricValue, pgClusterUnavailable, skipWithout, sleep, spawnServer, startPgCluster, waitFor, type PgCluster, type ServerProcess } from './support.js';
+import {
+  metricValue,
+  pgClusterUnavailable,
+  skipWithout,
+  spawnServer,
+  startPgCluster,
+  waitFor,
+  type PgCluster,
+  type ServerProcess,
+} from './support.js';
 
 /**
  * Issue 10 "bad input": PostgreSQL stops and starts under the server's feet.
@@ -16,11 +25,13 @@ import { metricValue, pgClusterUnavailable, skipWithout, sleep, spawnServer, sta
  * queue when it went down are written afterwards, none dropped.
  */
 
-const skip = skipWithout('JOE_TEST_PG_DSN', 'the database restart test') || (() => {
-  const why = pgClusterUnavailable();
-  if (why) process.stderr.write(`NOTICE: ${why}; the database restart test is skipped\n`);
-  return why ?? false;
-})();
+const skip =
+  skipWithout('JOE_TEST_PG_DSN', 'the database restart test') ||
+  (() => {
+    const why = pgClusterUnavailable();
+    if (why) process.stderr.write(`NOTICE: ${why}; the database restart test is skipped\n`);
+    return why ?? false;
+  })();
 
 /** What "fail fast" means here: far below any client or proxy timeout. */
 const FAST_MS = 2_000;

@@ -106,7 +106,10 @@ for (const driver of ['postgres', 'mysql'] as DbDriver[]) {
         const stopped = await graceful.stop('SIGTERM');
         assert.equal(stopped.code, 0, graceful.output());
         for (const row of await leaseRows()) {
-          assert.ok(row.holder !== graceful.holder || Number(row.expires_at) === 0, `${row.name} released at shutdown (expires_at ${row.expires_at})`);
+          assert.ok(
+            row.holder !== graceful.holder || Number(row.expires_at) === 0,
+            `${row.name} released at shutdown (expires_at ${row.expires_at})`,
+          );
         }
         const last = survivors.find((s) => s !== graceful)!;
         await waitFor('the last replica to take over after the graceful stop', async () =>
@@ -122,7 +125,10 @@ for (const driver of ['postgres', 'mysql'] as DbDriver[]) {
           for (let i = 1; i < mine.length; i++) {
             const gap = mine[i]!.startedAt - mine[i - 1]!.startedAt;
             // Closer than the interval means two replicas ran it for one interval.
-            assert.ok(gap >= interval, `${job}: runs ${gap} ms apart (interval ${interval}) on ${mine[i - 1]!.server} then ${mine[i]!.server}`);
+            assert.ok(
+              gap >= interval,
+              `${job}: runs ${gap} ms apart (interval ${interval}) on ${mine[i - 1]!.server} then ${mine[i]!.server}`,
+            );
             // Far later means an interval went by with no replica running it.
             assert.ok(gap <= interval + TTL_MS + TICK_MS + SLACK_MS, `${job}: ${gap} ms without a run (interval ${interval})`);
           }
@@ -134,7 +140,10 @@ for (const driver of ['postgres', 'mysql'] as DbDriver[]) {
         assert.notEqual(after[0]!.holder, victim.holder);
         assert.ok(after[0]!.startedAt >= expiredAt, 'no run before the old lease expired');
         assert.ok(takeoverAt - killedAt <= TTL_MS + TICK_MS + SLACK_MS, `takeover took ${takeoverAt - killedAt} ms`);
-        assert.ok(new Set(runs.filter((r) => r.job === 'session-sweep').map((r) => r.holder)).size >= 2, 'the sweep ran under more than one replica');
+        assert.ok(
+          new Set(runs.filter((r) => r.job === 'session-sweep').map((r) => r.holder)).size >= 2,
+          'the sweep ran under more than one replica',
+        );
         for (const job of ONCE) {
           const mine = runs.filter((r) => r.job === job);
           assert.equal(mine.length, 1, `${job} ran ${mine.length} times: ${mine.map((r) => r.server).join(', ')}`);

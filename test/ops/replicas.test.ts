@@ -51,7 +51,9 @@ function request(base: string, method: string, path: string, headers: Record<str
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, upstream: String(res.headers['x-upstream'] ?? ''), headers: res.headers, body: text }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, upstream: String(res.headers['x-upstream'] ?? ''), headers: res.headers, body: text }),
+      );
     });
     req.on('error', reject);
     if (body !== undefined) req.write(body);

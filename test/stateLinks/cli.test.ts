@@ -110,7 +110,14 @@ describe('maintenance commands', () => {
     for (const p of printed) assert.ok(p.startsWith(backups), p);
     assert.equal(new Set(printed).size, 3);
     const left = readdirSync(backups).sort();
-    assert.deepEqual(left, printed.slice(1).map((p) => p.slice(backups.length + 1)).sort(), 'the oldest was pruned');
+    assert.deepEqual(
+      left,
+      printed
+        .slice(1)
+        .map((p) => p.slice(backups.length + 1))
+        .sort(),
+      'the oldest was pruned',
+    );
     const copy = new SqliteDatabase(printed[2]!, { readonly: true, fileMustExist: true });
     try {
       assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
@@ -134,14 +141,18 @@ describe('maintenance commands', () => {
     assert.equal(countLinks(), 2);
     const kept = readdirSync(join(dir, 'data')).filter((f) => f.includes('pre-restore'));
     assert.equal(kept.length, 1);
-    assert.deepEqual(readdirSync(join(dir, 'data')).filter((f) => f.startsWith('.')), [], 'no staging file left');
+    assert.deepEqual(
+      readdirSync(join(dir, 'data')).filter((f) => f.startsWith('.')),
+      [],
+      'no staging file left',
+    );
   });
 
   test('restore refuses while the database is open', async () => {
     const backup = readdirSync(backups).map((f) => join(backups, f))[0]!;
     const live = openSqlite(dbFile);
     try {
-      live.exec("delete from state_links where expires_at is not null");
+      live.exec('delete from state_links where expires_at is not null');
       assertRefused(await cli(['restore', backup]), /^joe-links: the database .* looks in use .* stop joe-links first/);
     } finally {
       live.close();

@@ -112,7 +112,13 @@ describe('state links over HTTP', () => {
   });
 
   test('415 unsupported_media_type for anything but text/plain; its parameters are ignored', async () => {
-    for (const ct of ['application/json', 'text/html', 'text/plainx', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const ct of [
+      'application/json',
+      'text/html',
+      'text/plainx',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
       const r = await postLink(s.origin, fresh(), { 'content-type': ct });
       assert.equal(r.status, 415, ct);
       assert.deepEqual(r.json(), { error: 'unsupported_media_type' });
@@ -199,7 +205,10 @@ describe('state links over HTTP', () => {
     const payload = fresh();
     const { id } = (await postLink(s.origin, payload)).json();
     for (const method of ['GET', 'HEAD']) {
-      const r = await request(`${s.origin}/s/${id}?utm=x`, { method, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } });
+      const r = await request(`${s.origin}/s/${id}?utm=x`, {
+        method,
+        headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      });
       assert.equal(r.status, 302);
       assert.equal(r.headers.location, target(payload));
       assert.equal(r.headers['cache-control'], 'no-store, no-transform');
@@ -209,7 +218,20 @@ describe('state links over HTTP', () => {
 
   test('every other path under /s, and unknown or malformed ids, go to LINK_MISSING_PATH', async () => {
     const { id } = (await postLink(s.origin, fresh())).json();
-    const paths = ['/s', '/s/', '/s/a/b', `/s/${id}/`, `/s/${id}/x`, `/s/${id}x`, `/s/${id.slice(1)}`, `/s/${newStateLinkId()}`, '/s/a.b', '/s/%00', '/s/%41%41', '/s?x=1'];
+    const paths = [
+      '/s',
+      '/s/',
+      '/s/a/b',
+      `/s/${id}/`,
+      `/s/${id}/x`,
+      `/s/${id}x`,
+      `/s/${id.slice(1)}`,
+      `/s/${newStateLinkId()}`,
+      '/s/a.b',
+      '/s/%00',
+      '/s/%41%41',
+      '/s?x=1',
+    ];
     // Ids are case-sensitive: the same letters in another case are another (unknown) id.
     const at = id.search(/[A-Za-z]/);
     if (at >= 0) {
@@ -285,7 +307,10 @@ describe('state links over HTTP', () => {
     assert.equal(r.status, 200);
     assert.match(r.body, /data-prefix="#state=v1\."/);
     const scripts = [...r.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-    assert.ok(scripts.some((m) => /src="[^"]*state-demo[^"]*\.js"/.test(m[1]!)), 'demo script referenced');
+    assert.ok(
+      scripts.some((m) => /src="[^"]*state-demo[^"]*\.js"/.test(m[1]!)),
+      'demo script referenced',
+    );
     for (const m of scripts) {
       assert.match(m[1]!, /\bsrc="/, 'every script is external');
       assert.equal(m[2]!.trim(), '', 'no inline script body');
@@ -351,7 +376,7 @@ describe('state link rate limits', () => {
     assert.equal((await postLink(s.origin, '#state=v1.', me)).status, 400);
     const original = s.store.stateLinks.drawId;
     try {
-      s.store.stateLinks.drawId = () => (s.store.stateLinks.drawId = () => 'Blocked000', 'Blocked000');
+      s.store.stateLinks.drawId = () => ((s.store.stateLinks.drawId = () => 'Blocked000'), 'Blocked000');
       await postLink(s.origin, fresh(), client('203.0.113.21'));
       assert.equal((await postLink(s.origin, fresh(), me)).status, 503);
     } finally {

@@ -107,7 +107,10 @@ describe('state-link sweep and SQLite backup jobs', () => {
     try {
       assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
       const rows = copy.prepare('select id from state_links').all() as Array<{ id: string }>;
-      assert.deepEqual(rows.map((r) => r.id), [kept]);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [kept],
+      );
     } finally {
       copy.close();
     }

@@ -237,7 +237,12 @@ describe('state payload: a gzip bomb', () => {
       `;
       const r = spawnSync(process.execPath, ['--import', TSX_IMPORT, '--input-type=module', '-e', script], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
-      const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { codes: string[]; validateKiB: number; fullKiB: number; fullBytes: number };
+      const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+        codes: string[];
+        validateKiB: number;
+        fullKiB: number;
+        fullBytes: number;
+      };
       assert.deepEqual(m.codes, Array(5).fill('too_large'));
       assert.equal(m.fullBytes, content.length);
       assert.ok(m.validateKiB < 8 * 1024, `validating the bomb grew peak RSS by ${m.validateKiB} KiB`);

@@ -85,7 +85,10 @@ describeEachDatabase('state link store', (ctx) => {
     const again = await create(p);
     assert.notEqual(again, old);
     const rows = await db.kysely.selectFrom('state_links').select('id').where('payload_sha256', '=', p.sha).execute();
-    assert.deepEqual(rows.map((r) => r.id), [again]);
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [again],
+    );
     assert.equal(await store.stateLinks.findLive(old), null);
   });
 
@@ -110,7 +113,10 @@ describeEachDatabase('state link store', (ctx) => {
     assert.notEqual(created[0]!.id, old);
     for (const o of outcomes) assert.equal((o as { id: string }).id, created[0]!.id);
     const rows = await db.kysely.selectFrom('state_links').select('id').where('payload_sha256', '=', p.sha).execute();
-    assert.deepEqual(rows.map((r) => r.id), [created[0]!.id]);
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [created[0]!.id],
+    );
   });
 
   test('ids are case-sensitive: two ids differing only in case are two links', async () => {

@@ -33,10 +33,19 @@ async function buildWorld(c: DbContext): Promise<World> {
   const stranger = await mk('sam@example.com', 'Sam');
   const admin = await mk('root@example.com', 'Root', true);
   const links = new Map<string, Link>();
-  const add = async (slug: string, visibility: string, tags: string[], extra: { title?: string; description?: string; shareWith?: string[] } = {}) => {
-    const l = await store.links.create({ slug, url: `https://${slug}.test`, visibility, tags, title: extra.title, description: extra.description }, owner.id, {
-      shareWith: extra.shareWith ?? [],
-    });
+  const add = async (
+    slug: string,
+    visibility: string,
+    tags: string[],
+    extra: { title?: string; description?: string; shareWith?: string[] } = {},
+  ) => {
+    const l = await store.links.create(
+      { slug, url: `https://${slug}.test`, visibility, tags, title: extra.title, description: extra.description },
+      owner.id,
+      {
+        shareWith: extra.shareWith ?? [],
+      },
+    );
     links.set(slug, l);
     return l;
   };
@@ -47,7 +56,11 @@ async function buildWorld(c: DbContext): Promise<World> {
   await add('priv-shared', 'private', ['Vis Shared', 'Only Shared'], { shareWith: [recipient.id] });
   const expired = await add('pub-expired', 'public', ['Vis Shared', 'Only Expired']);
   // Expiry in the past is a stored fact the write path refuses to create, so set it directly.
-  await db.kysely.updateTable('links').set({ expires_at: clock.now - 1 }).where('id', '=', expired.id).execute();
+  await db.kysely
+    .updateTable('links')
+    .set({ expires_at: clock.now - 1 })
+    .where('id', '=', expired.id)
+    .execute();
   const archived = await add('pub-archived', 'public', ['Vis Shared', 'Only Archived']);
   await store.links.update(archived.id, { archived: true });
   const orphaned = await add('pub-orphan', 'public', ['Orphan Tag']);
@@ -83,7 +96,24 @@ async function buildWorld(c: DbContext): Promise<World> {
   };
 }
 
-const PUBLIC_ACTIVE = ['abcd', 'abce', 'abcf', 'abxx', 'docs', 'fiji-trip', 'jar', 'jira', 'pcx', 'pct', 'pub-alpha', 'pub-orphan', 'q', 'und', 'unx', 'wxyz'];
+const PUBLIC_ACTIVE = [
+  'abcd',
+  'abce',
+  'abcf',
+  'abxx',
+  'docs',
+  'fiji-trip',
+  'jar',
+  'jira',
+  'pcx',
+  'pct',
+  'pub-alpha',
+  'pub-orphan',
+  'q',
+  'und',
+  'unx',
+  'wxyz',
+];
 
 /** Active links each viewer may discover, in slug byte order. */
 function expectedDiscoverable(who: string): string[] {
@@ -98,7 +128,12 @@ function expectedDiscoverable(who: string): string[] {
   return [...PUBLIC_ACTIVE, ...extra[who]!].sort();
 }
 
-async function listAll(store: Store, scope: LinkScope, viewer: Viewer, extra: { activeOnly?: boolean; tagSlug?: string } = {}): Promise<string[]> {
+async function listAll(
+  store: Store,
+  scope: LinkScope,
+  viewer: Viewer,
+  extra: { activeOnly?: boolean; tagSlug?: string } = {},
+): Promise<string[]> {
   const out: string[] = [];
   let afterSlug: string | undefined;
   for (;;) {
@@ -125,7 +160,7 @@ describeEachDatabase('discovery and visibility', (ctx) => {
     assert.deepEqual(anonAll, [...PUBLIC_ACTIVE, 'jira-old', 'pub-archived', 'pub-expired'].sort());
   });
 
-  test('another user\'s private or secure link never shows up for a stranger, on any surface', async () => {
+  test("another user's private or secure link never shows up for a stranger, on any surface", async () => {
     const { store } = ctx();
     const stranger = viewerOf(w.stranger);
     const hidden = ['priv-alpha', 'sec-alpha', 'priv-shared', 'jira-secret'];
@@ -159,7 +194,16 @@ describeEachDatabase('discovery and visibility', (ctx) => {
     assert.deepEqual(await counts(viewerOf(w.recipient)), { 'Only Public': 1, 'Only Shared': 1, 'Vis Shared': 2, alpha: 1 });
     assert.deepEqual(await counts(viewerOf(w.coOwner)), { 'Only Public': 1, 'Only Secure': 1, 'Vis Shared': 2, alpha: 1 });
     // The owner (and an admin) still see their expired and archived links on the tag pages, badged.
-    const full = { 'Only Archived': 1, 'Only Expired': 1, 'Only Private': 1, 'Only Public': 1, 'Only Secure': 1, 'Only Shared': 1, 'Vis Shared': 6, alpha: 1 };
+    const full = {
+      'Only Archived': 1,
+      'Only Expired': 1,
+      'Only Private': 1,
+      'Only Public': 1,
+      'Only Secure': 1,
+      'Only Shared': 1,
+      'Vis Shared': 6,
+      alpha: 1,
+    };
     assert.deepEqual(await counts(viewerOf(w.owner)), full);
     assert.deepEqual(await counts(viewerOf(w.admin)), full);
     // The tag that lost its last link is still stored, just never listed.

@@ -97,19 +97,33 @@ describeEachDatabase('link store', (ctx) => {
     const owner = await newUser(store);
     const co = await newUser(store);
     const reader = await newUser(store);
-    const link = await store.links.create(
-      { slug: unique('doomed'), url: 'https://e.test', tags: ['Doomed Tag', 'Other'] },
-      owner.id,
-      { shareWith: [reader.id] },
-    );
+    const link = await store.links.create({ slug: unique('doomed'), url: 'https://e.test', tags: ['Doomed Tag', 'Other'] }, owner.id, {
+      shareWith: [reader.id],
+    });
     await store.owners.add(link.id, co.id);
     await store.clicks.insertBatch([
-      { id: randomUUID(), link_id: link.id, user_id: reader.id, ip_hash: 'a'.repeat(64), user_agent: 'ua', referrer: null, clicked_at: clock.now },
+      {
+        id: randomUUID(),
+        link_id: link.id,
+        user_id: reader.id,
+        ip_hash: 'a'.repeat(64),
+        user_agent: 'ua',
+        referrer: null,
+        clicked_at: clock.now,
+      },
       { id: randomUUID(), link_id: link.id, user_id: null, ip_hash: 'b'.repeat(64), user_agent: null, referrer: '', clicked_at: clock.now },
     ]);
     await db.kysely
       .insertInto('link_health')
-      .values({ link_id: link.id, last_checked_at: clock.now, last_status: 500, last_error: 'boom', consecutive_failures: 3, next_check_at: null, skipped: 0 })
+      .values({
+        link_id: link.id,
+        last_checked_at: clock.now,
+        last_status: 500,
+        last_error: 'boom',
+        consecutive_failures: 3,
+        next_check_at: null,
+        skipped: 0,
+      })
       .execute();
 
     const before = await rowsReferencing(c, link.id);
@@ -193,7 +207,10 @@ describeEachDatabase('link store', (ctx) => {
     await store.owners.add(link.id, co.id);
     await assert.rejects(store.owners.add(link.id, co.id), isAppError('DUPLICATE_OWNER', 'user is already an owner of this link'));
     await assert.rejects(store.owners.add(link.id, primary.id), isAppError('DUPLICATE_OWNER'));
-    await assert.rejects(store.owners.remove(link.id, primary.id), isAppError('PRIMARY_OWNER_PROTECTED', 'primary owner cannot be removed'));
+    await assert.rejects(
+      store.owners.remove(link.id, primary.id),
+      isAppError('PRIMARY_OWNER_PROTECTED', 'primary owner cannot be removed'),
+    );
     await assert.rejects(store.owners.remove(link.id, stranger.id), isAppError('NOT_FOUND', 'user is not an owner of this link'));
     await assert.rejects(store.owners.add(link.id, randomUUID()), isAppError('NOT_FOUND'));
     const rows = await db.kysely.selectFrom('link_owners').select(['user_id', 'is_primary']).where('link_id', '=', link.id).execute();
@@ -253,7 +270,10 @@ describeEachDatabase('link store', (ctx) => {
       clock.now = t0 + 2_000;
       assert.equal((await store.links.update(link.id, { archived: true })).archivedAt, t0 + 1_000);
       assert.equal((await store.links.update(link.id, { archived: false })).archivedAt, null);
-      await assert.rejects(store.links.update(link.id, { expiresAt: clock.now - 1 }), isAppError('INVALID_EXPIRES_AT', 'expiration must be in the future'));
+      await assert.rejects(
+        store.links.update(link.id, { expiresAt: clock.now - 1 }),
+        isAppError('INVALID_EXPIRES_AT', 'expiration must be in the future'),
+      );
       const expiring = await store.links.update(link.id, { expiresAt: clock.now + 3_600_500 });
       assert.equal(expiring.expiresAt, clock.now + 3_600_000, 'stored at whole seconds');
       assert.equal((await store.links.update(link.id, { expiresAt: null })).expiresAt, null);
@@ -272,7 +292,10 @@ describeEachDatabase('link store', (ctx) => {
     const plain = unique('hs-plain');
     const secure = unique('hs-secure');
     await store.links.create({ slug: plain, url: 'https://plain.test/a' }, u.id);
-    const s = await store.links.create({ slug: secure, url: 'https://secure.test/', visibility: 'secure', expiresAt: clock.now + 7_200_000 }, u.id);
+    const s = await store.links.create(
+      { slug: secure, url: 'https://secure.test/', visibility: 'secure', expiresAt: clock.now + 7_200_000 },
+      u.id,
+    );
     await store.links.update(s.id, { archived: true });
     // A slug spelled like the keyword, and a host spelled like a slug, must not cross over.
     await store.links.create({ slug: kw, url: 'https://same-name.test/' }, u.id);
@@ -285,7 +308,13 @@ describeEachDatabase('link store', (ctx) => {
     }
     const both = await store.links.lookupHostAndSlug(kw, secure);
     assert.equal(both.hostTemplate, `https://${kw}.test/{slug}`);
-    assert.deepEqual(both.link, { id: s.id, url: 'https://secure.test/', visibility: 'secure', expiresAt: clock.now + 7_200_000, archivedAt: clock.now });
+    assert.deepEqual(both.link, {
+      id: s.id,
+      url: 'https://secure.test/',
+      visibility: 'secure',
+      expiresAt: clock.now + 7_200_000,
+      archivedAt: clock.now,
+    });
     assert.deepEqual(await store.links.lookupHostAndSlug('nokeyword', 'no-such-slug'), { hostTemplate: null, link: null });
   });
 });
@@ -298,25 +327,60 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
     const c = ctx();
     const u = await newUser(c.store);
     const cases: Array<[string, Parameters<Store['links']['create']>[0], ErrorCode, string]> = [
-      ['201-char title', { slug: unique('t'), url: 'https://e.test', title: 'x'.repeat(201) }, 'INVALID_FIELD_LENGTH', 'title must be at most 200 characters'],
-      ['2001-char description', { slug: unique('d'), url: 'https://e.test', description: 'é'.repeat(2001) }, 'INVALID_FIELD_LENGTH', 'description must be at most 2000 characters'],
+      [
+        '201-char title',
+        { slug: unique('t'), url: 'https://e.test', title: 'x'.repeat(201) },
+        'INVALID_FIELD_LENGTH',
+        'title must be at most 200 characters',
+      ],
+      [
+        '2001-char description',
+        { slug: unique('d'), url: 'https://e.test', description: 'é'.repeat(2001) },
+        'INVALID_FIELD_LENGTH',
+        'description must be at most 2000 characters',
+      ],
       ['javascript url', { slug: unique('j'), url: 'javascript:alert(1)' }, 'INVALID_URL', 'url must start with http:// or https://'],
       ['hostless url', { slug: unique('h'), url: 'https://' }, 'INVALID_URL', 'url must include a host (e.g. https://example.com)'],
-      ['duplicate variable', { slug: unique('v'), url: 'https://x.test/$foo/$foo' }, 'INVALID_URL', 'duplicate variable name in URL template: $foo'],
+      [
+        'duplicate variable',
+        { slug: unique('v'), url: 'https://x.test/$foo/$foo' },
+        'INVALID_URL',
+        'duplicate variable name in URL template: $foo',
+      ],
       ['reserved slug', { slug: 'links', url: 'https://e.test' }, 'INVALID_SLUG', reservedMessage('links')],
       ['uppercase slug', { slug: 'Jira', url: 'https://e.test' }, 'INVALID_SLUG', 'slug must match [a-z0-9][a-z0-9-]*[a-z0-9]'],
       ['leading hyphen', { slug: '-foo', url: 'https://e.test' }, 'INVALID_SLUG', 'slug must match [a-z0-9][a-z0-9-]*[a-z0-9]'],
       ['129-char slug', { slug: 'a'.repeat(129), url: 'https://e.test' }, 'INVALID_SLUG', 'slug must be at most 128 characters'],
-      ['bad visibility', { slug: unique('vis'), url: 'https://e.test', visibility: 'hidden' }, 'INVALID_VISIBILITY', 'visibility must be one of: public, private, secure'],
-      ['21 tags', { slug: unique('many'), url: 'https://e.test', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'TOO_MANY_TAGS', 'a link may have at most 20 tags'],
+      [
+        'bad visibility',
+        { slug: unique('vis'), url: 'https://e.test', visibility: 'hidden' },
+        'INVALID_VISIBILITY',
+        'visibility must be one of: public, private, secure',
+      ],
+      [
+        '21 tags',
+        { slug: unique('many'), url: 'https://e.test', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+        'TOO_MANY_TAGS',
+        'a link may have at most 20 tags',
+      ],
       [
         'script tag',
         { slug: unique('xss'), url: 'https://e.test', tags: ['ok', '<script>'] },
         'INVALID_TAG_NAME',
         'tag names must start with a letter or digit and may contain only letters, digits, spaces, hyphens, and underscores: "<script>"',
       ],
-      ['51-char tag', { slug: unique('long'), url: 'https://e.test', tags: ['a'.repeat(51)] }, 'INVALID_TAG_NAME', `tag names must be at most 50 characters: "${'a'.repeat(51)}"`],
-      ['past expiry', { slug: unique('past'), url: 'https://e.test', expiresAt: c.clock.now - 1000 }, 'INVALID_EXPIRES_AT', 'expiration must be in the future'],
+      [
+        '51-char tag',
+        { slug: unique('long'), url: 'https://e.test', tags: ['a'.repeat(51)] },
+        'INVALID_TAG_NAME',
+        `tag names must be at most 50 characters: "${'a'.repeat(51)}"`,
+      ],
+      [
+        'past expiry',
+        { slug: unique('past'), url: 'https://e.test', expiresAt: c.clock.now - 1000 },
+        'INVALID_EXPIRES_AT',
+        'expiration must be in the future',
+      ],
     ];
     for (const [name, input, code, message] of cases) {
       const before = await rowCounts(c);
@@ -435,7 +499,10 @@ describeEachDatabase('link store: races', (ctx) => {
     };
     const racing = createStore({ ...ctx().db, kysely: ctx().db.kysely.withPlugin(competitor) }, () => clock.now);
     try {
-      await assert.rejects(racing.links.create({ slug, url: 'https://loser.test' }, u.id), isAppError('SLUG_CONFLICT', 'slug is already taken'));
+      await assert.rejects(
+        racing.links.create({ slug, url: 'https://loser.test' }, u.id),
+        isAppError('SLUG_CONFLICT', 'slug is already taken'),
+      );
     } finally {
       await other.close();
     }
@@ -448,7 +515,9 @@ describeEachDatabase('link store: races', (ctx) => {
     const u = await newUser(store);
     const tagName = unique('Fresh Tag');
     const links = await Promise.all(
-      Array.from({ length: 4 }, () => store.links.create({ slug: unique('tagrace'), url: 'https://e.test', tags: [tagName, 'common'] }, u.id)),
+      Array.from({ length: 4 }, () =>
+        store.links.create({ slug: unique('tagrace'), url: 'https://e.test', tags: [tagName, 'common'] }, u.id),
+      ),
     );
     const slug = tagName.toLowerCase().replace(/ /g, '-');
     const tagRows = await db.kysely.selectFrom('tags').select('id').where('slug', '=', slug).execute();
@@ -467,7 +536,9 @@ describeEachDatabase('link store: races', (ctx) => {
     const { store } = ctx();
     const u = await newUser(store);
     const links = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => store.links.create({ slug: unique('retagrace'), url: 'https://e.test', tags: [`old ${i}`] }, u.id)),
+      Array.from({ length: 10 }, (_, i) =>
+        store.links.create({ slug: unique('retagrace'), url: 'https://e.test', tags: [`old ${i}`] }, u.id),
+      ),
     );
     const tagName = unique('Updated Tag');
     const updated = await Promise.all(links.map((l) => store.links.update(l.id, { tags: [tagName] })));

@@ -40,15 +40,30 @@ describeEachDatabase(
         .values({ name: '99999_from_the_future', timestamp: new Date().toISOString() } as never)
         .execute();
       await assert.rejects(migrateUp(db), /newer than this build.*99999_from_the_future/);
-      await db.kysely.deleteFrom('kysely_migration' as never).where(sql.ref('name'), '=', '99999_from_the_future').execute();
+      await db.kysely
+        .deleteFrom('kysely_migration' as never)
+        .where(sql.ref('name'), '=', '99999_from_the_future')
+        .execute();
     });
 
     test('every core table exists after migration', async () => {
       const { db } = ctx();
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
       for (const t of [
-        'users', 'sessions', 'links', 'link_owners', 'tags', 'link_tags', 'keywords', 'link_shares',
-        'link_clicks', 'api_tokens', 'link_health', 'settings', 'login_tokens', 'job_leases',
+        'users',
+        'sessions',
+        'links',
+        'link_owners',
+        'tags',
+        'link_tags',
+        'keywords',
+        'link_shares',
+        'link_clicks',
+        'api_tokens',
+        'link_health',
+        'settings',
+        'login_tokens',
+        'job_leases',
       ]) {
         assert.ok(tables.includes(t), `missing table ${t}`);
       }

@@ -34,7 +34,8 @@ describeEachDatabase('sessions', (ctx) => {
 
   test('deleteExpired removes only expired sessions; delete removes one', async () => {
     const { store, clock, db } = ctx();
-    const mk = (token: string, expiry: number) => store.sessions.create(token, { userId: token, role: 'user', createdAt: clock.now }, expiry);
+    const mk = (token: string, expiry: number) =>
+      store.sessions.create(token, { userId: token, role: 'user', createdAt: clock.now }, expiry);
     await mk('sweep-old', clock.now - 1);
     await mk('sweep-now', clock.now);
     await mk('sweep-new', clock.now + 1);
@@ -75,12 +76,16 @@ describeEachDatabase('keywords', (ctx) => {
   test('keyword and template rules use the canonical messages', async () => {
     const { store } = ctx();
     for (const keyword of ['Jira', '1abc', 'my_tool', '', 'has space', '-x']) {
-      await assert.rejects(store.keywords.create({ keyword, urlTemplate: 'https://e.test/{slug}' }), (e) => {
-        assert.ok(e instanceof AppError);
-        assert.equal(e.code, 'BAD_REQUEST');
-        assert.equal(e.message, 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
-        return true;
-      }, keyword);
+      await assert.rejects(
+        store.keywords.create({ keyword, urlTemplate: 'https://e.test/{slug}' }),
+        (e) => {
+          assert.ok(e instanceof AppError);
+          assert.equal(e.code, 'BAD_REQUEST');
+          assert.equal(e.message, 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
+          return true;
+        },
+        keyword,
+      );
     }
     await assert.rejects(store.keywords.create({ keyword: 'nope', urlTemplate: 'https://e.test/{SLUG}' }), (e) => {
       assert.ok(e instanceof AppError);
@@ -137,11 +142,7 @@ describeEachDatabase('clicks', (ctx) => {
     assert.equal(await store.clicks.countForLink(link.id), 500);
     assert.equal(await store.clicks.countForLink(other.id), 0);
     assert.equal(await store.clicks.countAll(), 500);
-    const sample = await ctx()
-      .db.kysely.selectFrom('link_clicks')
-      .selectAll()
-      .where('id', '=', rows[1]!.id)
-      .executeTakeFirstOrThrow();
+    const sample = await ctx().db.kysely.selectFrom('link_clicks').selectAll().where('id', '=', rows[1]!.id).executeTakeFirstOrThrow();
     assert.deepEqual({ ...sample, clicked_at: Number(sample.clicked_at) }, rows[1]);
   });
 
@@ -197,7 +198,11 @@ describeEachDatabase('clicks', (ctx) => {
       // The bad row is in the last statement: the statements before it are rolled back too.
       const failing = Array.from({ length: size }, (_, i) => clickRow(link.id, clock.now + i, i === size - 1 ? null : 'e'.repeat(64)));
       await assert.rejects(clicks.insertBatch(failing));
-      assert.equal(await store.clicks.countForLink(link.id), before + size, `${clicks.constructor.name}: a failed batch can be retried without duplicates`);
+      assert.equal(
+        await store.clicks.countForLink(link.id),
+        before + size,
+        `${clicks.constructor.name}: a failed batch can be retried without duplicates`,
+      );
     }
   });
 });

@@ -42,7 +42,11 @@ describeEachDatabase('link lists and search', (ctx) => {
     await store.owners.add(coOwned.id, u);
     await store.links.create({ slug: 'victor-shared', url: 'https://v.test/s', visibility: 'secure' }, victor.id, { shareWith: [u] });
     const expired = await store.links.create({ slug: 'victor-expired', url: 'https://v.test/e' }, victor.id);
-    await db.kysely.updateTable('links').set({ expires_at: clock.now - 1 }).where('id', '=', expired.id).execute();
+    await db.kysely
+      .updateTable('links')
+      .set({ expires_at: clock.now - 1 })
+      .where('id', '=', expired.id)
+      .execute();
     const archived = await store.links.create({ slug: 'victor-archived', url: 'https://v.test/a' }, victor.id);
     await store.links.update(archived.id, { archived: true });
   });
@@ -61,7 +65,7 @@ describeEachDatabase('link lists and search', (ctx) => {
   test('slug uniqueness is exact and slugs are stored as written (lowercase only)', async () => {
     const { store } = ctx();
     assert.ok(await store.links.getBySlug('ord-ab'));
-    assert.equal(await store.links.getBySlug('ORD-AB'), null, 'lookups are exact; folding is the resolver\'s job');
+    assert.equal(await store.links.getBySlug('ORD-AB'), null, "lookups are exact; folding is the resolver's job");
     assert.equal((await store.links.lookupForResolve('ord-ab'))?.url, 'https://o.test/1');
     assert.equal(await store.links.lookupForResolve('Ord-Ab'), null);
   });
@@ -82,7 +86,7 @@ describeEachDatabase('link lists and search', (ctx) => {
     assert.deepEqual(slugsOf(await list({ q: '_' })), ['und-literal']);
   });
 
-  test('owner search matches any owner\'s display name, case-insensitively', async () => {
+  test("owner search matches any owner's display name, case-insensitively", async () => {
     const hits = slugsOf(await list({ q: 'URSULA search', searchIn: ['slug', 'url', 'title', 'owner'] }));
     assert.deepEqual(hits, ['ord-a', 'ord-a-b', 'ord-a0', 'ord-ab', 'victor-co']);
   });
@@ -102,7 +106,10 @@ describeEachDatabase('link lists and search', (ctx) => {
     assert.equal(all.length, 15);
     assert.deepEqual(slugsOf(await list({ scope: 'all', visibility: 'secure' })), ['ord-a-b', 'victor-shared']);
     assert.deepEqual(slugsOf(await list({ scope: 'all', url: 'https://v.test/s' })), ['victor-shared']);
-    assert.deepEqual(slugsOf(await list({ scope: 'all', q: 'victor', activeOnly: true, searchIn: ['slug'] })), ['victor-co', 'victor-shared']);
+    assert.deepEqual(slugsOf(await list({ scope: 'all', q: 'victor', activeOnly: true, searchIn: ['slug'] })), [
+      'victor-co',
+      'victor-shared',
+    ]);
   });
 
   test('tag filter composes with scope', async () => {

@@ -69,7 +69,15 @@ async function rowsMentioning(c: DbContext, userId: string): Promise<Record<stri
   };
 }
 
-const NOTHING = { users: 0, link_owners: 0, link_shares_received: 0, link_shares_granted: 0, link_clicks: 0, api_tokens: 0, login_tokens: 0 };
+const NOTHING = {
+  users: 0,
+  link_owners: 0,
+  link_shares_received: 0,
+  link_shares_granted: 0,
+  link_clicks: 0,
+  api_tokens: 0,
+  login_tokens: 0,
+};
 
 async function addClick(c: DbContext, linkId: string, userId: string | null): Promise<string> {
   const id = randomUUID();
@@ -82,11 +90,27 @@ async function addClick(c: DbContext, linkId: string, userId: string | null): Pr
 async function addTokens(c: DbContext, userId: string): Promise<void> {
   await c.db.kysely
     .insertInto('api_tokens')
-    .values({ id: randomUUID(), user_id: userId, name: 'cli', token_hash: randomUUID().replace(/-/g, ''), last_used_at: null, expires_at: null, created_at: c.clock.now, revoked_at: null })
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      name: 'cli',
+      token_hash: randomUUID().replace(/-/g, ''),
+      last_used_at: null,
+      expires_at: null,
+      created_at: c.clock.now,
+      revoked_at: null,
+    })
     .execute();
   await c.db.kysely
     .insertInto('login_tokens')
-    .values({ id: randomUUID(), user_id: userId, token_hash: randomUUID().replace(/-/g, ''), expires_at: c.clock.now + 60_000, created_at: c.clock.now, used_at: null })
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      token_hash: randomUUID().replace(/-/g, ''),
+      expires_at: c.clock.now + 60_000,
+      created_at: c.clock.now,
+      used_at: null,
+    })
     .execute();
 }
 
@@ -145,7 +169,11 @@ describeEachDatabase('user deletion', (ctx) => {
     const t0 = clock.now;
     clock.now = t0 + 5_000;
     try {
-      assert.deepEqual(await store.userAdmin.deleteUser(t.id, admin.id, 'reassign'), { linkAction: 'reassign', reassignedLinks: 1, deletedLinks: 0 });
+      assert.deepEqual(await store.userAdmin.deleteUser(t.id, admin.id, 'reassign'), {
+        linkAction: 'reassign',
+        reassignedLinks: 1,
+        deletedLinks: 0,
+      });
     } finally {
       clock.now = t0;
     }
@@ -168,7 +196,10 @@ describeEachDatabase('user deletion', (ctx) => {
       [admin.id, admin.id],
       [stranger.id, admin.id],
     ];
-    assert.deepEqual(await shareRows(c, m.id), expectedOnM.sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    assert.deepEqual(
+      await shareRows(c, m.id),
+      expectedOnM.sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    );
     assert.deepEqual(await shareRows(c, n.id), []);
     assert.deepEqual(await shareRows(c, own.id), [[reader.id, admin.id]]);
     // The click survives, anonymised.
@@ -176,7 +207,7 @@ describeEachDatabase('user deletion', (ctx) => {
     assert.deepEqual(await rowsMentioning(c, t.id), NOTHING);
   });
 
-  test('delete: the target\'s primary links and everything hanging off them go; co-owned links survive without T', async () => {
+  test("delete: the target's primary links and everything hanging off them go; co-owned links survive without T", async () => {
     const c = ctx();
     const { store, db, clock } = c;
     const admin = await newUser(store, 'Admin', 'admin');
@@ -189,7 +220,15 @@ describeEachDatabase('user deletion', (ctx) => {
     await addClick(c, l.id, reader.id);
     await db.kysely
       .insertInto('link_health')
-      .values({ link_id: l.id, last_checked_at: clock.now, last_status: 200, last_error: null, consecutive_failures: 0, next_check_at: null, skipped: 0 })
+      .values({
+        link_id: l.id,
+        last_checked_at: clock.now,
+        last_status: 200,
+        last_error: null,
+        consecutive_failures: 0,
+        next_check_at: null,
+        skipped: 0,
+      })
       .execute();
     const l2 = await newLink(store, t);
     const m = await newLink(store, other, [co]);
@@ -198,7 +237,11 @@ describeEachDatabase('user deletion', (ctx) => {
     const clickOnM = await addClick(c, m.id, t.id);
     await addTokens(c, t.id);
 
-    assert.deepEqual(await store.userAdmin.deleteUser(t.id, admin.id, 'delete'), { linkAction: 'delete', reassignedLinks: 0, deletedLinks: 2 });
+    assert.deepEqual(await store.userAdmin.deleteUser(t.id, admin.id, 'delete'), {
+      linkAction: 'delete',
+      reassignedLinks: 0,
+      deletedLinks: 2,
+    });
 
     for (const gone of [l, l2]) {
       assert.equal(await store.links.get(gone.id), null);
@@ -249,7 +292,10 @@ describeEachDatabase('user deletion', (ctx) => {
     clock.now = t0 + 1_000;
     try {
       await assert.rejects(store.userAdmin.deleteUser(admin.id, admin.id, 'delete'), isAppError('BAD_REQUEST', 'cannot delete yourself'));
-      await assert.rejects(store.userAdmin.deleteUser(t.id, admin.id), isAppError('BAD_REQUEST', 'link_action required (reassign or delete)'));
+      await assert.rejects(
+        store.userAdmin.deleteUser(t.id, admin.id),
+        isAppError('BAD_REQUEST', 'link_action required (reassign or delete)'),
+      );
       await assert.rejects(
         store.userAdmin.deleteUser(t.id, admin.id, 'archive' as LinkAction),
         isAppError('BAD_REQUEST', 'link_action required (reassign or delete)'),
@@ -280,24 +326,51 @@ describeEachDatabase('user deletion', (ctx) => {
         const slice = ids.slice(i, i + 200);
         await db.kysely
           .insertInto('links')
-          .values(slice.map((id) => ({ id, slug: `bulk-${id}`, url: 'https://bulk.test', title: '', description: '', visibility: 'public', created_at: clock.now, updated_at: clock.now, expires_at: null, archived_at: null })))
+          .values(
+            slice.map((id) => ({
+              id,
+              slug: `bulk-${id}`,
+              url: 'https://bulk.test',
+              title: '',
+              description: '',
+              visibility: 'public',
+              created_at: clock.now,
+              updated_at: clock.now,
+              expires_at: null,
+              archived_at: null,
+            })),
+          )
           .execute();
-        await db.kysely.insertInto('link_owners').values(slice.map((id) => ({ link_id: id, user_id: owner.id, is_primary: 1, created_at: clock.now }))).execute();
+        await db.kysely
+          .insertInto('link_owners')
+          .values(slice.map((id) => ({ link_id: id, user_id: owner.id, is_primary: 1, created_at: clock.now })))
+          .execute();
         if (coOwner) {
-          await db.kysely.insertInto('link_owners').values(slice.map((id) => ({ link_id: id, user_id: coOwner.id, is_primary: 0, created_at: clock.now }))).execute();
+          await db.kysely
+            .insertInto('link_owners')
+            .values(slice.map((id) => ({ link_id: id, user_id: coOwner.id, is_primary: 0, created_at: clock.now })))
+            .execute();
         }
       }
       return ids;
     };
     const kept = await bulk(keeper, 1001, admin);
     const dropped = await bulk(dropper, 501);
-    assert.deepEqual(await store.userAdmin.deleteUser(keeper.id, admin.id, 'reassign'), { linkAction: 'reassign', reassignedLinks: 1001, deletedLinks: 0 });
+    assert.deepEqual(await store.userAdmin.deleteUser(keeper.id, admin.id, 'reassign'), {
+      linkAction: 'reassign',
+      reassignedLinks: 1001,
+      deletedLinks: 0,
+    });
     assert.equal(await store.userAdmin.primaryLinkCount(admin.id), 1001);
     const adminRows = await db.kysely.selectFrom('link_owners').select(['link_id', 'is_primary']).where('user_id', '=', admin.id).execute();
     assert.equal(adminRows.length, 1001);
     assert.ok(adminRows.every((r) => Number(r.is_primary) === 1));
     assert.equal(new Set(adminRows.map((r) => r.link_id)).size, kept.length);
-    assert.deepEqual(await store.userAdmin.deleteUser(dropper.id, admin.id, 'delete'), { linkAction: 'delete', reassignedLinks: 0, deletedLinks: 501 });
+    assert.deepEqual(await store.userAdmin.deleteUser(dropper.id, admin.id, 'delete'), {
+      linkAction: 'delete',
+      reassignedLinks: 0,
+      deletedLinks: 501,
+    });
     const left = await db.kysely.selectFrom('links').select('id').where('id', 'in', dropped.slice(0, 500)).execute();
     assert.equal(left.length, 0);
     assert.equal(await store.links.get(dropped[500]!), null);
@@ -324,7 +397,9 @@ describeEachDatabase('user deletion', (ctx) => {
     const orphans = await db.kysely
       .selectFrom('links')
       .select('slug')
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('link_owners').select('link_owners.link_id').whereRef('link_owners.link_id', '=', 'links.id'))))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('link_owners').select('link_owners.link_id').whereRef('link_owners.link_id', '=', 'links.id'))),
+      )
       .execute();
     assert.deepEqual(orphans, []);
     assert.equal(await store.users.findById(t.id), null);

@@ -105,7 +105,7 @@ describeEachDatabase('user store', (ctx) => {
       assert.equal((await store.users.oldestAdmin())!.id, early.id);
       const names = (await store.users.listAll()).map((u) => u.displayName);
       assert.deepEqual(names, [...names].sort(), 'byte order');
-      assert.ok(names.indexOf('AA early admin') < names.indexOf('Ann O\'Neil (Ops)'));
+      assert.ok(names.indexOf('AA early admin') < names.indexOf("Ann O'Neil (Ops)"));
       assert.ok(names.indexOf('Role') < names.indexOf('zz late admin'));
       assert.ok(later);
     } finally {

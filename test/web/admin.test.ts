@@ -31,7 +31,10 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
   test('users: rows by name with role select, no Delete on the own row; a role change re-renders the row and sets role_source manual', async () => {
     const main = mainOf((await admin.page('/admin/users')).body);
     const rows = [...main.matchAll(/<tr id="user-([^"]+)"[\s\S]*?<\/tr>/g)];
-    assert.deepEqual(rows.map((r) => textOf(r[0]).split(' ')[1]), ['Alice', 'Bob', 'Root']);
+    assert.deepEqual(
+      rows.map((r) => textOf(r[0]).split(' ')[1]),
+      ['Alice', 'Bob', 'Root'],
+    );
     const own = rows.find((r) => r[1] === admin.user!.id)![0];
     lacks(own, /confirm-delete/);
     has(rows.find((r) => r[1] === alice.user!.id)![0], /confirm-delete/);
@@ -75,7 +78,10 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     has(ok.body, /^<div id="toast-area" hx-swap-oob="innerHTML:#toast-area">[\s\S]*User deleted\.[\s\S]*<\/div>$/);
     assert.equal(await s.store.users.findById(bob.user!.id), null);
     const beta = (await s.store.links.getBySlug('beta'))!;
-    assert.deepEqual((await s.store.owners.list(beta.id)).map((o) => [o.email, o.isPrimary]), [['root@x.io', true]]);
+    assert.deepEqual(
+      (await s.store.owners.list(beta.id)).map((o) => [o.email, o.isPrimary]),
+      [['root@x.io', true]],
+    );
   });
 
   test('local mode: "Add user" creates the account and shows its one-time sign-in link once; every row can issue a new one', async () => {
@@ -105,7 +111,8 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     const main = mainOf(r.body);
     has(main, /<h1[^>]*>All Links<\/h1>/);
     has(main, /2 total/);
-    for (const col of ['Slug', 'URL', 'Title', 'Owners', 'Tags', 'Visibility', 'Description', 'Created']) has(main, new RegExp(`<th scope="col"[^>]*>${col}</th>`));
+    for (const col of ['Slug', 'URL', 'Title', 'Owners', 'Tags', 'Visibility', 'Description', 'Created'])
+      has(main, new RegExp(`<th scope="col"[^>]*>${col}</th>`));
     has(main, /placeholder="Search by slug, URL, title, or owner..."/);
     const byOwner = await admin.page('/admin/links?q=alic', { htmx: true });
     has(byOwner.body, /^<div id="admin-link-list"/);
@@ -121,18 +128,36 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     has(edit.body, /name="url"[^>]*value="https:\/\/alpha.example"|value="https:\/\/alpha.example"[^>]*name="url"/);
     has(edit.body, /go\/<\/span><span class="link-brand font-semibold">alpha/);
     lacks(edit.body, /name="expires_at"|name="slug"/);
-    const cases: Array<[string, string]> = [['ftp://x', 'url must start with http:// or https://'], ['', 'URL is required.'], ['https://x.example/$a/$a', 'duplicate variable name']];
+    const cases: Array<[string, string]> = [
+      ['ftp://x', 'url must start with http:// or https://'],
+      ['', 'URL is required.'],
+      ['https://x.example/$a/$a', 'duplicate variable name'],
+    ];
     for (const [url, message] of cases) {
-      const bad = await admin.send('PUT', `/admin/links/${alpha.id}`, { url: url!, title: 'Changed', visibility: 'private' }, { htmx: true });
+      const bad = await admin.send(
+        'PUT',
+        `/admin/links/${alpha.id}`,
+        { url: url!, title: 'Changed', visibility: 'private' },
+        { htmx: true },
+      );
       assert.equal(bad.status, 200);
       has(bad.body, new RegExp(`^<tr id="link-${alpha.id}"`), 'still the edit row');
-      has(bad.body, url === '' ? /name="url" type="text" inputmode="url" value(?:="")? / : new RegExp(`value="${url!.replace(/[$/.]/g, '\\$&')}"`), 'with what was typed');
+      has(
+        bad.body,
+        url === '' ? /name="url" type="text" inputmode="url" value(?:="")? / : new RegExp(`value="${url!.replace(/[$/.]/g, '\\$&')}"`),
+        'with what was typed',
+      );
       has(bad.body, new RegExp(`hx-swap-oob="innerHTML:#toast-area"[\\s\\S]*${message.replace(/[.$]/g, '\\$&')}`));
       const unchanged = (await s.store.links.get(alpha.id))!;
       assert.equal(unchanged.url, 'https://alpha.example');
       assert.equal(unchanged.title, 'Alpha');
     }
-    const ok = await admin.send('PUT', `/admin/links/${alpha.id}`, { url: 'https://alpha2.example', title: 'Alpha 2', description: 'd', visibility: 'nonsense' }, { htmx: true });
+    const ok = await admin.send(
+      'PUT',
+      `/admin/links/${alpha.id}`,
+      { url: 'https://alpha2.example', title: 'Alpha 2', description: 'd', visibility: 'nonsense' },
+      { htmx: true },
+    );
     has(ok.body, new RegExp(`^<tr id="link-${alpha.id}" class="hover`));
     lacks(ok.body, /<input/);
     const saved = (await s.store.links.get(alpha.id))!;
@@ -157,7 +182,10 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     const post = (fields: Record<string, string>) => admin.send('POST', '/admin/keywords', fields, { htmx: true });
     const cases: Array<[Record<string, string>, string]> = [
       [{ keyword: ' ', url_template: 'https://x/{slug}' }, 'Keyword and URL template are required.'],
-      [{ keyword: 'Jira', url_template: 'https://x/{slug}' }, 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).'],
+      [
+        { keyword: 'Jira', url_template: 'https://x/{slug}' },
+        'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).',
+      ],
       [{ keyword: 'jira', url_template: 'https://x/' }, 'URL template must contain {slug} placeholder.'],
     ];
     for (const [fields, message] of cases) {
@@ -169,7 +197,9 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     const ok = await post({ keyword: '  jira ', url_template: ' https://jira.example/browse/{slug} ', description: 'Tickets' });
     has(ok.body, /<td class="font-mono font-semibold">jira<\/td>/, 'inputs are trimmed');
     has(ok.body, /https:\/\/jira.example\/browse\/\{slug\}/);
-    assert.ok(textOf((await post({ keyword: 'jira', url_template: 'https://j/{slug}' })).body).includes('A keyword with that name already exists.'));
+    assert.ok(
+      textOf((await post({ keyword: 'jira', url_template: 'https://j/{slug}' })).body).includes('A keyword with that name already exists.'),
+    );
     assert.equal((await s.store.keywords.list()).length, 1);
     const k = (await s.store.keywords.list())[0]!;
     const confirm = await admin.page(`/admin/keywords/${k.id}/confirm-delete`, { htmx: true });
@@ -187,8 +217,15 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     has(empty, /0 broken link\(s\)/);
     has(empty, /No broken links/);
     const mk = async (slug: string, failures: number, opts: { optOut?: boolean; archived?: boolean; url?: string } = {}) => {
-      const l = await s.store.links.create({ slug, url: opts.url ?? `https://${slug}.example` }, alice.user!.id, { healthChecksDisabled: opts.optOut });
-      for (let i = 0; i < failures; i++) await s.store.health.record(l.id, { kind: 'failure', status: i === failures - 1 ? 503 : null, error: 'connect ECONNREFUSED' }, 3_600_000);
+      const l = await s.store.links.create({ slug, url: opts.url ?? `https://${slug}.example` }, alice.user!.id, {
+        healthChecksDisabled: opts.optOut,
+      });
+      for (let i = 0; i < failures; i++)
+        await s.store.health.record(
+          l.id,
+          { kind: 'failure', status: i === failures - 1 ? 503 : null, error: 'connect ECONNREFUSED' },
+          3_600_000,
+        );
       if (opts.archived) await s.store.links.setLifecycle(l.id, { archived: true });
       return l;
     };

@@ -65,15 +65,23 @@ describe('analytics dashboard (SPEC-0021)', () => {
     clock = NOW;
 
     const at = (days: number, hours = 0) => NOW - days * DAY - hours * HOUR;
-    const many = (n: number, from: number, span: number, extra: object = {}) => Array.from({ length: n }, (_, i) => ({ at: from - Math.floor((i * span) / n), ...extra }));
+    const many = (n: number, from: number, span: number, extra: object = {}) =>
+      Array.from({ length: n }, (_, i) => ({ at: from - Math.floor((i * span) / n), ...extra }));
     // rising: 120 this week, 80 the week before → +50%.
-    await addClicks(s.store, links['rising']!.id, [...many(120, at(0, 1), 6 * DAY, { referrer: 'https://news.example/a', userId: zed.user!.id }), ...many(80, at(8), 5 * DAY)]);
+    await addClicks(s.store, links['rising']!.id, [
+      ...many(120, at(0, 1), 6 * DAY, { referrer: 'https://news.example/a', userId: zed.user!.id }),
+      ...many(80, at(8), 5 * DAY),
+    ]);
     // brand-new: 5 this week, none before → "new".
     await addClicks(s.store, links['brand-new']!.id, many(5, at(1), DAY, { referrer: 'https://chat.example/' }));
     // falling: 10 this week, 40 before → −75%.
     await addClicks(s.store, links['falling']!.id, [...many(10, at(2), DAY), ...many(40, at(9), 3 * DAY)]);
     await addClicks(s.store, links['co-owned']!.id, many(3, at(3), DAY, { referrer: 'https://wiki.example/page' }));
-    await addClicks(s.store, links['shared-secret']!.id, many(7, at(1), DAY, { userId: zed.user!.id, referrer: 'https://intranet.example/"><img src=x onerror=alert(1)>' }));
+    await addClicks(
+      s.store,
+      links['shared-secret']!.id,
+      many(7, at(1), DAY, { userId: zed.user!.id, referrer: 'https://intranet.example/"><img src=x onerror=alert(1)>' }),
+    );
     await addClicks(s.store, links['bob-public']!.id, many(500, at(0, 2), 6 * DAY, { referrer: 'https://bob-only.example/' }));
     await addClicks(s.store, links['carol-private']!.id, many(50, at(0, 3), 6 * DAY, { referrer: 'https://carol-only.example/' }));
     await s.store.clickRollups.rollUp();
@@ -99,7 +107,10 @@ describe('analytics dashboard (SPEC-0021)', () => {
     const main = mainOf(r.body);
     const top = panel(main, 'top-links');
     const rows = textOf(top);
-    has(rows, /Link Clicks Previous Trend rising 120 80 ▲ \+50% falling 10 40 ▼ −75% shared-secret 7 0 new brand-new 5 0 new co-owned 3 0 new/);
+    has(
+      rows,
+      /Link Clicks Previous Trend rising 120 80 ▲ \+50% falling 10 40 ▼ −75% shared-secret 7 0 new brand-new 5 0 new co-owned 3 0 new/,
+    );
     has(top, new RegExp(`href="/dashboard/links/${links['rising']!.id}/stats"`), 'each link opens its stats page');
     const refs = textOf(panel(main, 'busiest-referrers'));
     has(refs, /news\.example 120/);
@@ -119,8 +130,16 @@ describe('analytics dashboard (SPEC-0021)', () => {
       lacks(html, new RegExp(`${links['bob-public']!.id}|${links['carol-private']!.id}`));
     }
     // More clicks on Bob's public link, from a referrer Alice's links also see, change nothing for her.
-    await addClicks(s.store, links['bob-public']!.id, Array.from({ length: 300 }, (_, i) => ({ at: NOW - 10 * HOUR - i * 1000, referrer: 'https://news.example/b' })));
-    await addClicks(s.store, links['bob-public']!.id, Array.from({ length: 300 }, (_, i) => ({ at: NOW - 9 * DAY - i * 1000, referrer: 'https://news.example/b' })));
+    await addClicks(
+      s.store,
+      links['bob-public']!.id,
+      Array.from({ length: 300 }, (_, i) => ({ at: NOW - 10 * HOUR - i * 1000, referrer: 'https://news.example/b' })),
+    );
+    await addClicks(
+      s.store,
+      links['bob-public']!.id,
+      Array.from({ length: 300 }, (_, i) => ({ at: NOW - 9 * DAY - i * 1000, referrer: 'https://news.example/b' })),
+    );
     await s.store.clickRollups.rollUp();
     assert.equal(mainOf((await alice.page('/dashboard/analytics')).body), before, 'byte-identical panels');
     assert.equal(mainOf((await alice.page('/dashboard/analytics?period=month')).body), beforeMonth);
@@ -173,7 +192,10 @@ describe('analytics dashboard (SPEC-0021)', () => {
 
   test('the toggles swap only the panels over HTMX and push the URL; plain links work without JavaScript', async () => {
     const main = mainOf((await alice.page('/dashboard/analytics')).body);
-    has(main, /<a href="\/dashboard\/analytics\?period=month" hx-get="\/dashboard\/analytics\?period=month" hx-target="#analytics-panels" hx-swap="outerHTML" hx-push-url="true"/);
+    has(
+      main,
+      /<a href="\/dashboard\/analytics\?period=month" hx-get="\/dashboard\/analytics\?period=month" hx-target="#analytics-panels" hx-swap="outerHTML" hx-push-url="true"/,
+    );
     const frag = await alice.page('/dashboard/analytics?period=month', { htmx: true });
     assert.equal(frag.status, 200);
     has(frag.body, /^<div id="analytics-panels"[^>]*data-period="month"/);
@@ -184,7 +206,10 @@ describe('analytics dashboard (SPEC-0021)', () => {
     const main = mainOf((await alice.page('/dashboard/analytics')).body);
     const never = panel(main, 'never-clicked');
     has(never, /Created over 7 days ago, never clicked/);
-    has(textOf(never), /^Never clicked Created over 7 days ago, never clicked (shared-idle|alice-idle) Created Jun 7, 2030 (shared-idle|alice-idle) Created Jun 7, 2030$/);
+    has(
+      textOf(never),
+      /^Never clicked Created over 7 days ago, never clicked (shared-idle|alice-idle) Created Jun 7, 2030 (shared-idle|alice-idle) Created Jun 7, 2030$/,
+    );
     lacks(never, /alice-fresh|bob-idle|rising/);
     has(never, /<time datetime="2030-06-07T14:00:00Z" title="2030-06-07T14:00:00Z" data-local="date">Jun 7, 2030<\/time>/);
     has(textOf(panel(mainOf((await bob.page('/dashboard/analytics')).body), 'never-clicked')), /bob-idle/);

@@ -23,7 +23,16 @@ describe('public browser, profiles and the tag browser (web-ui.md §11, §12, §
     // 30 public links, one minute apart: pub-00 is the oldest.
     for (let i = 0; i < 30; i++) {
       now = T0 + i * 60_000;
-      await s.store.links.create({ slug: `pub-${String(i).padStart(2, '0')}`, url: `https://e.test/${i}`, title: i === 7 ? 'Quarterly Budget' : '', description: i === 3 ? 'd'.repeat(200) : '', tags: i < 2 ? ['Team Tools'] : [] }, alice.user!.id);
+      await s.store.links.create(
+        {
+          slug: `pub-${String(i).padStart(2, '0')}`,
+          url: `https://e.test/${i}`,
+          title: i === 7 ? 'Quarterly Budget' : '',
+          description: i === 3 ? 'd'.repeat(200) : '',
+          tags: i < 2 ? ['Team Tools'] : [],
+        },
+        alice.user!.id,
+      );
     }
     now = T0 + 31 * 60_000;
     await s.store.links.create({ slug: 'priv', url: 'https://e.test/p', visibility: 'private', tags: ['Hidden Tag'] }, alice.user!.id);
@@ -51,7 +60,8 @@ describe('public browser, profiles and the tag browser (web-ui.md §11, §12, §
     const p2 = mainOf((await anonymous(s).page('/links?page=2')).body);
     assert.deepEqual(slugsOf(p2), ['pub-05', 'pub-04', 'pub-03', 'pub-02', 'pub-01', 'pub-00'].slice(0, 6));
     has(p2, /href="\/links"[^>]*>Previous</);
-    for (const bad of ['0', '-1', 'abc', '1.5']) assert.deepEqual(slugsOf(mainOf((await anonymous(s).page(`/links?page=${bad}`)).body)), slugs, bad);
+    for (const bad of ['0', '-1', 'abc', '1.5'])
+      assert.deepEqual(slugsOf(mainOf((await anonymous(s).page(`/links?page=${bad}`)).body)), slugs, bad);
   });
 
   test('private, secure, archived and expired links never appear, for anyone', async () => {
@@ -75,7 +85,10 @@ describe('public browser, profiles and the tag browser (web-ui.md §11, §12, §
 
   test('public columns: primary owner linked to the profile with a "you" badge for owners; no actions, no badges; long descriptions cut', async () => {
     const main = mainOf((await alice.page('/links?q=bobs')).body);
-    has(main, /<a class="link link-hover" href="\/u\/joe-obrien-iii">Joe O(?:&#39;|')Brien III<\/a><span class="badge badge-xs badge-accent">you<\/span>/);
+    has(
+      main,
+      /<a class="link link-hover" href="\/u\/joe-obrien-iii">Joe O(?:&#39;|')Brien III<\/a><span class="badge badge-xs badge-accent">you<\/span>/,
+    );
     lacks(main, /aria-label="Details"|aria-label="Edit"|Renew|>broken<|>expired</);
     const cut = mainOf((await anonymous(s).page('/links?q=pub-03')).body);
     has(cut, new RegExp(`${'d'.repeat(150)}…`));
@@ -128,7 +141,10 @@ describe('public browser, profiles and the tag browser (web-ui.md §11, §12, §
 
   test('an empty tag browser says how to get tags', async () => {
     const fresh = await signedIn(s, 'fresh@x.io');
-    await s.store.db.kysely.deleteFrom('link_tags').execute().catch(() => undefined);
+    await s.store.db.kysely
+      .deleteFrom('link_tags')
+      .execute()
+      .catch(() => undefined);
     const main = mainOf((await fresh.page('/dashboard/tags')).body);
     has(main, /No tags yet. Add tags when creating or editing a link./);
     has(main, /Create a link/);

@@ -17,7 +17,10 @@ describeEachDatabase('browse store', (ctx) => {
     const t0 = clock.now;
     for (let i = 0; i < 7; i++) {
       clock.now = t0 + i * 1000;
-      await store.links.create({ slug: `pub-${i}`, url: `https://e.test/${i}`, title: i === 3 ? 'Quarterly 100% Report' : '', tags: i < 2 ? ['Team Tools'] : [] }, alice.id);
+      await store.links.create(
+        { slug: `pub-${i}`, url: `https://e.test/${i}`, title: i === 3 ? 'Quarterly 100% Report' : '', tags: i < 2 ? ['Team Tools'] : [] },
+        alice.id,
+      );
     }
     clock.now = t0 + 10_000;
     await store.links.create({ slug: 'priv', url: 'https://e.test/p', visibility: 'private', tags: ['Hidden'] }, bob.id);
@@ -33,16 +36,31 @@ describeEachDatabase('browse store', (ctx) => {
     const { store } = ctx();
     const all = await store.browse.publicLinks({ offset: 0, limit: 3 });
     assert.equal(all.total, 8);
-    assert.deepEqual(all.links.map((l) => l.slug), ['bobs', 'pub-6', 'pub-5']);
+    assert.deepEqual(
+      all.links.map((l) => l.slug),
+      ['bobs', 'pub-6', 'pub-5'],
+    );
     const last = await store.browse.publicLinks({ offset: 6, limit: 3 });
-    assert.deepEqual(last.links.map((l) => l.slug), ['pub-1', 'pub-0']);
-    assert.deepEqual(last.links[0]!.tags.map((t) => t.name), ['Team Tools']);
+    assert.deepEqual(
+      last.links.map((l) => l.slug),
+      ['pub-1', 'pub-0'],
+    );
+    assert.deepEqual(
+      last.links[0]!.tags.map((t) => t.name),
+      ['Team Tools'],
+    );
   });
 
   test('public search is case-insensitive over slug, URL, title and description, with % literal', async () => {
     const { store } = ctx();
-    assert.deepEqual((await store.browse.publicLinks({ q: 'QUARTERLY', offset: 0, limit: 25 })).links.map((l) => l.slug), ['pub-3']);
-    assert.deepEqual((await store.browse.publicLinks({ q: '100%', offset: 0, limit: 25 })).links.map((l) => l.slug), ['pub-3']);
+    assert.deepEqual(
+      (await store.browse.publicLinks({ q: 'QUARTERLY', offset: 0, limit: 25 })).links.map((l) => l.slug),
+      ['pub-3'],
+    );
+    assert.deepEqual(
+      (await store.browse.publicLinks({ q: '100%', offset: 0, limit: 25 })).links.map((l) => l.slug),
+      ['pub-3'],
+    );
     assert.equal((await store.browse.publicLinks({ q: '0%', offset: 0, limit: 25 })).total, 1);
     assert.equal((await store.browse.publicLinks({ q: 'priv', offset: 0, limit: 25 })).total, 0);
   });
@@ -50,7 +68,10 @@ describeEachDatabase('browse store', (ctx) => {
   test('profile lists hold only links whose primary owner is the user', async () => {
     const { store } = ctx();
     const bobs = await store.browse.publicLinks({ primaryOwnerId: bob.id, offset: 0, limit: 25 });
-    assert.deepEqual(bobs.links.map((l) => l.slug), ['bobs']);
+    assert.deepEqual(
+      bobs.links.map((l) => l.slug),
+      ['bobs'],
+    );
     assert.equal((await store.browse.publicLinks({ primaryOwnerId: alice.id, offset: 0, limit: 25 })).total, 7);
   });
 
@@ -62,11 +83,23 @@ describeEachDatabase('browse store', (ctx) => {
     assert.deepEqual(await store.browse.adminCounts(), { users: 3, links: 11, keywords: 0 });
   });
 
-  test('dashboard tag chips: tags on the viewer\'s own and co-owned links; every tag for an admin', async () => {
+  test("dashboard tag chips: tags on the viewer's own and co-owned links; every tag for an admin", async () => {
     const { store } = ctx();
-    assert.deepEqual((await store.browse.dashboardTags(viewerOf(alice))).map((t) => [t.name, t.linkCount]), [['Bob Tag', 1], ['Team Tools', 2]]);
-    assert.deepEqual((await store.browse.dashboardTags(viewerOf(bob))).map((t) => t.name), ['Bob Tag', 'Hidden']);
-    assert.deepEqual((await store.browse.dashboardTags(viewerOf(admin))).map((t) => t.name), ['Bob Tag', 'Hidden', 'Team Tools']);
+    assert.deepEqual(
+      (await store.browse.dashboardTags(viewerOf(alice))).map((t) => [t.name, t.linkCount]),
+      [
+        ['Bob Tag', 1],
+        ['Team Tools', 2],
+      ],
+    );
+    assert.deepEqual(
+      (await store.browse.dashboardTags(viewerOf(bob))).map((t) => t.name),
+      ['Bob Tag', 'Hidden'],
+    );
+    assert.deepEqual(
+      (await store.browse.dashboardTags(viewerOf(admin))).map((t) => t.name),
+      ['Bob Tag', 'Hidden', 'Team Tools'],
+    );
     assert.deepEqual(await store.browse.dashboardTags(null), []);
   });
 });

@@ -28,14 +28,28 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
   let admin: Client;
 
   /** A link made `ageDays` ago, with clicks at the given ages. */
-  async function aged(owner: Client, slug: string, ageDays: number, clickAgesDays: number[] = [], extra: { visibility?: string; tags?: string[]; description?: string; title?: string } = {}) {
+  async function aged(
+    owner: Client,
+    slug: string,
+    ageDays: number,
+    clickAgesDays: number[] = [],
+    extra: { visibility?: string; tags?: string[]; description?: string; title?: string } = {},
+  ) {
     const t = now;
     now = T0 - ageDays * DAY;
     try {
       const l = await s.store.links.create({ slug, url: `https://example.com/${slug}`, ...extra }, owner.user!.id);
       if (clickAgesDays.length > 0) {
         await s.store.clicks.insertBatch(
-          clickAgesDays.map((d) => ({ id: randomUUID(), link_id: l.id, user_id: null, ip_hash: 'h', user_agent: null, referrer: null, clicked_at: T0 - d * DAY })),
+          clickAgesDays.map((d) => ({
+            id: randomUUID(),
+            link_id: l.id,
+            user_id: null,
+            ip_hash: 'h',
+            user_agent: null,
+            referrer: null,
+            clicked_at: T0 - d * DAY,
+          })),
         );
       }
       return l;
@@ -75,7 +89,7 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
     has(main, /href="\/dashboard\/links\/new"[^>]*>[\s\S]*?Create a link/);
   });
 
-  test('own and co-owned links, by slug; never another user\'s; admins see every link', async () => {
+  test("own and co-owned links, by slug; never another user's; admins see every link", async () => {
     const slugs = slugsOf((await alice.page('/dashboard', { htmx: true })).body);
     assert.deepEqual(slugs, [...slugs].sort());
     for (const mine of ['old-unloved', 'slack', 'bob-coowned', 'old-archived']) assert.ok(slugs.includes(mine), mine);
@@ -115,7 +129,11 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
     has(chips, />Tools</);
     has(chips, />finance</);
     lacks(chips, /Secret Stuff/, "a tag only on another user's private link never shows");
-    assert.deepEqual(slugsOf((await alice.page('/dashboard?tag=tools', { htmx: true })).body), ['slack'], "bob's public link with the tag stays out");
+    assert.deepEqual(
+      slugsOf((await alice.page('/dashboard?tag=tools', { htmx: true })).body),
+      ['slack'],
+      "bob's public link with the tag stays out",
+    );
     assert.deepEqual(slugsOf((await alice.page('/dashboard?tag=secret-stuff', { htmx: true })).body), []);
     const adminChips = /<nav aria-label="Tags"[\s\S]*?<\/nav>/.exec((await admin.page('/dashboard', { htmx: true })).body)![0];
     has(adminChips, /Secret Stuff/);
@@ -133,7 +151,11 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
     const never = await alice.page('/dashboard?filter=never-clicked', { htmx: true });
     assert.deepEqual(slugsOf(never.body), ['three-weeks']);
     has(never.body, /Created over 7 days ago, never clicked/);
-    assert.deepEqual(slugsOf((await admin.page('/dashboard?filter=stale', { htmx: true })).body), ['bob-private', 'bob-public', 'old-unloved']);
+    assert.deepEqual(slugsOf((await admin.page('/dashboard?filter=stale', { htmx: true })).body), [
+      'bob-private',
+      'bob-public',
+      'old-unloved',
+    ]);
   });
 
   test('the list refreshes itself on linkCreated and linkUpdated, keeping its filter', async () => {
@@ -144,7 +166,10 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
   test('rows: keyword-prefixed slug linking to /slug in a new tab, a copy button with the absolute URL, badges by state', async () => {
     const html = (await alice.page('/dashboard', { htmx: true })).body;
     const row = rowOf(html, 'slack');
-    has(row, /<a href="\/slack" target="_blank" rel="noopener"[^>]*><span class="text-base-content\/70">go\/<\/span><span class="link-brand font-semibold">slack<\/span><\/a>/);
+    has(
+      row,
+      /<a href="\/slack" target="_blank" rel="noopener"[^>]*><span class="text-base-content\/70">go\/<\/span><span class="link-brand font-semibold">slack<\/span><\/a>/,
+    );
     has(row, new RegExp(`data-tip="Copy link" data-copy="${s.url}/slack" aria-label="Copy link"`));
     has(row, /badge-neutral">public</);
     has(rowOf(html, 'old-archived'), />archived</);

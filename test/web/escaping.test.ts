@@ -88,7 +88,12 @@ describe('everything user-controlled is escaped (web-ui.md §1)', () => {
   });
 
   test('hostile input sent through the forms comes back escaped in the re-rendered form', async () => {
-    const r = await owner.send('POST', '/dashboard/links', { slug: 'Bad Slug', url: `https://e.example/${XSS}`, title: XSS, description: SCRIPT, tags: XSS }, { htmx: true });
+    const r = await owner.send(
+      'POST',
+      '/dashboard/links',
+      { slug: 'Bad Slug', url: `https://e.example/${XSS}`, title: XSS, description: SCRIPT, tags: XSS },
+      { htmx: true },
+    );
     lacks(r.body, INJECTED);
     const kw = await admin.send('POST', '/admin/keywords', { keyword: 'k2', url_template: XSS, description: XSS }, { htmx: true });
     lacks(kw.body, INJECTED);

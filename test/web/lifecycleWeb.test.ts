@@ -73,7 +73,12 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
 
     await fail3(id);
     // The opt-out freezes the row: no badge, and the line says so.
-    const r = await alice.send('PUT', `/dashboard/links/${id}`, { url: 'https://health-line.example.com/', title: 'x', visibility: 'public', health_checks_disabled: 'true', expires_at: '' }, { htmx: true });
+    const r = await alice.send(
+      'PUT',
+      `/dashboard/links/${id}`,
+      { url: 'https://health-line.example.com/', title: 'x', visibility: 'public', health_checks_disabled: 'true', expires_at: '' },
+      { htmx: true },
+    );
     assert.equal(r.status, 200);
     d = await header(alice, id);
     has(d.text, /Health checks: opted out/);
@@ -88,7 +93,12 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
     has(form, /<input type="checkbox" name="health_checks_disabled" value="true" class="checkbox checkbox-sm" checked/);
     has(textOf(form), /Skip destination health checks/);
     // An unticked checkbox is simply absent from the form post.
-    await alice.send('PUT', `/dashboard/links/${id}`, { url: 'https://opt-toggle.example.com/', visibility: 'public', expires_at: '' }, { htmx: true });
+    await alice.send(
+      'PUT',
+      `/dashboard/links/${id}`,
+      { url: 'https://opt-toggle.example.com/', visibility: 'public', expires_at: '' },
+      { htmx: true },
+    );
     assert.equal((await s.store.links.view(id))!.healthChecksDisabled, false);
     lacks((await alice.page(`/dashboard/links/${id}/edit`, { htmx: true })).body, /name="health_checks_disabled"[^>]*checked/);
   });
@@ -127,7 +137,12 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
       const row = rowOf(dash, id);
       has(row, />expired</);
       lacks(row, />broken</, 'health is not surfaced for an expired link');
-      const r = await alice.send('POST', `/dashboard/links/${id}/renew`, {}, { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard` } });
+      const r = await alice.send(
+        'POST',
+        `/dashboard/links/${id}/renew`,
+        {},
+        { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard` } },
+      );
       assert.equal(r.status, 200);
       has(r.body, /broken<\/span>/);
       lacks(r.body, />expired</);
@@ -142,7 +157,12 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
     await s.store.shares.add(shared, bob.user!.id, alice.user!.id);
     const mine = await make('tagged-archived', { tags: ['lifecycle'] });
     await s.store.links.setLifecycle(mine, { archived: true });
-    const othersPublic = (await s.store.links.create({ slug: 'carols-old', url: 'https://c.example.com/', tags: ['lifecycle'], expiresAt: T0 + 60_000 }, carol.user!.id)).id;
+    const othersPublic = (
+      await s.store.links.create(
+        { slug: 'carols-old', url: 'https://c.example.com/', tags: ['lifecycle'], expiresAt: T0 + 60_000 },
+        carol.user!.id,
+      )
+    ).id;
     await make('tagged-live', { tags: ['lifecycle'] });
     now = T0 + 120_000;
     try {

@@ -26,16 +26,29 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
   const linkId = async (slug: string) => (await s.store.links.getBySlug(slug))!.id;
 
   test('a valid create from the modal answers 200, empty, HX-Trigger linkCreated; a plain form gets 303 /dashboard', async () => {
-    const r = await create(alice, 'jira', { title: 'Jira', description: 'Tickets', visibility: 'private', tags: 'Engineering, tools , engineering', health_checks_disabled: 'true', expires_at: '2031-01-02T03:04:05' });
+    const r = await create(alice, 'jira', {
+      title: 'Jira',
+      description: 'Tickets',
+      visibility: 'private',
+      tags: 'Engineering, tools , engineering',
+      health_checks_disabled: 'true',
+      expires_at: '2031-01-02T03:04:05',
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body, '');
     assert.equal(r.header('hx-trigger'), 'linkCreated');
     const link = (await s.store.links.view(await linkId('jira')))!;
     assert.equal(link.visibility, 'private');
-    assert.deepEqual(link.tags.map((t) => t.name), ['Engineering', 'tools']);
+    assert.deepEqual(
+      link.tags.map((t) => t.name),
+      ['Engineering', 'tools'],
+    );
     assert.equal(link.healthChecksDisabled, true);
     assert.equal(link.expiresAt, Date.parse('2031-01-02T03:04:05Z'), 'the form value is read as UTC');
-    assert.deepEqual(link.owners.map((o) => [o.email, o.isPrimary]), [['alice@x.io', true]]);
+    assert.deepEqual(
+      link.owners.map((o) => [o.email, o.isPrimary]),
+      [['alice@x.io', true]],
+    );
 
     const plain = await alice.send('POST', '/dashboard/links', { slug: 'wiki', url: 'https://wiki.example.com' });
     assert.equal(plain.status, 303);
@@ -48,13 +61,41 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
       [{ slug: 'Bad Slug', url: 'ftp://x', title: 'x'.repeat(201) }, 'link-slug-error', 'slug must match [a-z0-9][a-z0-9-]*[a-z0-9]'],
       [{ slug: 'admin', url: 'https://a.example' }, 'link-slug-error', 'slug is reserved and cannot be used: "admin"'],
       [{ slug: 'ok-one', url: 'ftp://files.example', title: 'x'.repeat(201) }, 'link-url-error', 'url must start with http:// or https://'],
-      [{ slug: 'ok-one', url: 'https://x.example/$a/$a', title: 'x'.repeat(201) }, 'link-url-error', 'duplicate variable name in URL template: $a'],
-      [{ slug: 'ok-one', url: 'https://x.example', title: 'x'.repeat(201), tags: '<b>' }, 'link-title-error', 'title must be at most 200 characters'],
-      [{ slug: 'ok-one', url: 'https://x.example', description: 'd'.repeat(2001) }, 'link-description-error', 'description must be at most 2000 characters'],
-      [{ slug: 'ok-one', url: 'https://x.example', tags: 'fine, <script>', visibility: 'bogus' }, 'link-tags-error', 'tag names must start with a letter or digit'],
-      [{ slug: 'ok-one', url: 'https://x.example', visibility: 'bogus', expires_at: 'soon' }, 'link-visibility-error', 'visibility must be one of: public, private, secure'],
-      [{ slug: 'ok-one', url: 'https://x.example', expires_at: 'tomorrow' }, 'link-expires-error', 'expiration must be a date and time (UTC)'],
-      [{ slug: 'ok-one', url: 'https://x.example', expires_at: '2030-06-01T12:00:00' }, 'link-expires-error', 'expiration must be in the future'],
+      [
+        { slug: 'ok-one', url: 'https://x.example/$a/$a', title: 'x'.repeat(201) },
+        'link-url-error',
+        'duplicate variable name in URL template: $a',
+      ],
+      [
+        { slug: 'ok-one', url: 'https://x.example', title: 'x'.repeat(201), tags: '<b>' },
+        'link-title-error',
+        'title must be at most 200 characters',
+      ],
+      [
+        { slug: 'ok-one', url: 'https://x.example', description: 'd'.repeat(2001) },
+        'link-description-error',
+        'description must be at most 2000 characters',
+      ],
+      [
+        { slug: 'ok-one', url: 'https://x.example', tags: 'fine, <script>', visibility: 'bogus' },
+        'link-tags-error',
+        'tag names must start with a letter or digit',
+      ],
+      [
+        { slug: 'ok-one', url: 'https://x.example', visibility: 'bogus', expires_at: 'soon' },
+        'link-visibility-error',
+        'visibility must be one of: public, private, secure',
+      ],
+      [
+        { slug: 'ok-one', url: 'https://x.example', expires_at: 'tomorrow' },
+        'link-expires-error',
+        'expiration must be a date and time (UTC)',
+      ],
+      [
+        { slug: 'ok-one', url: 'https://x.example', expires_at: '2030-06-01T12:00:00' },
+        'link-expires-error',
+        'expiration must be in the future',
+      ],
     ];
     for (const [fields, errorId, message] of cases) {
       const r = await alice.send('POST', '/dashboard/links', { ...fields, title: fields.title ?? 'My title' }, { htmx: true });
@@ -102,7 +143,14 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     has(modal.body, /name="slug"[^>]*value="from-404"|value="from-404"[^>]*name="slug"/);
     has(modal.body, /hx-post="\/dashboard\/links"/);
     has(modal.body, /<span class="text-base-content\/70 select-none">go\/<\/span>/, 'slug prefixed with the keyword');
-    for (const label of ['Public — anyone can access', 'Private — hidden from browsing', 'Secure — requires login \\+ grant', 'Skip destination health checks', 'Destination URL']) has(modal.body, new RegExp(label));
+    for (const label of [
+      'Public — anyone can access',
+      'Private — hidden from browsing',
+      'Secure — requires login \\+ grant',
+      'Skip destination health checks',
+      'Destination URL',
+    ])
+      has(modal.body, new RegExp(label));
     has(modal.body, /type="datetime-local" step="1"/);
     const page = await alice.page('/dashboard/links/new');
     has(mainOf(page.body), /How it works/);
@@ -143,7 +191,12 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
 
   test('update: slug ignored, empty visibility keeps the stored one, HTMX gets linkUpdated, a form gets 303 to the detail page', async () => {
     const id = await linkId('jira');
-    const r = await alice.send('PUT', `/dashboard/links/${id}`, { slug: 'other', url: 'https://jira.example.com', title: 'Jira 2', visibility: '', tags: 'ops', expires_at: '2031-01-02T03:04:05' }, { htmx: true });
+    const r = await alice.send(
+      'PUT',
+      `/dashboard/links/${id}`,
+      { slug: 'other', url: 'https://jira.example.com', title: 'Jira 2', visibility: '', tags: 'ops', expires_at: '2031-01-02T03:04:05' },
+      { htmx: true },
+    );
     assert.equal(r.status, 200);
     assert.equal(r.header('hx-trigger'), 'linkUpdated');
     let link = (await s.store.links.view(id))!;
@@ -151,10 +204,18 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     assert.equal(link.title, 'Jira 2');
     assert.equal(link.visibility, 'private');
     assert.equal(link.healthChecksDisabled, false, 'an unchecked box turns the opt-out off');
-    assert.deepEqual(link.tags.map((t) => t.name), ['ops']);
+    assert.deepEqual(
+      link.tags.map((t) => t.name),
+      ['ops'],
+    );
     assert.equal(await s.store.links.getBySlug('other'), null);
 
-    const form = await alice.send('POST', `/dashboard/links/${id}`, { _method: 'PUT', url: 'https://jira.example.com/new', visibility: 'public', expires_at: '' });
+    const form = await alice.send('POST', `/dashboard/links/${id}`, {
+      _method: 'PUT',
+      url: 'https://jira.example.com/new',
+      visibility: 'public',
+      expires_at: '',
+    });
     assert.equal(form.status, 303);
     assert.equal(form.header('location'), `/dashboard/links/${id}`);
     link = (await s.store.links.view(id))!;
@@ -167,10 +228,20 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     const id = await linkId('short-lived');
     now = T0 + 60_000;
     try {
-      const ok = await alice.send('PUT', `/dashboard/links/${id}`, { url: 'https://changed.example', expires_at: '2030-06-01T12:00:30' }, { htmx: true });
+      const ok = await alice.send(
+        'PUT',
+        `/dashboard/links/${id}`,
+        { url: 'https://changed.example', expires_at: '2030-06-01T12:00:30' },
+        { htmx: true },
+      );
       assert.equal(ok.header('hx-trigger'), 'linkUpdated');
       assert.equal((await s.store.links.get(id))!.expiresAt, Date.parse('2030-06-01T12:00:30Z'));
-      const bad = await alice.send('PUT', `/dashboard/links/${id}`, { url: 'https://changed.example/2', expires_at: '2030-06-01T12:00:45' }, { htmx: true });
+      const bad = await alice.send(
+        'PUT',
+        `/dashboard/links/${id}`,
+        { url: 'https://changed.example/2', expires_at: '2030-06-01T12:00:45' },
+        { htmx: true },
+      );
       has(bad.body, /expiration must be in the future/);
       assert.equal((await s.store.links.get(id))!.url, 'https://changed.example', 'nothing saved');
     } finally {
@@ -186,7 +257,8 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
       const r = await c.send('PUT', `/dashboard/links/${id}`, { url: 'https://evil.example', expires_at: '' }, { htmx: true });
       assert.equal(r.status, 403);
       has(r.header('hx-trigger') ?? '', /showToast/);
-      for (const path of ['archive', 'unarchive', 'renew']) assert.equal((await c.send('POST', `/dashboard/links/${id}/${path}`)).status, 403, path);
+      for (const path of ['archive', 'unarchive', 'renew'])
+        assert.equal((await c.send('POST', `/dashboard/links/${id}/${path}`)).status, 403, path);
       assert.equal((await c.send('DELETE', `/dashboard/links/${id}`, {}, { htmx: true })).status, 403);
       assert.equal((await c.send('POST', `/dashboard/links/${id}/owners`, { email: 'carol@x.io' })).status, 403);
     }
@@ -269,7 +341,10 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     lacks(removed.body, /carol@x.io/);
     const form = await alice.send('POST', `/dashboard/links/${id}/owners/${bob.user!.id}`, { _method: 'DELETE' });
     assert.equal(form.status, 303, 'a plain form goes back to the detail page');
-    assert.deepEqual((await s.store.owners.list(id)).map((o) => o.email), ['alice@x.io']);
+    assert.deepEqual(
+      (await s.store.owners.list(id)).map((o) => o.email),
+      ['alice@x.io'],
+    );
   });
 
   test('shares: add by email with the acting user as grantor, every message, remove', async () => {
@@ -301,7 +376,11 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     assert.equal((await bob.page(`/dashboard/links/${id}/confirm-delete`, { htmx: true })).status, 403);
     const del = await alice.send('DELETE', `/dashboard/links/${id}`, {}, { htmx: true });
     assert.equal(del.status, 200);
-    has(del.body, /^<div id="toast-area" hx-swap-oob="innerHTML:#toast-area"><div class="alert alert-success[^"]*" role="status"[^>]*>[\s\S]*<span>Link deleted\.<\/span><\/div><\/div>$/, 'the out-of-band toast and nothing else');
+    has(
+      del.body,
+      /^<div id="toast-area" hx-swap-oob="innerHTML:#toast-area"><div class="alert alert-success[^"]*" role="status"[^>]*>[\s\S]*<span>Link deleted\.<\/span><\/div><\/div>$/,
+      'the out-of-band toast and nothing else',
+    );
     assert.equal(await s.store.links.get(id), null);
     await create(alice, 'doomed-too');
     const id2 = await linkId('doomed-too');
@@ -344,13 +423,23 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
       has(row, /badge-warning">expired</);
       has(row, /Renew/);
       assert.equal((await bob.send('POST', `/dashboard/links/${id}/renew`, {}, { htmx: true })).status, 403);
-      const r = await alice.send('POST', `/dashboard/links/${id}/renew`, {}, { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard/tags/promo-tag` } });
+      const r = await alice.send(
+        'POST',
+        `/dashboard/links/${id}/renew`,
+        {},
+        { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard/tags/promo-tag` } },
+      );
       assert.equal(r.status, 200);
       has(r.body, new RegExp(`^<tr id="link-${id}"`));
       lacks(r.body, />expired</);
       has(r.body, /<td class="hidden md:table-cell max-w-\[12rem\] truncate">Promo<\/td>/, 'tag-detail rows carry the Title column');
       assert.equal((await s.store.links.get(id))!.expiresAt, null);
-      const fromDash = await alice.send('POST', `/dashboard/links/${id}/renew`, {}, { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard` } });
+      const fromDash = await alice.send(
+        'POST',
+        `/dashboard/links/${id}/renew`,
+        {},
+        { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard` } },
+      );
       lacks(fromDash.body, />Promo</, 'dashboard rows have no Title column');
       const plain = await alice.send('POST', `/dashboard/links/${id}/renew`);
       assert.equal(plain.status, 303);

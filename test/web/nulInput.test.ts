@@ -38,7 +38,9 @@ for (const driver of ALL_DRIVERS) {
       const link = await s.store.links.view(linkId);
       return JSON.stringify({
         link,
-        links: (await s.store.links.list({ scope: 'all', viewer: { id: admin.user!.id, isAdmin: true }, limit: 500 })).links.map((l) => l.slug),
+        links: (await s.store.links.list({ scope: 'all', viewer: { id: admin.user!.id, isAdmin: true }, limit: 500 })).links.map(
+          (l) => l.slug,
+        ),
         users: (await s.store.users.listAll()).map((u) => [u.email, u.displayName, u.role]),
         keywords: (await s.store.keywords.list()).map((k) => k.keyword),
         tokens: (await s.store.tokens.listForUser(owner.user!.id)).map((t) => t.name),
@@ -53,7 +55,12 @@ for (const driver of ALL_DRIVERS) {
       owner = await client('owner@x.io', 'Owner');
       admin = await client('root@x.io', 'Root', 'admin');
       await client('friend@x.io', 'Friend');
-      linkId = (await s.store.links.create({ slug: 'jira', url: 'https://jira.example.com', title: 'Jira', visibility: 'secure', tags: ['tools'] }, owner.user!.id)).id;
+      linkId = (
+        await s.store.links.create(
+          { slug: 'jira', url: 'https://jira.example.com', title: 'Jira', visibility: 'secure', tags: ['tools'] },
+          owner.user!.id,
+        )
+      ).id;
       await s.store.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}', description: 'GitHub' });
       keywordCount = 1;
     });
@@ -61,7 +68,15 @@ for (const driver of ALL_DRIVERS) {
 
     test('the link form names the field holding a NUL, keeps the input, saves nothing; a plain form gets 400', async () => {
       const before = await snapshot();
-      const valid = { slug: 'new-link', url: 'https://example.com/page', title: 'A title', description: 'Words', tags: 'one, two', visibility: 'public', expires_at: '' };
+      const valid = {
+        slug: 'new-link',
+        url: 'https://example.com/page',
+        title: 'A title',
+        description: 'Words',
+        tags: 'one, two',
+        visibility: 'public',
+        expires_at: '',
+      };
       for (const fieldName of ['slug', 'url', 'title', 'description', 'tags', 'visibility', 'expires_at'] as const) {
         const fields = { ...valid, [fieldName]: `${valid[fieldName]}x${NUL}y` };
         const id = fieldName === 'expires_at' ? 'link-expires' : `link-${fieldName}`;
@@ -108,15 +123,26 @@ for (const driver of ALL_DRIVERS) {
 
     test('admin forms: inline link edit, keywords and local users report the NUL and change nothing', async () => {
       const before = await snapshot();
-      const inline = await admin.send('PUT', `/admin/links/${linkId}`, { url: 'https://ok.example', title: `T${NUL}`, description: '', visibility: 'public' }, { htmx: true });
+      const inline = await admin.send(
+        'PUT',
+        `/admin/links/${linkId}`,
+        { url: 'https://ok.example', title: `T${NUL}`, description: '', visibility: 'public' },
+        { htmx: true },
+      );
       noServerError(inline, 'inline edit');
       has(inline.body, new RegExp(`^<tr id="link-${linkId}"`), 'the row stays in edit mode');
       has(inline.body, /title must not contain NUL characters/);
       has(inline.body, /value="T\uFFFD"/);
 
       for (const [fields, message] of [
-        [{ keyword: 'wiki', url_template: `https://wiki.example/{slug}${NUL}`, description: '' }, 'URL template must not contain NUL characters.'],
-        [{ keyword: 'wiki', url_template: 'https://wiki.example/{slug}', description: `d${NUL}` }, 'Description must not contain NUL characters.'],
+        [
+          { keyword: 'wiki', url_template: `https://wiki.example/{slug}${NUL}`, description: '' },
+          'URL template must not contain NUL characters.',
+        ],
+        [
+          { keyword: 'wiki', url_template: 'https://wiki.example/{slug}', description: `d${NUL}` },
+          'Description must not contain NUL characters.',
+        ],
       ] as const) {
         const r = await admin.send('POST', '/admin/keywords', fields, { htmx: true });
         noServerError(r, 'keywords');
@@ -196,7 +222,16 @@ for (const driver of ALL_DRIVERS) {
 
     test('the resolver and the public pages never fail on a NUL', async () => {
       const anon = clientFor(s, null, '');
-      for (const path of ['/%00', '/jira%00', '/a%00/b', '/gh/x%00', '/?x=%00', '/auth/login?return_url=%00', '/auth/local?token=%00', '/auth/callback?code=%00&state=%00']) {
+      for (const path of [
+        '/%00',
+        '/jira%00',
+        '/a%00/b',
+        '/gh/x%00',
+        '/?x=%00',
+        '/auth/login?return_url=%00',
+        '/auth/local?token=%00',
+        '/auth/callback?code=%00&state=%00',
+      ]) {
         noServerError(await anon.page(path), path);
         noServerError(await owner.page(path), path);
       }

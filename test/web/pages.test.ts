@@ -106,7 +106,8 @@ describe('layout, rendering conventions and route priority (web-ui.md §1–§5)
     lacks(kw.body, /<a href="\/admin" class="menu-active"/, 'Overview is exact-match only');
     const dash = await admin.page('/dashboard');
     has(dash.body, /<details><summary>[\s\S]*?Admin<\/summary>/);
-    for (const href of ['/admin', '/admin/users', '/admin/links', '/admin/link-health', '/admin/keywords']) has(dash.body, new RegExp(`href="${href}"`));
+    for (const href of ['/admin', '/admin/users', '/admin/links', '/admin/link-health', '/admin/keywords'])
+      has(dash.body, new RegExp(`href="${href}"`));
   });
 
   test('the theme cookie sets data-theme on every page; an invalid one leaves it to the system', async () => {
@@ -152,7 +153,13 @@ describe('layout, rendering conventions and route priority (web-ui.md §1–§5)
     for (const path of ['/', '/dashboard', '/links', '/some-missing-slug', '/static/js/app.js']) {
       const r = await alice.page(path);
       const csp = r.header('content-security-policy') ?? '';
-      const directives = new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0]!, d.split(/\s+/).slice(1)]));
+      const directives = new Map(
+        csp
+          .split(';')
+          .map((d) => d.trim())
+          .filter(Boolean)
+          .map((d) => [d.split(/\s+/)[0]!, d.split(/\s+/).slice(1)]),
+      );
       assert.deepEqual(directives.get('script-src'), ["'self'"], path);
       assert.deepEqual(directives.get('style-src'), ["'self'"], path);
       assert.deepEqual(directives.get('frame-ancestors'), ["'none'"], path);
@@ -176,7 +183,19 @@ describe('layout, rendering conventions and route priority (web-ui.md §1–§5)
 
   test('resolver pages carry every helmet header; its bodiless redirects only the referrer policy', async () => {
     await s.store.links.create({ slug: 'hot', url: 'https://hot.example' }, alice.user!.id);
-    const names = ['content-security-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-dns-prefetch-control', 'x-download-options', 'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+    const names = [
+      'content-security-policy',
+      'cross-origin-resource-policy',
+      'origin-agent-cluster',
+      'referrer-policy',
+      'strict-transport-security',
+      'x-content-type-options',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-frame-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ];
     const page = await alice.page('/links');
     const missing = await alice.page('/no-such-hot-link');
     const redirect = await alice.page('/hot');

@@ -31,7 +31,8 @@ function times(html: string): Array<{ datetime: string; title: string; text: str
   }));
 }
 
-const dayGroups = (html: string) => [...html.matchAll(/<g data-day="(\d{4}-\d\d-\d\d)" data-kind="(bar|zero|nodata)"/g)].map((m) => ({ day: m[1]!, kind: m[2]! }));
+const dayGroups = (html: string) =>
+  [...html.matchAll(/<g data-day="(\d{4}-\d\d-\d\d)" data-kind="(bar|zero|nodata)"/g)].map((m) => ({ day: m[1]!, kind: m[2]! }));
 
 describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
   let s: TestServer;
@@ -58,19 +59,35 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
     zed = await signedIn(s, 'zed@x.io', { name: 'Zed Clicksworth' });
     docs = await s.store.links.create({ slug: 'docs', url: 'https://docs.example.com' }, alice.user!.id);
     memo = await s.store.links.create({ slug: 'memo', url: 'https://memo.example.com', visibility: 'private' }, alice.user!.id);
-    vault = await s.store.links.create({ slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' }, alice.user!.id, { shareWith: [bob.user!.id] });
+    vault = await s.store.links.create({ slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' }, alice.user!.id, {
+      shareWith: [bob.user!.id],
+    });
     quiet = await s.store.links.create({ slug: 'quiet', url: 'https://quiet.example.com' }, alice.user!.id);
 
     // docs: 60 clicks over the last 60 hours plus older ones at the 7/30-day edges.
     await addClicks(
       s.store,
       docs.id,
-      Array.from({ length: 60 }, (_, i) => ({ at: NOW - i * HOUR, referrer: i % 2 === 0 ? `https://ref${i % 6}.example/page` : null, userId: i % 3 === 0 ? zed.user!.id : null })),
+      Array.from({ length: 60 }, (_, i) => ({
+        at: NOW - i * HOUR,
+        referrer: i % 2 === 0 ? `https://ref${i % 6}.example/page` : null,
+        userId: i % 3 === 0 ? zed.user!.id : null,
+      })),
     );
-    await addClicks(s.store, docs.id, [{ at: NOW - 7 * DAY - 1 }, { at: NOW - 20 * DAY }, { at: NOW - 30 * DAY - 1 }, { at: NOW - 60 * DAY }]);
+    await addClicks(s.store, docs.id, [
+      { at: NOW - 7 * DAY - 1 },
+      { at: NOW - 20 * DAY },
+      { at: NOW - 30 * DAY - 1 },
+      { at: NOW - 60 * DAY },
+    ]);
     // vault: authenticated clicks by zed, with hostile referrers and user agents.
     await addClicks(s.store, vault.id, [
-      { at: NOW - 2 * HOUR, userId: zed.user!.id, referrer: 'https://evil.example/"><img src=x onerror=alert(1)>', ua: '<script>alert("ua")</script> Firefox/1' },
+      {
+        at: NOW - 2 * HOUR,
+        userId: zed.user!.id,
+        referrer: 'https://evil.example/"><img src=x onerror=alert(1)>',
+        ua: '<script>alert("ua")</script> Firefox/1',
+      },
       { at: NOW - 3 * HOUR, userId: zed.user!.id, referrer: '=HYPERLINK("http://x","y")', ua: UA.safariIphone },
       { at: NOW - 26 * HOUR, userId: zed.user!.id, referrer: 'javascript:alert(1)//<svg/onload=alert(2)>', ua: 'x'.repeat(600) },
     ]);
@@ -82,7 +99,12 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
   const statsOf = (l: Link, suffix = '') => `/dashboard/links/${l.id}/stats${suffix}`;
 
   test('anonymous visitors are sent to sign in and brought back, on the page, the chart and the export', async () => {
-    for (const path of [statsOf(docs), statsOf(docs, '?days=90'), statsOf(docs, '/chart?days=90'), statsOf(docs, '/export?from=2030-01-01T00:00:00Z')]) {
+    for (const path of [
+      statsOf(docs),
+      statsOf(docs, '?days=90'),
+      statsOf(docs, '/chart?days=90'),
+      statsOf(docs, '/export?from=2030-01-01T00:00:00Z'),
+    ]) {
       const r = await anonymous(s).page(path);
       assert.equal(r.status, 302, path);
       assert.equal(r.header('location'), `/auth/login?return_url=${encodeURIComponent(path)}`);
@@ -221,7 +243,12 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
   test('the 30/90 toggle: plain links to the page, HTMX fetches the window fragment and pushes the page URL', async () => {
     const main = mainOf((await alice.page(statsOf(docs))).body);
     const chart = statsOf(docs, '/chart?days=90');
-    has(main, new RegExp(`<a href="${statsOf(docs, '\\?days=90')}" hx-get="${chart.replace('?', '\\?')}" hx-target="#stats-window" hx-swap="outerHTML" hx-push-url="${statsOf(docs, '\\?days=90')}"`));
+    has(
+      main,
+      new RegExp(
+        `<a href="${statsOf(docs, '\\?days=90')}" hx-get="${chart.replace('?', '\\?')}" hx-target="#stats-window" hx-swap="outerHTML" hx-push-url="${statsOf(docs, '\\?days=90')}"`,
+      ),
+    );
 
     const frag = await alice.page(chart, { htmx: true });
     assert.equal(frag.status, 200);
@@ -248,7 +275,10 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
     const main = mainOf((await alice.page(statsOf(docs))).body);
     const section = (id: string) => textOf(new RegExp(`data-breakdown="${id}">([\\s\\S]*?)</section>`).exec(main)![1]!);
     // 62 clicks in 30 days: 30 with referrers ref0/2/4 (10 each), 32 without.
-    assert.equal(section('breakdown-referrers'), 'Referrers Host Clicks Share Direct / unknown 32 52% ref0.example 10 16% ref2.example 10 16% ref4.example 10 16%');
+    assert.equal(
+      section('breakdown-referrers'),
+      'Referrers Host Clicks Share Direct / unknown 32 52% ref0.example 10 16% ref2.example 10 16% ref4.example 10 16%',
+    );
     has(section('breakdown-browsers'), /Firefox 62 100%/);
     has(section('breakdown-os'), /Windows 62 100%/);
     has(section('breakdown-auth'), /Authenticated 20 32% Anonymous 42 68%/);
@@ -309,7 +339,10 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
 
     const recipient = await bob.page(statsOf(vault, '/export'));
     assert.equal(recipient.status, 200);
-    const rows = recipient.body.split('\r\n').slice(1, -1).map((l) => l.split(','));
+    const rows = recipient.body
+      .split('\r\n')
+      .slice(1, -1)
+      .map((l) => l.split(','));
     assert.equal(rows.length, 3);
     lacks(recipient.body, /Zed|<script>/);
     for (const row of rows) {
@@ -318,7 +351,12 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
     }
     has(recipient.body, /,,Safari,iOS,true,\r\n/, 'user_agent blank, browser and os kept');
 
-    for (const q of ['?from=yesterday', '?to=2030-02-30T00:00:00Z', '?cursor=%%%', '?from=2030-01-01T00:00:00Z&from=2030-01-02T00:00:00Z']) {
+    for (const q of [
+      '?from=yesterday',
+      '?to=2030-02-30T00:00:00Z',
+      '?cursor=%%%',
+      '?from=2030-01-01T00:00:00Z&from=2030-01-02T00:00:00Z',
+    ]) {
       const bad = await alice.page(statsOf(vault, `/export${q}`));
       assert.equal(bad.status, 400, q);
       has(bad.header('content-type') ?? '', /^text\/html/);
@@ -360,7 +398,10 @@ describe('click chart partial (SPEC-0021 REQ "Per-Link Daily Time Series")', () 
     assert.equal(noData.length, 30, 'the oldest 30 positions');
     assert.ok(days.slice(0, 30).every((d) => d.kind === 'nodata'));
     assert.ok(days.slice(30).every((d) => d.kind !== 'nodata'));
-    has(html, /<g data-day="[^"]+" data-kind="nodata"><title>[A-Z][a-z]{2} \d+, \d{4}: no data \(before the retention horizon\)<\/title>[^]*?fill="url\(#chart-nodata\)"/);
+    has(
+      html,
+      /<g data-day="[^"]+" data-kind="nodata"><title>[A-Z][a-z]{2} \d+, \d{4}: no data \(before the retention horizon\)<\/title>[^]*?fill="url\(#chart-nodata\)"/,
+    );
     has(html, /<g data-day="[^"]+" data-kind="zero" data-count="0"><title>[^<]*: 0 clicks<\/title>/);
     has(html, /<pattern id="chart-nodata"/);
     has(html, /data-legend="nodata"/);
@@ -372,7 +413,10 @@ describe('click chart partial (SPEC-0021 REQ "Per-Link Daily Time Series")', () 
   test('without retention there is no no-data legend; the summary names the total and the busiest day', () => {
     const html = renderFragment(ClickChart({ series: series(30, null, [NOW - HOUR, NOW - 2 * HOUR, NOW - 3 * DAY]) }));
     lacks(html, /data-kind="nodata"|data-legend="nodata"/);
-    has(html, /role="img" aria-label="Daily clicks over the last 30 days, May 19, 2030 to Jun 17, 2030 \(UTC days\): 3 clicks in total, busiest day Jun 17, 2030 with 2 clicks\."/);
+    has(
+      html,
+      /role="img" aria-label="Daily clicks over the last 30 days, May 19, 2030 to Jun 17, 2030 \(UTC days\): 3 clicks in total, busiest day Jun 17, 2030 with 2 clicks\."/,
+    );
   });
 
   test('axis helpers: nice integer steps and labels anchored on today', () => {

@@ -39,7 +39,7 @@ function fetchRaw(url: string, headers: Record<string, string>): Promise<Raw> {
 }
 
 const HOSTILE: ClickSpec[] = [
-  { at: NOW - 3 * DAY, referrer: '=cmd|\' /C calc\'!A0', ua: '@SUM(1+1)*cmd|\' /C calc\'!A0' },
+  { at: NOW - 3 * DAY, referrer: "=cmd|' /C calc'!A0", ua: "@SUM(1+1)*cmd|' /C calc'!A0" },
   { at: NOW - 3 * DAY, referrer: '+1-1', ua: '-2+3' },
   { at: NOW - 3 * DAY, referrer: '\t=1+2', ua: '\r=1+2' },
   { at: NOW - 2 * DAY, referrer: ' \u200b=HYPERLINK("http://evil.example","click")', ua: UA.edgeWindows },
@@ -63,7 +63,9 @@ describe('CSV export: the web and API routes send byte-identical bodies (SPEC-00
     await s.scheduler.stop();
     owner = await s.store.users.create({ email: 'owner@x.io', displayName: 'Owner, "The" =Boss' });
     recipient = await s.store.users.create({ email: 'rec@x.io', displayName: '@Recipient' });
-    link = await s.store.links.create({ slug: 'vault', url: 'https://vault.example', visibility: 'secure' }, owner.id, { shareWith: [recipient.id] });
+    link = await s.store.links.create({ slug: 'vault', url: 'https://vault.example', visibility: 'secure' }, owner.id, {
+      shareWith: [recipient.id],
+    });
     ids = await addClicks(
       s.store,
       link.id,
@@ -88,7 +90,10 @@ describe('CSV export: the web and API routes send byte-identical bodies (SPEC-00
   function assertSame(r: { web: Raw; api: Raw }, why: string): void {
     assert.equal(r.web.status, 200, `${why}: web ${r.web.body.toString()}`);
     assert.equal(r.api.status, 200, `${why}: api ${r.api.body.toString()}`);
-    assert.ok(r.web.body.equals(r.api.body), `${why}: identical bytes\nweb: ${JSON.stringify(r.web.body.toString())}\napi: ${JSON.stringify(r.api.body.toString())}`);
+    assert.ok(
+      r.web.body.equals(r.api.body),
+      `${why}: identical bytes\nweb: ${JSON.stringify(r.web.body.toString())}\napi: ${JSON.stringify(r.api.body.toString())}`,
+    );
     for (const h of ['content-type', 'content-disposition', 'x-next-cursor', 'cache-control']) {
       assert.equal(r.web.headers[h], r.api.headers[h], `${why}: ${h}`);
     }
@@ -99,7 +104,9 @@ describe('CSV export: the web and API routes send byte-identical bodies (SPEC-00
   test('a manager and a share recipient, without a window, with from/to, and resuming from a cursor', async () => {
     const tie = NOW - 2 * DAY;
     // The cursor names the second of the three rows tied at `tie`, in (clicked_at, id) order.
-    const tied = HOSTILE.map((c, i) => ({ at: c.at, id: ids[i]! })).filter((c) => c.at === tie).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const tied = HOSTILE.map((c, i) => ({ at: c.at, id: ids[i]! }))
+      .filter((c) => c.at === tie)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
     const cursor = encodeClickCursor({ clickedAt: tie, id: tied[1]!.id });
     const queries = [
       '',
@@ -130,30 +137,38 @@ describe('CSV export: the web and API routes send byte-identical bodies (SPEC-00
     assert.equal(resumedRows, HOSTILE.length - 3 - 2, 'resumes strictly after the named tied row');
   });
 
-  test('at the 100,000-row cap both routes send the same X-Next-Cursor and the same first and second pages', { timeout: 180_000 }, async () => {
-    const busy = await s.store.links.create({ slug: 'busy', url: 'https://busy.example' }, owner.id);
-    // Runs of ten rows share one clicked_at, so the cap falls inside a tie.
-    await addClicks(
-      s.store,
-      busy.id,
-      Array.from({ length: EXPORT_ROW_CAP + 25 }, (_, i) => ({ at: NOW - 5 * DAY + Math.floor(i / 10) * 1000, referrer: i % 7 === 0 ? '=1+1' : null, userId: i % 5 === 0 ? recipient.id : null })),
-    );
-    const c = creds.get(owner)!;
-    const get = (path: string, q: string) =>
-      Promise.all([
-        fetchRaw(`${s.url}/dashboard/links/${busy.id}/stats/export${q}`, { cookie: c.cookie }),
-        fetchRaw(`${s.url}/api/v1/links/${busy.id}/stats/export${q}`, { authorization: `Bearer ${c.token}` }),
-      ]).then(([web, api]) => ({ web, api, path }));
-    const first = await get('first', '');
-    assert.ok(first.web.body.equals(first.api.body), 'first page identical');
-    const next = first.web.headers['x-next-cursor'];
-    assert.equal(typeof next, 'string');
-    assert.equal(next, first.api.headers['x-next-cursor']);
-    assert.equal(first.web.body.toString().split('\r\n').length - 2, EXPORT_ROW_CAP);
-    const second = await get('second', `?cursor=${encodeURIComponent(String(next))}`);
-    assert.ok(second.web.body.equals(second.api.body), 'second page identical');
-    assert.equal(second.web.headers['x-next-cursor'], undefined);
-    assert.equal(second.api.headers['x-next-cursor'], undefined);
-    assert.equal(second.web.body.toString().split('\r\n').length - 2, 25);
-  });
+  test(
+    'at the 100,000-row cap both routes send the same X-Next-Cursor and the same first and second pages',
+    { timeout: 180_000 },
+    async () => {
+      const busy = await s.store.links.create({ slug: 'busy', url: 'https://busy.example' }, owner.id);
+      // Runs of ten rows share one clicked_at, so the cap falls inside a tie.
+      await addClicks(
+        s.store,
+        busy.id,
+        Array.from({ length: EXPORT_ROW_CAP + 25 }, (_, i) => ({
+          at: NOW - 5 * DAY + Math.floor(i / 10) * 1000,
+          referrer: i % 7 === 0 ? '=1+1' : null,
+          userId: i % 5 === 0 ? recipient.id : null,
+        })),
+      );
+      const c = creds.get(owner)!;
+      const get = (path: string, q: string) =>
+        Promise.all([
+          fetchRaw(`${s.url}/dashboard/links/${busy.id}/stats/export${q}`, { cookie: c.cookie }),
+          fetchRaw(`${s.url}/api/v1/links/${busy.id}/stats/export${q}`, { authorization: `Bearer ${c.token}` }),
+        ]).then(([web, api]) => ({ web, api, path }));
+      const first = await get('first', '');
+      assert.ok(first.web.body.equals(first.api.body), 'first page identical');
+      const next = first.web.headers['x-next-cursor'];
+      assert.equal(typeof next, 'string');
+      assert.equal(next, first.api.headers['x-next-cursor']);
+      assert.equal(first.web.body.toString().split('\r\n').length - 2, EXPORT_ROW_CAP);
+      const second = await get('second', `?cursor=${encodeURIComponent(String(next))}`);
+      assert.ok(second.web.body.equals(second.api.body), 'second page identical');
+      assert.equal(second.web.headers['x-next-cursor'], undefined);
+      assert.equal(second.api.headers['x-next-cursor'], undefined);
+      assert.equal(second.web.body.toString().split('\r\n').length - 2, 25);
+    },
+  );
 });

@@ -12,7 +12,12 @@ export interface Client {
   /** GET a page; `htmx` adds `HX-Request: true`. */
   page(path: string, opts?: { htmx?: boolean; headers?: Record<string, string> }): Promise<Res>;
   /** A form submission (urlencoded body). `htmx` marks it as sent by HTMX. */
-  send(method: string, path: string, fields?: Record<string, string | string[]>, opts?: { htmx?: boolean; headers?: Record<string, string> }): Promise<Res>;
+  send(
+    method: string,
+    path: string,
+    fields?: Record<string, string | string[]>,
+    opts?: { htmx?: boolean; headers?: Record<string, string> },
+  ): Promise<Res>;
 }
 
 export interface Res {
@@ -36,11 +41,17 @@ export function clientFor(s: TestServer, user: User | null, cookie: string): Cli
   return {
     user,
     cookie,
-    page: async (path, opts = {}) => wrap(await get(`${s.url}${path}`, base({ ...(opts.htmx ? { 'hx-request': 'true' } : {}), ...opts.headers }))),
+    page: async (path, opts = {}) =>
+      wrap(await get(`${s.url}${path}`, base({ ...(opts.htmx ? { 'hx-request': 'true' } : {}), ...opts.headers }))),
     send: async (method, path, fields = {}, opts = {}) => {
       const body = encodeForm(fields);
       // Node sends DELETE bodies unframed unless told their length; browsers always say it.
-      const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...(opts.htmx ? { 'hx-request': 'true' } : {}), ...opts.headers };
+      const headers = {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(body)),
+        ...(opts.htmx ? { 'hx-request': 'true' } : {}),
+        ...opts.headers,
+      };
       return wrap(await get(`${s.url}${path}`, base(headers), method, body));
     },
   };
@@ -78,16 +89,19 @@ export async function startWebServer(opts: { env?: Record<string, string>; now?:
   return startTestServer({ env: opts.env, start: opts.now ? { now: opts.now } : {} });
 }
 
-function excerpt(body: string, re: RegExp): string {
+function excerpt(body: string): string {
   return body.length > 400 ? `${body.slice(0, 200)} … (${body.length} chars)` : body;
 }
 
 /** Like assert.match, without dumping a whole page into the failure message. */
 export function has(body: string, re: RegExp, message?: string): void {
-  if (!re.test(body)) throw new Error(`${message ? `${message}: ` : ''}expected ${re} in ${excerpt(body, re)}`);
+  if (!re.test(body)) throw new Error(`${message ? `${message}: ` : ''}expected ${re} in ${excerpt(body)}`);
 }
 
 export function lacks(body: string, re: RegExp, message?: string): void {
   const m = re.exec(body);
-  if (m) throw new Error(`${message ? `${message}: ` : ''}did not expect ${re}; found ${JSON.stringify(body.slice(Math.max(0, m.index - 80), m.index + 120))}`);
+  if (m)
+    throw new Error(
+      `${message ? `${message}: ` : ''}did not expect ${re}; found ${JSON.stringify(body.slice(Math.max(0, m.index - 80), m.index + 120))}`,
+    );
 }

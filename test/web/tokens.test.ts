@@ -41,13 +41,17 @@ describe('API token settings page (api.md §3.5)', () => {
     has(bad.body, /expires_in must be one of/);
   });
 
-  test('revoke goes through a confirmation dialog, only for the caller\'s active tokens, and flashes success', async () => {
+  test("revoke goes through a confirmation dialog, only for the caller's active tokens, and flashes success", async () => {
     const { token } = await s.store.tokens.createWithExpiresIn(alice.user!.id, 'ci', '');
     const confirm = await alice.page(`/dashboard/settings/tokens/${token.id}/confirm-revoke`, { htmx: true });
     assert.equal(confirm.status, 200);
     has(confirm.body, /^<dialog/);
     has(confirm.body, new RegExp(`hx-delete="/dashboard/settings/tokens/${token.id}"`));
-    assert.equal((await bob.page(`/dashboard/settings/tokens/${token.id}/confirm-revoke`, { htmx: true })).status, 404, "someone else's token does not exist for you");
+    assert.equal(
+      (await bob.page(`/dashboard/settings/tokens/${token.id}/confirm-revoke`, { htmx: true })).status,
+      404,
+      "someone else's token does not exist for you",
+    );
     assert.equal((await bob.send('DELETE', `/dashboard/settings/tokens/${token.id}`, {}, { htmx: true })).status, 404);
     assert.equal((await s.store.tokens.findById(token.id))!.revokedAt, null);
     const r = await alice.send('DELETE', `/dashboard/settings/tokens/${token.id}`, {}, { htmx: true });

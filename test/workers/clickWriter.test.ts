@@ -73,7 +73,11 @@ describeEachDatabase('click writer', (ctx) => {
     await store.userAdmin.deleteUser(clicker.id, admin.id);
     w.start();
     assert.equal(await w.close(5_000), true, 'the batch was stored, not retried forever');
-    const rows = await db.kysely.selectFrom('link_clicks').select(['link_id', 'user_id']).where('link_id', 'in', [gone.id, kept.id]).execute();
+    const rows = await db.kysely
+      .selectFrom('link_clicks')
+      .select(['link_id', 'user_id'])
+      .where('link_id', 'in', [gone.id, kept.id])
+      .execute();
     assert.deepEqual(rows, [
       { link_id: kept.id, user_id: null },
       { link_id: kept.id, user_id: null },
@@ -92,7 +96,10 @@ describeEachDatabase('click writer', (ctx) => {
     w.start();
     await w.close();
     const rows = await db.kysely.selectFrom('link_clicks').selectAll().where('link_id', '=', link.id).orderBy('clicked_at').execute();
-    assert.deepEqual(rows.map((r) => Number(r.clicked_at)), [day1, day1 + 2_000]);
+    assert.deepEqual(
+      rows.map((r) => Number(r.clicked_at)),
+      [day1, day1 + 2_000],
+    );
     assert.notEqual(rows[0]!.ip_hash, rows[1]!.ip_hash);
     assert.equal(rows[0]!.referrer, 'https://ref.test/a');
     assert.ok(!rows.some((r) => JSON.stringify(r).includes('192.0.2.1')), 'the raw IP is never stored');
@@ -114,7 +121,14 @@ describeEachDatabase('click writer', (ctx) => {
     const link = await newLink('quiet');
     const batches: number[] = [];
     const metrics = new Metrics({ processMetrics: false });
-    const w = new ClickWriter({ clicks: countingClicks(batches), metrics, log: silent, ipHashSecret: 'k', flushDelayMs: 20, maxBatchDelayMs: 60_000 });
+    const w = new ClickWriter({
+      clicks: countingClicks(batches),
+      metrics,
+      log: silent,
+      ipHashSecret: 'k',
+      flushDelayMs: 20,
+      maxBatchDelayMs: 60_000,
+    });
     w.start();
     for (let i = 0; i < 3; i++) w.enqueue(clickEvent(link.id, i));
     const started = Date.now();
@@ -131,7 +145,15 @@ describeEachDatabase('click writer', (ctx) => {
     const link = await newLink('busy');
     const batches: number[] = [];
     const metrics = new Metrics({ processMetrics: false });
-    const w = new ClickWriter({ clicks: countingClicks(batches), metrics, log: silent, ipHashSecret: 'k', flushDelayMs: 20, maxBatchDelayMs: 10_000, batchSize: 100_000 });
+    const w = new ClickWriter({
+      clicks: countingClicks(batches),
+      metrics,
+      log: silent,
+      ipHashSecret: 'k',
+      flushDelayMs: 20,
+      maxBatchDelayMs: 10_000,
+      batchSize: 100_000,
+    });
     w.start();
     // 300 clicks every 10 ms for 300 ms: far more than a quiet trickle in every flush delay.
     let sent = 0;

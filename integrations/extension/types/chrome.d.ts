@@ -41,7 +41,9 @@ declare namespace chrome {
     function getURL(path: string): string;
     function sendMessage(message: unknown): Promise<any>;
     function openOptionsPage(): Promise<void>;
-    const onInstalled: ExtensionEvent<(details: { reason: 'install' | 'update' | 'chrome_update' | 'shared_module_update' | 'browser_update' }) => void>;
+    const onInstalled: ExtensionEvent<
+      (details: { reason: 'install' | 'update' | 'chrome_update' | 'shared_module_update' | 'browser_update' }) => void
+    >;
     const onStartup: ExtensionEvent<() => void>;
     const onMessage: ExtensionEvent<(message: any, sender: MessageSender, sendResponse: (response?: unknown) => void) => boolean | void>;
   }

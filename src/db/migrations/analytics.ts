@@ -113,7 +113,11 @@ const NARROW_CLICK_INDEXES: ClickIndex[] = [
 
 async function swapIndexes(d: Ddl, from: ClickIndex[], to: ClickIndex[]): Promise<void> {
   for (const [name, columns] of to) {
-    await d.db.schema.createIndex(name).on('link_clicks').columns([...columns]).execute();
+    await d.db.schema
+      .createIndex(name)
+      .on('link_clicks')
+      .columns([...columns])
+      .execute();
   }
   for (const [name] of from) await d.dropIndex(name, 'link_clicks');
 }

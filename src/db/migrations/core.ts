@@ -8,7 +8,6 @@ import type { MigrationStep } from './index.js';
  * columns arrive as plain ADD COLUMN steps that every database runs in place.
  */
 
-
 export const coreMigrations: MigrationStep[] = [
   {
     name: '00001_create_users',

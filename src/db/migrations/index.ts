@@ -17,10 +17,12 @@ export function migrationNames(): string[] {
 export function migrationsFor(driver: DbDriver): Record<string, Migration> {
   const out: Record<string, Migration> = {};
   for (const step of ALL) {
+    /* eslint-disable @typescript-eslint/no-explicit-any -- a migration runs against a past schema, not today's table types */
     out[step.name] = {
       up: (db: Kysely<any>) => step.up(new Ddl(db, driver)),
       down: (db: Kysely<any>) => step.down(new Ddl(db, driver)),
     };
+    /* eslint-enable @typescript-eslint/no-explicit-any */
   }
   return out;
 }

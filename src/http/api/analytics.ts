@@ -31,10 +31,13 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Sto
         tags: ['Analytics'],
         security: BEARER,
         querystring: Type.Object({
-          period: Type.Optional(StringEnum(['week', 'month'], { description: '`week` (default: the last 7 days) or `month` (the last 30)' })),
+          period: Type.Optional(
+            StringEnum(['week', 'month'], { description: '`week` (default: the last 7 days) or `month` (the last 30)' }),
+          ),
           scope: Type.Optional(
             StringEnum(['mine', 'all'], {
-              description: '`mine` (default): links the caller owns, co-owns or has been shared; `all`: every link, admins only (403 otherwise)',
+              description:
+                '`mine` (default): links the caller owns, co-owns or has been shared; `all`: every link, admins only (403 otherwise)',
             }),
           ),
         }),

@@ -19,7 +19,10 @@ export const ApiErrorSchema = Type.Object(
 export type ApiErrorBody = Static<typeof ApiErrorSchema>;
 
 export function sendApiError(reply: FastifyReply, code: ErrorCode, message: string): FastifyReply {
-  return reply.code(ERROR_STATUS[code]).type('application/json').send({ error: message, code } satisfies ApiErrorBody);
+  return reply
+    .code(ERROR_STATUS[code])
+    .type('application/json')
+    .send({ error: message, code } satisfies ApiErrorBody);
 }
 
 /** The exact body every rejected credential gets (api.md §3.3 rule 4): nothing about why. */
@@ -52,7 +55,10 @@ export function errorResponses(...statuses: number[]): Record<number, ReturnType
     const description = ERROR_DESCRIPTIONS[status] ?? 'Error';
     out[status] =
       status === 429
-        ? ref(ApiErrorSchema, { description, headers: { 'retry-after': Type.Integer({ description: 'seconds until the budget refills' }) } })
+        ? ref(ApiErrorSchema, {
+            description,
+            headers: { 'retry-after': Type.Integer({ description: 'seconds until the budget refills' }) },
+          })
         : ref(ApiErrorSchema, { description });
   }
   return out;

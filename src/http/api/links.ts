@@ -10,14 +10,7 @@ import { viewerOf, type Viewer } from '../../store/types.js';
 import { errorResponses } from './errors.js';
 import { authenticate, BEARER, requestLink, requireLinkCap } from './guards.js';
 import { changeLink, createLink, fullLinkBody, linkBodies } from './linkOperations.js';
-import {
-  CreateLinkSchema,
-  FULL_UPDATE_FIELDS,
-  LinkListSchema,
-  LinkSchema,
-  SuggestLinksSchema,
-  UpdateLinkSchema,
-} from './schemas.js';
+import { CreateLinkSchema, FULL_UPDATE_FIELDS, LinkListSchema, LinkSchema, SuggestLinksSchema, UpdateLinkSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 import { OPAQUE } from './validation.js';
 
@@ -34,7 +27,9 @@ export const LinkIdParams = Type.Object({ id: Type.String({ description: 'link i
 
 export const PageQueryFields = {
   limit: Type.Optional(Type.String({ description: 'page size: default 50, at most 200; a non-integer, zero or negative value means 50' })),
-  cursor: Type.Optional(Type.String({ description: '`next_cursor` of the previous page; a malformed cursor starts again at the first page', [OPAQUE]: true })),
+  cursor: Type.Optional(
+    Type.String({ description: '`next_cursor` of the previous page; a malformed cursor starts again at the first page', [OPAQUE]: true }),
+  ),
 };
 
 const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
@@ -121,7 +116,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
         tags: ['Links'],
         security: BEARER,
         querystring: Type.Object({
-          q: Type.Optional(Type.String({ description: 'what was typed; lower-cased and cut to 64 characters; empty gives no suggestions' })),
+          q: Type.Optional(
+            Type.String({ description: 'what was typed; lower-cased and cut to 64 characters; empty gives no suggestions' }),
+          ),
           limit: Type.Optional(Type.String({ description: 'positive integer, default 5, values above 10 mean 10' })),
         }),
         response: { 200: ref(SuggestLinksSchema, { description: 'Suggestions, best first' }), ...errorResponses(400, 401, 500) },
@@ -163,7 +160,10 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
         security: BEARER,
         params: LinkIdParams,
         body: ref(UpdateLinkSchema),
-        response: { 200: ref(LinkSchema, { description: 'The updated link, with health' }), ...errorResponses(400, 401, 403, 404, 413, 500) },
+        response: {
+          200: ref(LinkSchema, { description: 'The updated link, with health' }),
+          ...errorResponses(400, 401, 403, 404, 413, 500),
+        },
       },
     },
     async (req) => {
@@ -172,7 +172,10 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
       const fullUpdate = FULL_UPDATE_FIELDS.some((f) => body[f] !== undefined);
       if (!fullUpdate && (body.archived !== undefined || body.health_checks_disabled !== undefined)) {
         // Toggle-only body (api.md §6.9 rule 2): nothing else is touched.
-        return fullLinkBody(store, await changeLink(store, link, { archived: body.archived, healthChecksDisabled: body.health_checks_disabled }));
+        return fullLinkBody(
+          store,
+          await changeLink(store, link, { archived: body.archived, healthChecksDisabled: body.health_checks_disabled }),
+        );
       }
       if (!present(body.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
       // A full update replaces title, description and tags; omitted or empty visibility keeps the stored one.

@@ -51,7 +51,9 @@ export const LinkSchema = Type.Object(
     visibility: StringEnum(['public', 'private', 'secure']),
     expires_at: Nullable(Timestamp('null = never expires')),
     archived_at: Nullable(Timestamp('null = not archived')),
-    lifecycle_state: StringEnum(['active', 'expired', 'archived'], { description: 'derived at read time: archived, else expired once expires_at has passed, else active' }),
+    lifecycle_state: StringEnum(['active', 'expired', 'archived'], {
+      description: 'derived at read time: archived, else expired once expires_at has passed, else active',
+    }),
     health: Type.Optional(ref(HealthSchema)),
     health_checks_disabled: Type.Optional(Type.Boolean({ description: 'only for callers holding CanView' })),
     tags: Type.Array(Type.String(), { description: 'tag display names' }),
@@ -75,7 +77,9 @@ const linkFields = {
   description: Type.String({ description: 'at most 2000 characters' }),
   visibility: Type.String({ description: '`public`, `private` or `secure`' }),
   health_checks_disabled: Type.Boolean({ description: 'opt the link out of destination checks' }),
-  tags: Type.Array(Type.String(), { description: 'at most 20 tag names; each at most 50 characters of letters, digits, spaces, `-` and `_`' }),
+  tags: Type.Array(Type.String(), {
+    description: 'at most 20 tag names; each at most 50 characters of letters, digits, spaces, `-` and `_`',
+  }),
 };
 
 export const CreateLinkSchema = Type.Object(
@@ -148,10 +152,7 @@ export const UserListSchema = Type.Object(
   { $id: 'UserListResponse', additionalProperties: false },
 );
 
-export const UpdateRoleSchema = Type.Object(
-  { role: StringEnum(['user', 'admin']) },
-  { $id: 'UpdateRoleRequest' },
-);
+export const UpdateRoleSchema = Type.Object({ role: StringEnum(['user', 'admin']) }, { $id: 'UpdateRoleRequest' });
 
 export const CreateTokenSchema = Type.Object(
   {
@@ -185,7 +186,10 @@ export const TokenCreatedSchema = Type.Object(
   { $id: 'TokenCreatedResponse', additionalProperties: false },
 );
 
-export const TokenListSchema = Type.Object({ tokens: Type.Array(ref(TokenSchema)) }, { $id: 'TokenListResponse', additionalProperties: false });
+export const TokenListSchema = Type.Object(
+  { tokens: Type.Array(ref(TokenSchema)) },
+  { $id: 'TokenListResponse', additionalProperties: false },
+);
 
 export const ConfigSchema = Type.Object(
   { short_keyword: Type.String({ description: 'the prefix people type before slugs, e.g. `go`' }) },
@@ -270,7 +274,10 @@ export const ClickListSchema = Type.Object(
           user: Nullable(
             Type.Object(
               { id: id('user id'), display_name: Type.String() },
-              { additionalProperties: false, description: 'the clicker; null for anonymous clicks and for every click unless the caller holds CanManageShares' },
+              {
+                additionalProperties: false,
+                description: 'the clicker; null for anonymous clicks and for every click unless the caller holds CanManageShares',
+              },
             ),
           ),
         },
@@ -285,7 +292,10 @@ export const ClickListSchema = Type.Object(
 
 const windowDays = Type.Integer({ description: 'the window in UTC days: 30 or 90' });
 const hostCount = Type.Object(
-  { host: Type.String({ description: 'referrer host, `Direct / unknown`, or `Other` summing the hosts below the top 10' }), count: Type.Integer() },
+  {
+    host: Type.String({ description: 'referrer host, `Direct / unknown`, or `Other` summing the hosts below the top 10' }),
+    count: Type.Integer(),
+  },
   { additionalProperties: false },
 );
 
@@ -333,7 +343,9 @@ export const AnalyticsSchema = Type.Object(
           slug: Type.String(),
           count: Type.Integer({ description: 'clicks in the period' }),
           previous_count: Type.Integer({ description: 'clicks in the equal-length period before it' }),
-          trend_pct: Nullable(Type.Number({ description: '100 × (count − previous_count) / previous_count; null ("new") when previous_count is 0' })),
+          trend_pct: Nullable(
+            Type.Number({ description: '100 × (count − previous_count) / previous_count; null ("new") when previous_count is 0' }),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -25,10 +25,9 @@ import { OPAQUE } from './validation.js';
 
 const DaysQuery = Type.Object({
   days: Type.Optional(
-    StringEnum(
-      SERIES_DAYS.map(String),
-      { description: 'window in UTC days ending today: exactly `30` (default) or `90`; anything else is a 400' },
-    ),
+    StringEnum(SERIES_DAYS.map(String), {
+      description: 'window in UTC days ending today: exactly `30` (default) or `90`; anything else is a 400',
+    }),
   ),
 });
 
@@ -74,10 +73,13 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
         security: BEARER,
         params: LinkIdParams,
         querystring: Type.Object({
-          limit: Type.Optional(Type.String({ description: 'page size: default 50, at most 200; a non-integer, zero or negative value means 50' })),
+          limit: Type.Optional(
+            Type.String({ description: 'page size: default 50, at most 200; a non-integer, zero or negative value means 50' }),
+          ),
           before: Type.Optional(
             Type.String({
-              description: '`next_cursor` of the previous page (rows strictly after it), or a bare RFC 3339 timestamp (rows strictly earlier); anything else is a 400',
+              description:
+                '`next_cursor` of the previous page (rows strictly after it), or a bare RFC 3339 timestamp (rows strictly earlier); anything else is a 400',
               [OPAQUE]: true,
             }),
           ),
@@ -114,7 +116,10 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
         security: BEARER,
         params: LinkIdParams,
         querystring: DaysQuery,
-        response: { 200: ref(TimeSeriesSchema, { description: 'One entry per UTC day, oldest first' }), ...errorResponses(400, 401, 403, 404, 500) },
+        response: {
+          200: ref(TimeSeriesSchema, { description: 'One entry per UTC day, oldest first' }),
+          ...errorResponses(400, 401, 403, 404, 500),
+        },
       },
     },
     async (req) => {
@@ -176,9 +181,11 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
             description:
               'CSV with the header `clicked_at,referrer,user_agent,browser,os,authenticated,user`, streamed. ' +
               '`user_agent` and `user` are empty unless the caller holds CanManageShares. ' +
-              'Cells a spreadsheet would run as a formula are prefixed with `\'`.',
+              "Cells a spreadsheet would run as a formula are prefixed with `'`.",
             headers: {
-              'x-next-cursor': Type.String({ description: 'present only when the 100,000-row cap cut the export short: pass it as `cursor` for the rest' }),
+              'x-next-cursor': Type.String({
+                description: 'present only when the 100,000-row cap cut the export short: pass it as `cursor` for the rest',
+              }),
               'content-disposition': Type.String({ description: 'attachment; filename="{slug}-clicks.csv"' }),
             },
             content: { 'text/csv': { schema: Type.String() } },

@@ -21,7 +21,9 @@ export const SuggestRequestSchema = Type.Object(
   {
     url: Type.String({ description: 'the destination to describe' }),
     title: Type.Optional(Type.String({ description: 'the page title when known; when empty the server reads it from the page' })),
-    description: Type.Optional(Type.String({ description: 'the page description when known; when empty the server reads it from the page' })),
+    description: Type.Optional(
+      Type.String({ description: 'the page description when known; when empty the server reads it from the page' }),
+    ),
   },
   { $id: 'SuggestRequest', description: 'Unknown fields are ignored.' },
 );
@@ -60,7 +62,9 @@ export function registerLinkSuggestRoute(app: FastifyInstance, deps: { config: C
         response: {
           200: ref(SuggestResponseSchema, { description: 'Suggested metadata' }),
           ...errorResponses(400, 401, 413, 502),
-          503: ref(ApiErrorSchema, { description: 'No LLM provider is configured (LLM_NOT_CONFIGURED), or the database is busy or unreachable' }),
+          503: ref(ApiErrorSchema, {
+            description: 'No LLM provider is configured (LLM_NOT_CONFIGURED), or the database is busy or unreachable',
+          }),
         },
       },
     },

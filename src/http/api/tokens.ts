@@ -41,7 +41,10 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Store }
         summary: "List the caller's tokens, newest first (revoked ones included)",
         tags: ['Tokens'],
         security: BEARER,
-        response: { 200: ref(TokenListSchema, { description: 'Every token of the caller; never the token itself or its hash' }), ...errorResponses(401, 500) },
+        response: {
+          200: ref(TokenListSchema, { description: 'Every token of the caller; never the token itself or its hash' }),
+          ...errorResponses(401, 500),
+        },
       },
     },
     async (req) => ({ tokens: (await store.tokens.listForUser(requestUser(req).id)).map(toTokenBody) }),
@@ -56,7 +59,10 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Store }
         tags: ['Tokens'],
         security: BEARER,
         body: ref(CreateTokenSchema),
-        response: { 201: ref(TokenCreatedSchema, { description: 'The new token, with its plaintext' }), ...errorResponses(400, 401, 413, 500) },
+        response: {
+          201: ref(TokenCreatedSchema, { description: 'The new token, with its plaintext' }),
+          ...errorResponses(400, 401, 413, 500),
+        },
       },
     },
     async (req, reply) => {

@@ -14,7 +14,9 @@ export const UserSchema = Type.Object(
     email: Type.String(),
     display_name: Type.String(),
     role: StringEnum(['user', 'admin']),
-    role_source: StringEnum(['manual', 'config'], { description: 'who set the role: an admin (`manual`) or a configured grant (`config`)' }),
+    role_source: StringEnum(['manual', 'config'], {
+      description: 'who set the role: an admin (`manual`) or a configured grant (`config`)',
+    }),
     created_at: Type.String({ format: 'date-time', description: 'RFC 3339, UTC' }),
   },
   { $id: 'UserResponse', additionalProperties: false },

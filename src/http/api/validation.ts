@@ -174,7 +174,10 @@ export function apiErrorHandler(instance: FastifyInstance): void {
     // Proto-poisoning (`__proto__` keys) is raised by the JSON parser as a plain 400.
     const poisoned = error.statusCode === 400 && /prototype|constructor/i.test(error.message) && error.code === undefined;
     if (message !== undefined || poisoned) {
-      return reply.code(400).type('application/json').send({ error: message ?? 'invalid request body', code: 'BAD_REQUEST' });
+      return reply
+        .code(400)
+        .type('application/json')
+        .send({ error: message ?? 'invalid request body', code: 'BAD_REQUEST' });
     }
     throw error;
   });

@@ -24,7 +24,19 @@ import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { firstNulKey, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
-import { field, isUuid, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, withToast, type WebDeps } from './support.js';
+import {
+  field,
+  isUuid,
+  notFound,
+  param,
+  query,
+  seeOther,
+  sendFragment,
+  textError,
+  wantsFragment,
+  withToast,
+  type WebDeps,
+} from './support.js';
 
 const EMPTY_ADD_USER: AddUserState = { values: { email: '', name: '', role: 'user' }, error: null, created: null };
 const EMPTY_KEYWORD_FORM: KeywordFormState = { values: { keyword: '', urlTemplate: '', description: '' }, error: null };
@@ -78,7 +90,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!wantsFragment(req)) return seeOther(reply, '/admin/users');
     const updated = (await store.users.findById(target.id))!;
     const row = <UserRow user={updated} selfId={requestUser(req).id} localMode={localMode} />;
-    return sendFragment(reply, withToast(row, 'success', `${updated.displayName || updated.email} is now ${role === 'admin' ? 'an admin' : 'a user'}.`));
+    return sendFragment(
+      reply,
+      withToast(row, 'success', `${updated.displayName || updated.email} is now ${role === 'admin' ? 'an admin' : 'a user'}.`),
+    );
   });
 
   app.get('/admin/users/:id/confirm-delete', guard, async (req, reply) => {
@@ -86,7 +101,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!target) return reply;
     if (target.id === requestUser(req).id) return textError(reply, 400, 'cannot delete yourself');
     const primaryLinks = await store.userAdmin.primaryLinkCount(target.id);
-    return sendHtml(req, reply, await pageContext(deps, req), 'Delete user', <ConfirmDeleteUser user={target} primaryLinks={primaryLinks} asModal={isHtmx(req)} />);
+    return sendHtml(
+      req,
+      reply,
+      await pageContext(deps, req),
+      'Delete user',
+      <ConfirmDeleteUser user={target} primaryLinks={primaryLinks} asModal={isHtmx(req)} />,
+    );
   });
 
   webRoute(app, 'DELETE', '/admin/users/:id', guard, async (req, reply) => {
@@ -110,14 +131,25 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!localMode) return notFound(deps, req, reply);
     const values = { email: field(req, 'email').trim(), name: field(req, 'name').trim(), role: field(req, 'role') };
     const fail = (error: string) =>
-      usersReply(req, reply, { values: { email: visibleNul(values.email), name: visibleNul(values.name), role: values.role }, error, created: null }, 400);
+      usersReply(
+        req,
+        reply,
+        { values: { email: visibleNul(values.email), name: visibleNul(values.name), role: values.role }, error, created: null },
+        400,
+      );
     const nul = firstNulKey(values);
     if (nul) return fail(`${nulMessage(nul === 'name' ? 'Name' : nul === 'email' ? 'Email' : 'Role')}.`);
     if (values.email === '') return fail('Email is required.');
     if (values.role !== '' && values.role !== 'user' && values.role !== 'admin') return fail('invalid role');
     let user: User;
     try {
-      user = await store.users.create({ email: values.email, displayName: values.name, role: values.role === 'admin' ? 'admin' : 'user', roleSource: 'manual', provider: 'local' });
+      user = await store.users.create({
+        email: values.email,
+        displayName: values.name,
+        role: values.role === 'admin' ? 'admin' : 'user',
+        roleSource: 'manual',
+        provider: 'local',
+      });
     } catch (e) {
       if (isAppError(e) && e.status === 400) return fail(e.message);
       throw e;
@@ -131,26 +163,61 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const target = await targetUser(req, reply);
     if (!target) return reply;
     const url = await issueSignInUrl(store, config, target);
-    return sendHtml(req, reply, await pageContext(deps, req), 'New sign-in link', <SignInLinkModal email={target.email} url={url} asModal={isHtmx(req)} />);
+    return sendHtml(
+      req,
+      reply,
+      await pageContext(deps, req),
+      'New sign-in link',
+      <SignInLinkModal email={target.email} url={url} asModal={isHtmx(req)} />,
+    );
   });
 
   // --- keywords ----------------------------------------------------------------
 
-  const keywordsReply = async (req: FastifyRequest, reply: FastifyReply, form: KeywordFormState, status = 200, toast: string | null = null) => {
+  const keywordsReply = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    form: KeywordFormState,
+    status = 200,
+    toast: string | null = null,
+  ) => {
     const keywords = await store.keywords.list();
     if (wantsFragment(req)) {
       const section = <KeywordsSection keywords={keywords} form={form} />;
       return sendFragment(reply, toast ? withToast(section, 'success', toast) : renderFragment(section));
     }
-    return sendHtml(req, reply, await pageContext(deps, req), 'Keyword Templates', <KeywordsPage keywords={keywords} form={form} />, status);
+    return sendHtml(
+      req,
+      reply,
+      await pageContext(deps, req),
+      'Keyword Templates',
+      <KeywordsPage keywords={keywords} form={form} />,
+      status,
+    );
   };
 
   app.get('/admin/keywords', guard, async (req, reply) => keywordsReply(req, reply, EMPTY_KEYWORD_FORM));
 
   app.post('/admin/keywords', { ...guard, config: { handlesNul: true } }, async (req, reply) => {
-    const values = { keyword: field(req, 'keyword').trim(), urlTemplate: field(req, 'url_template').trim(), description: field(req, 'description').trim() };
+    const values = {
+      keyword: field(req, 'keyword').trim(),
+      urlTemplate: field(req, 'url_template').trim(),
+      description: field(req, 'description').trim(),
+    };
     const fail = (error: string) =>
-      keywordsReply(req, reply, { values: { keyword: visibleNul(values.keyword), urlTemplate: visibleNul(values.urlTemplate), description: visibleNul(values.description) }, error }, 400);
+      keywordsReply(
+        req,
+        reply,
+        {
+          values: {
+            keyword: visibleNul(values.keyword),
+            urlTemplate: visibleNul(values.urlTemplate),
+            description: visibleNul(values.description),
+          },
+          error,
+        },
+        400,
+      );
     const nul = firstNulKey(values);
     if (nul) return fail(`${nulMessage(nul === 'keyword' ? 'Keyword' : nul === 'urlTemplate' ? 'URL template' : 'Description')}.`);
     if (values.keyword === '' || values.urlTemplate === '') return fail('Keyword and URL template are required.');
@@ -159,7 +226,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     try {
       await store.keywords.create(values);
     } catch (e) {
-      if (isAppError(e) && e.field === 'keyword' && /already exists/.test(e.message)) return fail('A keyword with that name already exists.');
+      if (isAppError(e) && e.field === 'keyword' && /already exists/.test(e.message))
+        return fail('A keyword with that name already exists.');
       req.log.error({ err: e }, 'creating a keyword failed');
       return fail('Failed to create keyword.');
     }
@@ -180,7 +248,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
       reply,
       await pageContext(deps, req),
       `Delete ${k.keyword}`,
-      <ConfirmDelete name={k.keyword} action={`/admin/keywords/${k.id}`} target={`#keyword-${k.id}`} asModal={isHtmx(req)} cancelHref="/admin/keywords" />,
+      <ConfirmDelete
+        name={k.keyword}
+        action={`/admin/keywords/${k.id}`}
+        target={`#keyword-${k.id}`}
+        asModal={isHtmx(req)}
+        cancelHref="/admin/keywords"
+      />,
     );
   });
 

@@ -8,7 +8,14 @@ import { validateDestination } from '../../domain/url.js';
 import { isStalenessFilter, stalenessHint } from '../../store/staleness.js';
 import type { LinkView } from '../../store/types.js';
 import { viewerOf } from '../../store/types.js';
-import { AdminLinkEditPage, AdminLinkEditRow, AdminLinkList, AdminLinksPage, type AdminEditValues, type AdminLinkListProps } from '../../views/pages/adminLinks.js';
+import {
+  AdminLinkEditPage,
+  AdminLinkEditRow,
+  AdminLinkList,
+  AdminLinksPage,
+  type AdminEditValues,
+  type AdminLinkListProps,
+} from '../../views/pages/adminLinks.js';
 import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { LinkRow } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
@@ -68,14 +75,27 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
       // The row stays in edit mode with what was typed; the reason arrives as a toast.
       return sendFragment(reply, error ? withToast(row, 'error', error) : renderFragment(row));
     }
-    return sendHtml(req, reply, ctx, `Edit ${view.slug}`, <AdminLinkEditPage link={view} values={values} shortKeyword={ctx.shortKeyword} error={error} />, error ? 400 : 200);
+    return sendHtml(
+      req,
+      reply,
+      ctx,
+      `Edit ${view.slug}`,
+      <AdminLinkEditPage link={view} values={values} shortKeyword={ctx.shortKeyword} error={error} />,
+      error ? 400 : 200,
+    );
   };
 
   app.get('/admin/links/:id/edit', guard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canEdit');
     if (!got) return reply;
     const view = (await store.links.view(got.link.id))!;
-    return editReply(req, reply, view, { url: view.url, title: view.title, description: view.description, visibility: view.visibility }, null);
+    return editReply(
+      req,
+      reply,
+      view,
+      { url: view.url, title: view.title, description: view.description, visibility: view.visibility },
+      null,
+    );
   });
 
   app.get('/admin/links/:id/row', guard, async (req, reply) => {
@@ -89,10 +109,20 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
     const got = await linkFor(deps, req, reply, 'canEdit');
     if (!got) return reply;
     const view = (await store.links.view(got.link.id))!;
-    const values: AdminEditValues = { url: field(req, 'url'), title: field(req, 'title'), description: field(req, 'description'), visibility: field(req, 'visibility') };
+    const values: AdminEditValues = {
+      url: field(req, 'url'),
+      title: field(req, 'title'),
+      description: field(req, 'description'),
+      visibility: field(req, 'visibility'),
+    };
     const nul = (['url', 'title', 'description', 'visibility'] as const).find((f) => hasNul(values[f]));
     if (nul) {
-      const shown = { url: visibleNul(values.url), title: visibleNul(values.title), description: visibleNul(values.description), visibility: visibleNul(values.visibility) };
+      const shown = {
+        url: visibleNul(values.url),
+        title: visibleNul(values.title),
+        description: visibleNul(values.description),
+        visibility: visibleNul(values.visibility),
+      };
       return editReply(req, reply, view, shown, nulMessage(nul));
     }
     let patch;
@@ -123,7 +153,13 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
       reply,
       await pageContext(deps, req),
       `Delete ${got.link.slug}`,
-      <ConfirmDelete name={got.link.slug} action={`/admin/links/${id}`} target={`#link-${id}`} asModal={isHtmx(req)} cancelHref="/admin/links" />,
+      <ConfirmDelete
+        name={got.link.slug}
+        action={`/admin/links/${id}`}
+        target={`#link-${id}`}
+        asModal={isHtmx(req)}
+        cancelHref="/admin/links"
+      />,
     );
   });
 

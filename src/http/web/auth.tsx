@@ -90,7 +90,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): { oidc: Oidc
     if (config.authMode !== 'oidc') return reply.callNotFound();
     const cfg = oidc!.ready;
     if (!cfg) return page(req, reply, 'Sign-in unavailable', <SignInUnavailable />, 503, null);
-    const fail = (status: number, message: string) => page(req, reply, 'Sign-in failed', <SignInFailed status={status} message={message} />, status, null);
+    const fail = (status: number, message: string) =>
+      page(req, reply, 'Sign-in failed', <SignInFailed status={status} message={message} />, status, null);
 
     const state = readCookie(req, PRE_AUTH.state);
     if (!state || state !== param(req.query, 'state')) {

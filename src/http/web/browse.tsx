@@ -45,13 +45,24 @@ export function registerBrowseRoutes(app: FastifyInstance, deps: WebDeps): void 
     const profile = await store.users.findByDisplayNameSlug(slug);
     if (!profile) return sendHtml(req, reply, ctx, 'Not found', <ProfileNotFound slug={slug} />, 404);
     const page = pageParam(req);
-    const found = await store.browse.publicLinks({ primaryOwnerId: profile.id, offset: (page - 1) * PUBLIC_PAGE_SIZE, limit: PUBLIC_PAGE_SIZE });
+    const found = await store.browse.publicLinks({
+      primaryOwnerId: profile.id,
+      offset: (page - 1) * PUBLIC_PAGE_SIZE,
+      limit: PUBLIC_PAGE_SIZE,
+    });
     return sendHtml(
       req,
       reply,
       ctx,
       profile.displayName,
-      <ProfilePage name={profile.displayName} slug={profile.displayNameSlug} rows={publicRows(found.links)} env={tableEnv(deps, req, ctx)} page={page} total={found.total} />,
+      <ProfilePage
+        name={profile.displayName}
+        slug={profile.displayNameSlug}
+        rows={publicRows(found.links)}
+        env={tableEnv(deps, req, ctx)}
+        page={page}
+        total={found.total}
+      />,
     );
   });
 }

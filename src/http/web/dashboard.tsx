@@ -37,7 +37,10 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: WebDeps): vo
     else page = await store.links.list({ scope, viewer, q, searchIn: ['slug', 'url', 'description'], afterSlug: after, limit: PAGE_SIZE });
 
     const ctx = await pageContext(deps, req, user);
-    const [rows, tags] = await Promise.all([linkRows(store, page.links, user), filter === null ? store.browse.dashboardTags(viewer) : Promise.resolve([])]);
+    const [rows, tags] = await Promise.all([
+      linkRows(store, page.links, user),
+      filter === null ? store.browse.dashboardTags(viewer) : Promise.resolve([]),
+    ]);
     const list: LinkListProps = {
       rows,
       env: tableEnv(deps, req, ctx),

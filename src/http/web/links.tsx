@@ -79,7 +79,10 @@ function formValues(req: FastifyRequest): LinkFormValues {
  * (scheme, host, duplicate variables) → title/description → tags →
  * visibility → expiry. The store re-checks everything on write.
  */
-function validateLinkForm(v: LinkFormValues, opts: { create: boolean; now: number; storedExpiry: number | null }): { ok: ValidLinkForm } | { error: FormError } {
+function validateLinkForm(
+  v: LinkFormValues,
+  opts: { create: boolean; now: number; storedExpiry: number | null },
+): { ok: ValidLinkForm } | { error: FormError } {
   // A NUL never reaches the store (PostgreSQL refuses it): named beside its field, in form order.
   const text: Array<[string, string]> = [
     ['slug', opts.create ? v.slug : ''],
@@ -125,7 +128,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     status = 200,
   ) => {
     const ctx = await pageContext(deps, req);
-    const values = Object.fromEntries(Object.entries(props.values).map(([k, v]) => [k, typeof v === 'string' ? visibleNul(v) : v])) as unknown as LinkFormValues;
+    const values = Object.fromEntries(
+      Object.entries(props.values).map(([k, v]) => [k, typeof v === 'string' ? visibleNul(v) : v]),
+    ) as unknown as LinkFormValues;
     const common = { ...props, values, shortKeyword: ctx.shortKeyword };
     if (wantsFragment(req)) {
       // A failed HTMX save swaps the form in place inside the open modal;
@@ -137,7 +142,12 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     return sendHtml(req, reply, ctx, title, <LinkFormPage {...common} />, status);
   };
 
-  const detailProps = async (req: FastifyRequest, link: Link, caps: LinkCaps, extra: Partial<LinkDetailProps> = {}): Promise<LinkDetailProps> => {
+  const detailProps = async (
+    req: FastifyRequest,
+    link: Link,
+    caps: LinkCaps,
+    extra: Partial<LinkDetailProps> = {},
+  ): Promise<LinkDetailProps> => {
     const view = (await store.links.view(link.id))!;
     const ctx = await pageContext(deps, req);
     const origin = requestOrigin(config, req);
@@ -146,7 +156,17 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       caps.canManageShares && view.visibility === 'secure' ? store.shares.list(view.id) : Promise.resolve(null),
       qrCode(`${origin}/${view.slug}`),
     ]);
-    return { link: view, caps, state: lifecycleState(view, store.now()), health, shares, shortKeyword: ctx.shortKeyword, origin, qrSvg, ...extra };
+    return {
+      link: view,
+      caps,
+      state: lifecycleState(view, store.now()),
+      health,
+      shares,
+      shortKeyword: ctx.shortKeyword,
+      origin,
+      qrSvg,
+      ...extra,
+    };
   };
 
   const sendDetail = async (req: FastifyRequest, reply: FastifyReply, props: LinkDetailProps, status = 200) =>
@@ -175,20 +195,35 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const v = checked.ok;
     try {
       await store.links.create(
-        { slug: values.slug, url: v.url, title: v.title, description: v.description, visibility: v.visibility, tags: v.tags.map((t) => t.name), expiresAt: v.expiresAt },
+        {
+          slug: values.slug,
+          url: v.url,
+          title: v.title,
+          description: v.description,
+          visibility: v.visibility,
+          tags: v.tags.map((t) => t.name),
+          expiresAt: v.expiresAt,
+        },
         user.id,
         { healthChecksDisabled: v.healthChecksDisabled },
       );
     } catch (e) {
       let error: FormError = { field: null, message: 'Could not create the link. Please try again.' };
-      if (isAppError(e) && e.code === 'SLUG_CONFLICT') error = { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
+      if (isAppError(e) && e.code === 'SLUG_CONFLICT')
+        error = { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
       else if (isAppError(e) && e.status === 400) error = { field: e.field ?? null, message: e.message };
       else req.log.error({ err: e }, 'creating a link from the web form failed');
       return renderForm(req, reply, { mode: 'create', values, error }, isAppError(e) ? e.status : 500);
     }
     if (wantsFragment(req)) {
       // Nothing to swap: the modal closes and #link-list refreshes itself on the event.
-      return reply.code(200).header('hx-trigger', 'linkCreated').header('hx-reswap', 'none').header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send('');
+      return reply
+        .code(200)
+        .header('hx-trigger', 'linkCreated')
+        .header('hx-reswap', 'none')
+        .header('cache-control', 'private, no-store')
+        .type('text/html; charset=utf-8')
+        .send('');
     }
     return seeOther(reply, '/dashboard');
   });
@@ -248,7 +283,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
         healthChecksDisabled: v.healthChecksDisabled,
       });
     } catch (e) {
-      const error: FormError = isAppError(e) && e.status === 400 ? { field: e.field ?? null, message: e.message } : { field: null, message: 'Update failed.' };
+      const error: FormError =
+        isAppError(e) && e.status === 400 ? { field: e.field ?? null, message: e.message } : { field: null, message: 'Update failed.' };
       if (!isAppError(e)) req.log.error({ err: e }, 'updating a link from the web form failed');
       return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error }, isAppError(e) ? e.status : 500);
     }
@@ -262,7 +298,13 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error }, 500);
     }
     if (wantsFragment(req)) {
-      return reply.code(200).header('hx-trigger', 'linkUpdated').header('hx-reswap', 'none').header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send('');
+      return reply
+        .code(200)
+        .header('hx-trigger', 'linkUpdated')
+        .header('hx-reswap', 'none')
+        .header('cache-control', 'private, no-store')
+        .type('text/html; charset=utf-8')
+        .send('');
     }
     return seeOther(reply, `/dashboard/links/${link.id}`);
   });
@@ -277,7 +319,13 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       reply,
       ctx,
       `Delete ${got.link.slug}`,
-      <ConfirmDelete name={got.link.slug} action={`/dashboard/links/${id}`} target={`#link-${id}`} asModal={isHtmx(req)} cancelHref={`/dashboard/links/${id}`} />,
+      <ConfirmDelete
+        name={got.link.slug}
+        action={`/dashboard/links/${id}`}
+        target={`#link-${id}`}
+        asModal={isHtmx(req)}
+        cancelHref={`/dashboard/links/${id}`}
+      />,
     );
   });
 
@@ -314,7 +362,10 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const variant = from.startsWith('/dashboard/tags/') ? 'tag' : 'dashboard';
     const ctx = await pageContext(deps, req);
     const [row] = await linkRows(store, [view], requestUser(req));
-    return sendFragment(reply, withToast(<LinkRow row={row!} variant={variant} env={tableEnv(deps, req, ctx)} />, 'success', 'Link renewed. It no longer expires.'));
+    return sendFragment(
+      reply,
+      withToast(<LinkRow row={row!} variant={variant} env={tableEnv(deps, req, ctx)} />, 'success', 'Link renewed. It no longer expires.'),
+    );
   });
 
   // --- co-owners and shares (web-ui.md §8) ------------------------------------
@@ -322,7 +373,12 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   const ownersReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
     if (wantsFragment(req)) {
       const owners = await store.owners.list(link.id);
-      return sendFragment(reply, renderFragment(<OwnersSection linkId={link.id} owners={owners} canManage={caps.canManageShares} error={error} email={typedEmail(req)} />));
+      return sendFragment(
+        reply,
+        renderFragment(
+          <OwnersSection linkId={link.id} owners={owners} canManage={caps.canManageShares} error={error} email={typedEmail(req)} />,
+        ),
+      );
     }
     if (!error) return seeOther(reply, `/dashboard/links/${link.id}`);
     return sendDetail(req, reply, await detailProps(req, link, caps, { ownersError: error, ownersEmail: typedEmail(req) }), status);
@@ -341,7 +397,14 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     } catch (e) {
       const duplicate = isAppError(e) && e.code === 'DUPLICATE_OWNER';
       if (!duplicate) req.log.error({ err: e }, 'adding a co-owner failed');
-      return ownersReply(req, reply, got.link, got.caps, duplicate ? 'User is already a co-owner.' : 'Could not add co-owner.', duplicate ? 400 : 500);
+      return ownersReply(
+        req,
+        reply,
+        got.link,
+        got.caps,
+        duplicate ? 'User is already a co-owner.' : 'Could not add co-owner.',
+        duplicate ? 400 : 500,
+      );
     }
     return ownersReply(req, reply, got.link, got.caps, null);
   });
@@ -422,4 +485,3 @@ function headerPath(v: string | string[] | undefined): string {
 export async function qrCode(url: string): Promise<string> {
   return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
 }
-

@@ -71,24 +71,28 @@ export function webRoute(
   }
   const routes: PathRoutes = { handlers: new Map([[method, { opts, handler }]]) };
   registry.set(path, routes);
-  app.post(path, { config: { overrideTargets: routes.handlers } }, async function overriddenPost(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-    const wanted = overrideMethod(req);
-    const target = wanted ? routes.handlers.get(wanted) : undefined;
-    if (!target) {
-      const allow = [...routes.handlers.keys()].join(', ');
-      return reply
-        .code(405)
-        .header('allow', allow)
-        .type('text/plain; charset=utf-8')
-        .send(`this form must carry _method=${allow.replaceAll(', ', ' or ')}`);
-    }
-    overridden.add(req);
-    for (const hook of hookList(target.opts.preHandler)) {
-      await hook.call(this, req, reply);
-      if (reply.sent) return reply;
-    }
-    return target.handler.call(this, req, reply);
-  });
+  app.post(
+    path,
+    { config: { overrideTargets: routes.handlers } },
+    async function overriddenPost(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      const wanted = overrideMethod(req);
+      const target = wanted ? routes.handlers.get(wanted) : undefined;
+      if (!target) {
+        const allow = [...routes.handlers.keys()].join(', ');
+        return reply
+          .code(405)
+          .header('allow', allow)
+          .type('text/plain; charset=utf-8')
+          .send(`this form must carry _method=${allow.replaceAll(', ', ' or ')}`);
+      }
+      overridden.add(req);
+      for (const hook of hookList(target.opts.preHandler)) {
+        await hook.call(this, req, reply);
+        if (reply.sent) return reply;
+      }
+      return target.handler.call(this, req, reply);
+    },
+  );
 }
 
 /**

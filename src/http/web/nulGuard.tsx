@@ -36,7 +36,9 @@ export function visibleNul(v: string): string {
 export function firstNulKey(value: unknown, prefix = '', depth = 0): string | null {
   if (typeof value === 'string') return value.includes(NUL) ? prefix || 'value' : null;
   if (depth > 8 || typeof value !== 'object' || value === null) return null;
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [`${prefix}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [prefix ? `${prefix}.${k}` : k, v]);
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [`${prefix}[${i}]`, v])
+    : Object.entries(value).map(([k, v]) => [prefix ? `${prefix}.${k}` : k, v]);
   for (const [key, v] of entries) {
     if (hasNul(key)) return prefix || 'field name';
     const hit = firstNulKey(v, key, depth + 1);

@@ -88,15 +88,24 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, user?: Us
  * Sends HTML: only the content fragment for HTMX requests, the full layout
  * otherwise (core.md §1.5). Pages are never cached by shared caches.
  */
-export function sendHtml(req: FastifyRequest, reply: FastifyReply, ctx: PageContext, title: string, body: VNode, status = 200): FastifyReply {
+export function sendHtml(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: PageContext,
+  title: string,
+  body: VNode,
+  status = 200,
+): FastifyReply {
   reply.code(status).type('text/html; charset=utf-8');
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-store');
   // The same URL answers a fragment or a page depending on this header.
   reply.header('vary', 'HX-Request');
   if (isHtmx(req)) return reply.send(renderFragment(body));
-  return reply.send(renderPage(
-    <Layout ctx={ctx} title={title}>
-      {body}
-    </Layout>,
-  ));
+  return reply.send(
+    renderPage(
+      <Layout ctx={ctx} title={title}>
+        {body}
+      </Layout>,
+    ),
+  );
 }

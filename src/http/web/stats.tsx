@@ -4,7 +4,13 @@ import type { LinkCaps } from '../../domain/caps.js';
 import { isAppError } from '../../domain/errors.js';
 import { parseSeriesDays, retentionHorizon, type SeriesDays } from '../../domain/timeseries.js';
 import type { Link } from '../../store/types.js';
-import { LinkStatsPage, StatsWindow, type LinkStatsProps, type RetentionLabel, type StatsWindowProps } from '../../views/pages/linkStats.js';
+import {
+  LinkStatsPage,
+  StatsWindow,
+  type LinkStatsProps,
+  type RetentionLabel,
+  type StatsWindowProps,
+} from '../../views/pages/linkStats.js';
 import { Alert, PageHeader } from '../../views/partials/ui.js';
 import { sendClickCsv } from '../clickCsv.js';
 import { errorToastHeader, isHtmx, pageContext, sendHtml } from './render.js';
@@ -48,7 +54,15 @@ export function registerStatsRoutes(app: FastifyInstance, deps: WebDeps): void {
       store.analytics.recentClicks(link.id, { limit: 50, attribution: caps.canManageShares }),
       windowProps(link, days),
     ]);
-    return { linkId: link.id, slug: link.slug, totals, recent: recent.clicks, attribution: caps.canManageShares, retention: retention(), window };
+    return {
+      linkId: link.id,
+      slug: link.slug,
+      totals,
+      recent: recent.clicks,
+      attribution: caps.canManageShares,
+      retention: retention(),
+      window,
+    };
   };
 
   const sendPage = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, days: SeriesDays) => {

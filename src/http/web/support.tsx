@@ -124,7 +124,10 @@ export async function linkRows(store: Store, links: readonly LinkView[], user: U
     viewer,
   );
   const now = store.now();
-  const health = await store.health.forLinks(links.filter((l) => caps.get(l.id)?.canView === true), now);
+  const health = await store.health.forLinks(
+    links.filter((l) => caps.get(l.id)?.canView === true),
+    now,
+  );
   return links.map((link) => ({
     link,
     caps: caps.get(link.id)!,
@@ -139,7 +142,12 @@ export function withToast(body: VNode | null, level: ToastLevel, message: string
 }
 
 export function sendFragment(reply: FastifyReply, html: string, status = 200): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'HX-Request').send(html);
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'private, no-store')
+    .header('vary', 'HX-Request')
+    .send(html);
 }
 
 /**

@@ -16,7 +16,9 @@ function StatCard({ label, value, href, cta, icon }: { label: string; value: num
           <Icon name={icon} class="size-5 opacity-70" />
         </div>
         <p class="text-3xl font-bold">{value}</p>
-        <a class="link link-hover text-sm font-medium" href={href}>{cta}</a>
+        <a class="link link-hover text-sm font-medium" href={href}>
+          {cta}
+        </a>
       </div>
     </div>
   );
@@ -61,16 +63,32 @@ export function UserRow({ user, selfId, localMode }: UserRowProps) {
       <td class="hidden sm:table-cell break-all">{user.email}</td>
       <td class="hidden md:table-cell">{user.provider === 'local' ? 'local' : 'OIDC'}</td>
       <td>
-        <form method="post" action={`${base}/role`} hx-put={`${base}/role`} hx-trigger="change" hx-target={`#user-${user.id}`} hx-swap="outerHTML" class="flex items-center gap-2">
+        <form
+          method="post"
+          action={`${base}/role`}
+          hx-put={`${base}/role`}
+          hx-trigger="change"
+          hx-target={`#user-${user.id}`}
+          hx-swap="outerHTML"
+          class="flex items-center gap-2"
+        >
           <input type="hidden" name="_method" value="PUT" />
           <select name="role" class="select select-sm w-24" aria-label={`Role of ${name}`}>
-            <option value="user" selected={user.role === 'user'}>user</option>
-            <option value="admin" selected={user.role === 'admin'}>admin</option>
+            <option value="user" selected={user.role === 'user'}>
+              user
+            </option>
+            <option value="admin" selected={user.role === 'admin'}>
+              admin
+            </option>
           </select>
-          <button type="submit" class="btn btn-sm no-js-only">Save</button>
+          <button type="submit" class="btn btn-sm no-js-only">
+            Save
+          </button>
         </form>
       </td>
-      <td class="hidden md:table-cell whitespace-nowrap text-sm"><LocalTime ms={user.createdAt} date /></td>
+      <td class="hidden md:table-cell whitespace-nowrap text-sm">
+        <LocalTime ms={user.createdAt} date />
+      </td>
       <td>
         <div class="flex justify-end gap-1">
           {localMode && (
@@ -82,7 +100,14 @@ export function UserRow({ user, selfId, localMode }: UserRowProps) {
             </form>
           )}
           {user.id !== selfId && (
-            <a href={`${base}/confirm-delete`} hx-get={`${base}/confirm-delete`} hx-target="#modal" class="btn btn-ghost btn-xs btn-square tooltip tooltip-left" data-tip="Delete" aria-label={`Delete ${name}`}>
+            <a
+              href={`${base}/confirm-delete`}
+              hx-get={`${base}/confirm-delete`}
+              hx-target="#modal"
+              class="btn btn-ghost btn-xs btn-square tooltip tooltip-left"
+              data-tip="Delete"
+              aria-label={`Delete ${name}`}
+            >
               <Icon name="trash" class="size-4" />
             </a>
           )}
@@ -113,7 +138,9 @@ export function SignInLinkModal({ email, url, asModal }: { email: string; url: s
       <SignInLinkReveal email={email} url={url} />
       {asModal && (
         <div class="modal-action">
-          <button type="button" class="btn" data-modal-close>Done</button>
+          <button type="button" class="btn" data-modal-close>
+            Done
+          </button>
         </div>
       )}
     </>
@@ -132,7 +159,9 @@ function AddUserForm({ state }: { state: AddUserState }) {
   return (
     <section class="card bg-base-100 border border-base-300 mb-6" aria-labelledby="add-user-title">
       <div class="card-body gap-3">
-        <h2 id="add-user-title" class="card-title text-base">Add user</h2>
+        <h2 id="add-user-title" class="card-title text-base">
+          Add user
+        </h2>
         <p class="text-sm text-base-content/70">Creates a local account and a one-time sign-in link to hand to the person.</p>
         {state.error && <Alert>{state.error}</Alert>}
         {state.created && (
@@ -140,20 +169,37 @@ function AddUserForm({ state }: { state: AddUserState }) {
             <SignInLinkReveal email={state.created.email} url={state.created.url} />
           </div>
         )}
-        <form method="post" action="/admin/users" hx-post="/admin/users" hx-target="#users-section" hx-swap="outerHTML" class="grid gap-3 sm:grid-cols-[2fr_2fr_1fr_auto] items-end">
+        <form
+          method="post"
+          action="/admin/users"
+          hx-post="/admin/users"
+          hx-target="#users-section"
+          hx-swap="outerHTML"
+          class="grid gap-3 sm:grid-cols-[2fr_2fr_1fr_auto] items-end"
+        >
           <div>
-            <label for="new-user-email" class="block text-sm font-medium mb-1">Email</label>
+            <label for="new-user-email" class="block text-sm font-medium mb-1">
+              Email
+            </label>
             <input id="new-user-email" name="email" type="email" required value={v.email} class="input w-full" autocomplete="off" />
           </div>
           <div>
-            <label for="new-user-name" class="block text-sm font-medium mb-1">Name (optional)</label>
+            <label for="new-user-name" class="block text-sm font-medium mb-1">
+              Name (optional)
+            </label>
             <input id="new-user-name" name="name" type="text" value={v.name} class="input w-full" autocomplete="off" />
           </div>
           <div>
-            <label for="new-user-role" class="block text-sm font-medium mb-1">Role</label>
+            <label for="new-user-role" class="block text-sm font-medium mb-1">
+              Role
+            </label>
             <select id="new-user-role" name="role" class="select w-full">
-              <option value="user" selected={v.role !== 'admin'}>user</option>
-              <option value="admin" selected={v.role === 'admin'}>admin</option>
+              <option value="user" selected={v.role !== 'admin'}>
+                user
+              </option>
+              <option value="admin" selected={v.role === 'admin'}>
+                admin
+              </option>
             </select>
           </div>
           <button type="submit" class="btn btn-primary">
@@ -166,7 +212,17 @@ function AddUserForm({ state }: { state: AddUserState }) {
   );
 }
 
-export function UsersSection({ users, selfId, localMode, addUser }: { users: readonly User[]; selfId: string; localMode: boolean; addUser: AddUserState }) {
+export function UsersSection({
+  users,
+  selfId,
+  localMode,
+  addUser,
+}: {
+  users: readonly User[];
+  selfId: string;
+  localMode: boolean;
+  addUser: AddUserState;
+}) {
   return (
     <div id="users-section">
       {localMode && <AddUserForm state={addUser} />}
@@ -179,10 +235,16 @@ export function UsersSection({ users, selfId, localMode, addUser }: { users: rea
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col" class="hidden sm:table-cell">Email</th>
-                <th scope="col" class="hidden md:table-cell">Provider</th>
+                <th scope="col" class="hidden sm:table-cell">
+                  Email
+                </th>
+                <th scope="col" class="hidden md:table-cell">
+                  Provider
+                </th>
                 <th scope="col">Role</th>
-                <th scope="col" class="hidden md:table-cell">Joined</th>
+                <th scope="col" class="hidden md:table-cell">
+                  Joined
+                </th>
                 <th scope="col" class="text-right">
                   <span class="sr-only">Actions</span>
                 </th>
@@ -240,9 +302,13 @@ export function ConfirmDeleteUser({ user, primaryLinks, asModal }: { user: User;
       <p class="text-sm">This action cannot be undone.</p>
       <div class="modal-action">
         {asModal ? (
-          <button type="button" class="btn btn-ghost" data-modal-close autofocus>Cancel</button>
+          <button type="button" class="btn btn-ghost" data-modal-close autofocus>
+            Cancel
+          </button>
         ) : (
-          <a class="btn btn-ghost" href="/admin/users">Cancel</a>
+          <a class="btn btn-ghost" href="/admin/users">
+            Cancel
+          </a>
         )}
         <button type="submit" class="btn btn-error">
           <Spinner />
@@ -269,7 +335,14 @@ export function KeywordRow({ k }: { k: Keyword }) {
       <td class="font-mono text-sm break-all">{k.urlTemplate}</td>
       <td class="hidden md:table-cell">{k.description}</td>
       <td class="text-right">
-        <a href={`${base}/confirm-delete`} hx-get={`${base}/confirm-delete`} hx-target="#modal" class="btn btn-ghost btn-xs btn-square tooltip tooltip-left" data-tip="Delete" aria-label={`Delete ${k.keyword}`}>
+        <a
+          href={`${base}/confirm-delete`}
+          hx-get={`${base}/confirm-delete`}
+          hx-target="#modal"
+          class="btn btn-ghost btn-xs btn-square tooltip tooltip-left"
+          data-tip="Delete"
+          aria-label={`Delete ${k.keyword}`}
+        >
           <Icon name="trash" class="size-4" />
         </a>
       </td>
@@ -283,23 +356,58 @@ export function KeywordsSection({ keywords, form }: { keywords: readonly Keyword
     <div id="keywords-section" class="space-y-6">
       <section class="card bg-base-100 border border-base-300" aria-labelledby="new-keyword-title">
         <div class="card-body gap-3">
-          <h2 id="new-keyword-title" class="card-title text-base">New keyword</h2>
+          <h2 id="new-keyword-title" class="card-title text-base">
+            New keyword
+          </h2>
           <p class="text-sm text-base-content/70">
-            A keyword forwards <code class="font-mono">keyword/anything</code> to its template with <code class="font-mono">{'{slug}'}</code> replaced.
+            A keyword forwards <code class="font-mono">keyword/anything</code> to its template with{' '}
+            <code class="font-mono">{'{slug}'}</code> replaced.
           </p>
           {form.error && <Alert>{form.error}</Alert>}
-          <form method="post" action="/admin/keywords" hx-post="/admin/keywords" hx-target="#keywords-section" hx-swap="outerHTML" class="grid gap-3 md:grid-cols-[1fr_2fr_2fr_auto] items-end">
+          <form
+            method="post"
+            action="/admin/keywords"
+            hx-post="/admin/keywords"
+            hx-target="#keywords-section"
+            hx-swap="outerHTML"
+            class="grid gap-3 md:grid-cols-[1fr_2fr_2fr_auto] items-end"
+          >
             <div>
-              <label for="kw-keyword" class="block text-sm font-medium mb-1">Keyword</label>
-              <input id="kw-keyword" name="keyword" type="text" value={v.keyword} class="input w-full font-mono" placeholder="jira" autocomplete="off" />
+              <label for="kw-keyword" class="block text-sm font-medium mb-1">
+                Keyword
+              </label>
+              <input
+                id="kw-keyword"
+                name="keyword"
+                type="text"
+                value={v.keyword}
+                class="input w-full font-mono"
+                placeholder="jira"
+                autocomplete="off"
+              />
             </div>
             <div>
-              <label for="kw-template" class="block text-sm font-medium mb-1">URL template</label>
-              <input id="kw-template" name="url_template" type="text" value={v.urlTemplate} class="input w-full font-mono" placeholder="https://jira.example.com/browse/{slug}" autocomplete="off" aria-describedby="kw-template-hint" />
-              <p id="kw-template-hint" class="text-xs text-base-content/70 mt-1">URL template must contain {'{slug}'}</p>
+              <label for="kw-template" class="block text-sm font-medium mb-1">
+                URL template
+              </label>
+              <input
+                id="kw-template"
+                name="url_template"
+                type="text"
+                value={v.urlTemplate}
+                class="input w-full font-mono"
+                placeholder="https://jira.example.com/browse/{slug}"
+                autocomplete="off"
+                aria-describedby="kw-template-hint"
+              />
+              <p id="kw-template-hint" class="text-xs text-base-content/70 mt-1">
+                URL template must contain {'{slug}'}
+              </p>
             </div>
             <div>
-              <label for="kw-description" class="block text-sm font-medium mb-1">Description</label>
+              <label for="kw-description" class="block text-sm font-medium mb-1">
+                Description
+              </label>
               <input id="kw-description" name="description" type="text" value={v.description} class="input w-full" autocomplete="off" />
             </div>
             <button type="submit" class="btn btn-primary md:mb-5">
@@ -318,7 +426,9 @@ export function KeywordsSection({ keywords, form }: { keywords: readonly Keyword
               <tr>
                 <th scope="col">Keyword</th>
                 <th scope="col">URL Template</th>
-                <th scope="col" class="hidden md:table-cell">Description</th>
+                <th scope="col" class="hidden md:table-cell">
+                  Description
+                </th>
                 <th scope="col" class="text-right">
                   <span class="sr-only">Actions</span>
                 </th>
@@ -376,19 +486,25 @@ export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
                   <tr>
                     <td>
                       <span class="flex items-center gap-2">
-                        <a class="font-mono link-brand font-semibold hover:underline" href={`/dashboard/links/${r.id}`}>{r.slug}</a>
+                        <a class="font-mono link-brand font-semibold hover:underline" href={`/dashboard/links/${r.id}`}>
+                          {r.slug}
+                        </a>
                         <span class="badge badge-sm badge-error">broken</span>
                       </span>
                     </td>
                     <td class="max-w-[18rem]">
                       {href ? (
-                        <a class="link link-hover block truncate" href={href} target="_blank" rel="noopener noreferrer" title={r.url}>{r.url}</a>
+                        <a class="link link-hover block truncate" href={href} target="_blank" rel="noopener noreferrer" title={r.url}>
+                          {r.url}
+                        </a>
                       ) : (
-                        <span class="block truncate" title={r.url}>{r.url}</span>
+                        <span class="block truncate" title={r.url}>
+                          {r.url}
+                        </span>
                       )}
                     </td>
                     <td>{owners}</td>
-                    <td class="max-w-[16rem] break-words">{r.lastStatus !== null ? String(r.lastStatus) : r.lastError ?? '—'}</td>
+                    <td class="max-w-[16rem] break-words">{r.lastStatus !== null ? String(r.lastStatus) : (r.lastError ?? '—')}</td>
                     <td class="whitespace-nowrap text-sm">{r.lastCheckedAt !== null ? <LocalTime ms={r.lastCheckedAt} /> : '—'}</td>
                     <td>{r.consecutiveFailures}</td>
                   </tr>
@@ -401,4 +517,3 @@ export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
     </>
   );
 }
-

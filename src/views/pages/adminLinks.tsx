@@ -28,7 +28,16 @@ export function adminLinksUrl(p: { q?: string; filter?: string | null; after?: s
 
 function SwapLink({ href, active, class: cls, children }: { href: string; active: boolean; class: string; children: ComponentChildren }) {
   return (
-    <a href={href} hx-get={href} hx-target="#admin-link-list" hx-swap="outerHTML" hx-push-url="true" hx-indicator="#admin-link-list" class={cls} aria-current={active ? 'page' : undefined}>
+    <a
+      href={href}
+      hx-get={href}
+      hx-target="#admin-link-list"
+      hx-swap="outerHTML"
+      hx-push-url="true"
+      hx-indicator="#admin-link-list"
+      class={cls}
+      aria-current={active ? 'page' : undefined}
+    >
       {children}
     </a>
   );
@@ -76,7 +85,9 @@ export function AdminLinksPage(p: AdminLinkListProps) {
     <>
       <PageHeader title="All Links" subtitle="Every link of every user. Edit inline or delete." />
       <form method="get" action="/admin/links" role="search" class="mb-4">
-        <label for="admin-search" class="sr-only">Search all links</label>
+        <label for="admin-search" class="sr-only">
+          Search all links
+        </label>
         <div class="input w-full md:max-w-xl">
           <Icon name="search" class="size-5 opacity-70" />
           <input
@@ -110,7 +121,17 @@ export interface AdminEditValues {
 
 const VISIBILITIES = ['public', 'private', 'secure'];
 
-function EditFields({ link, values, shortKeyword, idPrefix }: { link: LinkView; values: AdminEditValues; shortKeyword: string; idPrefix: string }) {
+function EditFields({
+  link,
+  values,
+  shortKeyword,
+  idPrefix,
+}: {
+  link: LinkView;
+  values: AdminEditValues;
+  shortKeyword: string;
+  idPrefix: string;
+}) {
   return (
     <div class="grid gap-3 md:grid-cols-2 xl:grid-cols-4">
       <div>
@@ -121,24 +142,50 @@ function EditFields({ link, values, shortKeyword, idPrefix }: { link: LinkView; 
         </p>
       </div>
       <div class="md:col-span-1 xl:col-span-2">
-        <label for={`${idPrefix}-url`} class="block text-sm font-medium mb-1">URL</label>
-        <input id={`${idPrefix}-url`} name="url" type="text" inputmode="url" value={values.url} required class="input input-sm w-full" autofocus />
+        <label for={`${idPrefix}-url`} class="block text-sm font-medium mb-1">
+          URL
+        </label>
+        <input
+          id={`${idPrefix}-url`}
+          name="url"
+          type="text"
+          inputmode="url"
+          value={values.url}
+          required
+          class="input input-sm w-full"
+          autofocus
+        />
       </div>
       <div>
-        <label for={`${idPrefix}-visibility`} class="block text-sm font-medium mb-1">Visibility</label>
+        <label for={`${idPrefix}-visibility`} class="block text-sm font-medium mb-1">
+          Visibility
+        </label>
         <select id={`${idPrefix}-visibility`} name="visibility" class="select select-sm w-full">
           {VISIBILITIES.map((v) => (
-            <option value={v} selected={values.visibility === v}>{v}</option>
+            <option value={v} selected={values.visibility === v}>
+              {v}
+            </option>
           ))}
         </select>
       </div>
       <div>
-        <label for={`${idPrefix}-title`} class="block text-sm font-medium mb-1">Title</label>
+        <label for={`${idPrefix}-title`} class="block text-sm font-medium mb-1">
+          Title
+        </label>
         <input id={`${idPrefix}-title`} name="title" type="text" value={values.title} maxLength={200} class="input input-sm w-full" />
       </div>
       <div class="md:col-span-1 xl:col-span-2">
-        <label for={`${idPrefix}-description`} class="block text-sm font-medium mb-1">Description</label>
-        <input id={`${idPrefix}-description`} name="description" type="text" value={values.description} maxLength={2000} class="input input-sm w-full" />
+        <label for={`${idPrefix}-description`} class="block text-sm font-medium mb-1">
+          Description
+        </label>
+        <input
+          id={`${idPrefix}-description`}
+          name="description"
+          type="text"
+          value={values.description}
+          maxLength={2000}
+          class="input input-sm w-full"
+        />
       </div>
       <div>
         <p class="text-sm font-medium mb-1">Owners</p>
@@ -158,7 +205,15 @@ export function AdminLinkEditRow({ link, values, shortKeyword }: { link: LinkVie
   return (
     <tr id={`link-${link.id}`} class="bg-base-200/60">
       <td colSpan={9}>
-        <form method="post" action={action} hx-put={action} hx-target={`#link-${link.id}`} hx-swap="outerHTML" class="space-y-3 py-2" aria-label={`Edit ${link.slug}`}>
+        <form
+          method="post"
+          action={action}
+          hx-put={action}
+          hx-target={`#link-${link.id}`}
+          hx-swap="outerHTML"
+          class="space-y-3 py-2"
+          aria-label={`Edit ${link.slug}`}
+        >
           <input type="hidden" name="_method" value="PUT" />
           <EditFields link={link} values={values} shortKeyword={shortKeyword} idPrefix={`edit-${link.id}`} />
           <div class="flex justify-end gap-2">
@@ -177,7 +232,17 @@ export function AdminLinkEditRow({ link, values, shortKeyword }: { link: LinkVie
 }
 
 /** The same form as a page, for browsers without JavaScript. */
-export function AdminLinkEditPage({ link, values, shortKeyword, error }: { link: LinkView; values: AdminEditValues; shortKeyword: string; error: string | null }) {
+export function AdminLinkEditPage({
+  link,
+  values,
+  shortKeyword,
+  error,
+}: {
+  link: LinkView;
+  values: AdminEditValues;
+  shortKeyword: string;
+  error: string | null;
+}) {
   const action = `/admin/links/${link.id}`;
   return (
     <>
@@ -189,8 +254,12 @@ export function AdminLinkEditPage({ link, values, shortKeyword, error }: { link:
             {error && <Alert>{error}</Alert>}
             <EditFields link={link} values={values} shortKeyword={shortKeyword} idPrefix="edit" />
             <div class="flex justify-end gap-2">
-              <a class="btn btn-ghost" href="/admin/links">Cancel</a>
-              <button type="submit" class="btn btn-primary">Save</button>
+              <a class="btn btn-ghost" href="/admin/links">
+                Cancel
+              </a>
+              <button type="submit" class="btn btn-primary">
+                Save
+              </button>
             </div>
           </form>
         </div>

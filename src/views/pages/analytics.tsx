@@ -32,7 +32,17 @@ export function analyticsUrl(p: { period: Period; scope: DashboardScope }): stri
   return s ? `/dashboard/analytics?${s}` : '/dashboard/analytics';
 }
 
-function Toggle<T extends string>({ label, options, current, href }: { label: string; options: Array<[T, string]>; current: T; href: (v: T) => string }) {
+function Toggle<T extends string>({
+  label,
+  options,
+  current,
+  href,
+}: {
+  label: string;
+  options: Array<[T, string]>;
+  current: T;
+  href: (v: T) => string;
+}) {
   return (
     <nav class="join" aria-label={label}>
       {options.map(([value, text]) => (
@@ -55,7 +65,12 @@ function Toggle<T extends string>({ label, options, current, href }: { label: st
 
 /** `+50%`, `−20%`, `0%`, or the "new" marker when there was nothing to compare with. */
 export function Trend({ link }: { link: TopLink }) {
-  if (link.trendPct === null) return <span class="badge badge-sm badge-info" title="No clicks in the previous period">new</span>;
+  if (link.trendPct === null)
+    return (
+      <span class="badge badge-sm badge-info" title="No clicks in the previous period">
+        new
+      </span>
+    );
   const pct = link.trendPct;
   const rounded = Math.abs(pct) < 10 && Math.round(pct) !== pct ? Math.round(pct * 10) / 10 : Math.round(pct);
   if (rounded === 0) return <span class="text-base-content/80">0%</span>;
@@ -73,7 +88,9 @@ function Panel({ id, title, subtitle, children }: { id: string; title: string; s
     <section class="card bg-base-100 border border-base-300" aria-labelledby={`${id}-title`} id={id}>
       <div class="card-body gap-3 p-4">
         <div>
-          <h2 id={`${id}-title`} class="card-title text-base">{title}</h2>
+          <h2 id={`${id}-title`} class="card-title text-base">
+            {title}
+          </h2>
           {subtitle && <p class="text-sm text-base-content/80">{subtitle}</p>}
         </div>
         {children}
@@ -99,9 +116,25 @@ export function AnalyticsPanels({ dashboard: d, isAdmin, retentionActive }: Anal
   return (
     <div id={PANELS_ID} class="space-y-4" data-period={d.period} data-scope={d.scope}>
       <div class="flex flex-wrap items-center gap-3">
-        <Toggle label="Period" current={d.period} options={[['week', 'Week'], ['month', 'Month']]} href={(v) => analyticsUrl({ period: v, scope: d.scope })} />
+        <Toggle
+          label="Period"
+          current={d.period}
+          options={[
+            ['week', 'Week'],
+            ['month', 'Month'],
+          ]}
+          href={(v) => analyticsUrl({ period: v, scope: d.scope })}
+        />
         {isAdmin && (
-          <Toggle label="Scope" current={d.scope} options={[['mine', 'My links'], ['all', 'All links']]} href={(v) => analyticsUrl({ period: d.period, scope: v })} />
+          <Toggle
+            label="Scope"
+            current={d.scope}
+            options={[
+              ['mine', 'My links'],
+              ['all', 'All links'],
+            ]}
+            href={(v) => analyticsUrl({ period: d.period, scope: v })}
+          />
         )}
         <Spinner id={`${PANELS_ID}-spinner`} />
         <p class="text-sm text-base-content/80">
@@ -110,7 +143,11 @@ export function AnalyticsPanels({ dashboard: d, isAdmin, retentionActive }: Anal
         </p>
       </div>
 
-      <Panel id="top-links" title="Top links" subtitle={`Most clicked in the ${period}, compared with the ${d.period === 'week' ? '7' : '30'} days before`}>
+      <Panel
+        id="top-links"
+        title="Top links"
+        subtitle={`Most clicked in the ${period}, compared with the ${d.period === 'week' ? '7' : '30'} days before`}
+      >
         {d.topLinks.length === 0 ? (
           <Empty>{`No clicks in the ${period}.`}</Empty>
         ) : (
@@ -119,9 +156,15 @@ export function AnalyticsPanels({ dashboard: d, isAdmin, retentionActive }: Anal
               <thead>
                 <tr>
                   <th scope="col">Link</th>
-                  <th scope="col" class="text-right">Clicks</th>
-                  <th scope="col" class="text-right">Previous</th>
-                  <th scope="col" class="text-right">Trend</th>
+                  <th scope="col" class="text-right">
+                    Clicks
+                  </th>
+                  <th scope="col" class="text-right">
+                    Previous
+                  </th>
+                  <th scope="col" class="text-right">
+                    Trend
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -174,7 +217,9 @@ export function AnalyticsPanels({ dashboard: d, isAdmin, retentionActive }: Anal
               <thead>
                 <tr>
                   <th scope="col">Host</th>
-                  <th scope="col" class="text-right">Clicks</th>
+                  <th scope="col" class="text-right">
+                    Clicks
+                  </th>
                 </tr>
               </thead>
               <tbody>

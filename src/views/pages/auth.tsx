@@ -7,7 +7,9 @@ function Panel({ code, title, children }: { code?: string; title: string; childr
     <section class="hero py-16" aria-labelledby="auth-title">
       <div class="hero-content text-center flex-col max-w-xl">
         {code && <p class="text-6xl font-black opacity-60">{code}</p>}
-        <h1 id="auth-title" class="text-2xl font-bold">{title}</h1>
+        <h1 id="auth-title" class="text-2xl font-bold">
+          {title}
+        </h1>
         {children}
       </div>
     </section>
@@ -19,7 +21,9 @@ export function SignInUnavailable() {
   return (
     <Panel code="503" title="Sign-in is temporarily unavailable">
       <p>joe-links cannot reach its identity provider right now. It keeps trying; please try again in a minute.</p>
-      <a class="btn btn-ghost" href="/">Go home</a>
+      <a class="btn btn-ghost" href="/">
+        Go home
+      </a>
     </Panel>
   );
 }
@@ -29,7 +33,9 @@ export function SignInFailed({ status, message }: { status: number; message: str
   return (
     <Panel code={String(status)} title="Sign-in failed">
       <p>{message}</p>
-      <a class="btn btn-primary" href="/auth/login">Try again</a>
+      <a class="btn btn-primary" href="/auth/login">
+        Try again
+      </a>
     </Panel>
   );
 }
@@ -52,8 +58,8 @@ export function ProxyModeSignIn() {
   return (
     <Panel title="Sign in to joe-links">
       <p>
-        Sign-in happens at the authenticating proxy in front of joe-links. If you are seeing this page, your request did not arrive
-        through it; open joe-links through your organisation's usual address and sign in there.
+        Sign-in happens at the authenticating proxy in front of joe-links. If you are seeing this page, your request did not arrive through
+        it; open joe-links through your organisation's usual address and sign in there.
       </p>
     </Panel>
   );
@@ -69,7 +75,9 @@ export function LocalSignInConfirm({ email, token }: { email: string; token: str
       <p>This one-time link signs you in on this browser.</p>
       <form method="post" action="/auth/local">
         <input type="hidden" name="token" value={token} />
-        <button type="submit" class="btn btn-primary">Sign in</button>
+        <button type="submit" class="btn btn-primary">
+          Sign in
+        </button>
       </form>
     </Panel>
   );
@@ -79,7 +87,9 @@ export function LocalSignInInvalid() {
   return (
     <Panel code="400" title="This sign-in link is invalid or has expired">
       <p>Sign-in links work once and for 15 minutes. Ask an administrator for a new one.</p>
-      <a class="btn btn-ghost" href="/">Go home</a>
+      <a class="btn btn-ghost" href="/">
+        Go home
+      </a>
     </Panel>
   );
 }
@@ -89,7 +99,9 @@ export function SignOutConfirm() {
   return (
     <Panel title="Sign out of joe-links?">
       <form method="post" action="/auth/logout">
-        <button type="submit" class="btn btn-primary">Sign out</button>
+        <button type="submit" class="btn btn-primary">
+          Sign out
+        </button>
       </form>
     </Panel>
   );
@@ -100,7 +112,9 @@ export function CrossSiteRefused() {
   return (
     <Panel code="403" title="Request refused">
       <p>This request came from another site, so joe-links did not act on it. Nothing was changed.</p>
-      <a class="btn btn-primary" href="/dashboard">Go to dashboard</a>
+      <a class="btn btn-primary" href="/dashboard">
+        Go to dashboard
+      </a>
     </Panel>
   );
 }

@@ -49,7 +49,9 @@ export function BrowsePage(props: PublicListProps) {
     <>
       <PageHeader title="Browse Links" subtitle="Every public short link in this instance." />
       <form method="get" action="/links" role="search" class="mb-4">
-        <label for="browse-search" class="sr-only">Search public links</label>
+        <label for="browse-search" class="sr-only">
+          Search public links
+        </label>
         <div class="input w-full md:max-w-xl">
           <Icon name="search" class="size-5 opacity-70" />
           <input
@@ -96,11 +98,7 @@ export function ProfilePage({ name, rows, env, page, total, slug }: ProfileProps
           <p class="text-sm text-base-content/70">{`${total} public link(s)`}</p>
         </div>
       </header>
-      {rows.length === 0 ? (
-        <EmptyState icon="globe" title="No public links yet." />
-      ) : (
-        <LinkTable rows={rows} variant="public" env={env} />
-      )}
+      {rows.length === 0 ? <EmptyState icon="globe" title="No public links yet." /> : <LinkTable rows={rows} variant="public" env={env} />}
       <Pagination page={page} pages={pages} href={(n) => (n > 1 ? `/u/${slug}?page=${n}` : `/u/${slug}`)} />
     </>
   );
@@ -113,7 +111,9 @@ export function ProfileNotFound({ slug }: { slug: string }) {
         <p class="text-6xl font-black opacity-60">404</p>
         <h1 id="error-title" class="text-2xl font-bold break-all">{`Not found: u/${slug}`}</h1>
         <p>There is no profile at this address.</p>
-        <a class="btn btn-ghost" href="/links">Browse links</a>
+        <a class="btn btn-ghost" href="/links">
+          Browse links
+        </a>
       </div>
     </section>
   );

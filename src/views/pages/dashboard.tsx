@@ -39,7 +39,16 @@ const TABS: Array<{ filter: DashboardFilter | null; label: string }> = [
 
 function SwapLink({ href, active, children, class: cls }: { href: string; active: boolean; children: ComponentChildren; class: string }) {
   return (
-    <a href={href} hx-get={href} hx-target="#link-list" hx-swap="outerHTML" hx-push-url="true" hx-indicator="#link-list" class={cls} aria-current={active ? 'page' : undefined}>
+    <a
+      href={href}
+      hx-get={href}
+      hx-target="#link-list"
+      hx-swap="outerHTML"
+      hx-push-url="true"
+      hx-indicator="#link-list"
+      class={cls}
+      aria-current={active ? 'page' : undefined}
+    >
       {children}
     </a>
   );
@@ -50,21 +59,39 @@ export function LinkList(p: LinkListProps) {
   const self = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q });
   const searching = p.filter === null && (p.tag !== null || p.q !== '');
   return (
-    <div id="link-list" class="space-y-4 htmx-dim" hx-get={self} hx-trigger="linkCreated from:body, linkUpdated from:body" hx-swap="outerHTML">
+    <div
+      id="link-list"
+      class="space-y-4 htmx-dim"
+      hx-get={self}
+      hx-trigger="linkCreated from:body, linkUpdated from:body"
+      hx-swap="outerHTML"
+    >
       <nav aria-label="Link filters" class="tabs tabs-box w-fit max-w-full">
         {TABS.map((t) => (
-          <SwapLink href={dashboardUrl({ filter: t.filter })} active={p.filter === t.filter} class={`tab whitespace-nowrap${p.filter === t.filter ? ' tab-active' : ''}`}>
+          <SwapLink
+            href={dashboardUrl({ filter: t.filter })}
+            active={p.filter === t.filter}
+            class={`tab whitespace-nowrap${p.filter === t.filter ? ' tab-active' : ''}`}
+          >
             {t.label}
           </SwapLink>
         ))}
       </nav>
       {p.filter === null && p.tags.length > 0 && (
         <nav aria-label="Tags" class="flex flex-wrap gap-2">
-          <SwapLink href="/dashboard" active={p.tag === null} class={`badge badge-lg ${p.tag === null ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}>
+          <SwapLink
+            href="/dashboard"
+            active={p.tag === null}
+            class={`badge badge-lg ${p.tag === null ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}
+          >
             All
           </SwapLink>
           {p.tags.map((t) => (
-            <SwapLink href={dashboardUrl({ tag: t.slug })} active={p.tag === t.slug} class={`badge badge-lg ${p.tag === t.slug ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}>
+            <SwapLink
+              href={dashboardUrl({ tag: t.slug })}
+              active={p.tag === t.slug}
+              class={`badge badge-lg ${p.tag === t.slug ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}
+            >
               {t.name}
             </SwapLink>
           ))}
@@ -106,7 +133,15 @@ function ListEmpty({ filter, searching }: { filter: DashboardFilter | null; sear
   }
   if (searching) {
     return (
-      <EmptyState icon="search" title="No matching links" action={<a class="btn btn-sm" href="/dashboard">Clear filters</a>}>
+      <EmptyState
+        icon="search"
+        title="No matching links"
+        action={
+          <a class="btn btn-sm" href="/dashboard">
+            Clear filters
+          </a>
+        }
+      >
         Try a different search or clear filters.
       </EmptyState>
     );
@@ -140,7 +175,9 @@ export function DashboardPage({ list, isAdmin }: { list: LinkListProps; isAdmin:
         }
       />
       <form method="get" action="/dashboard" role="search" class="mb-4">
-        <label for="dashboard-search" class="sr-only">Search links</label>
+        <label for="dashboard-search" class="sr-only">
+          Search links
+        </label>
         <div class="input w-full md:max-w-xl">
           <Icon name="search" class="size-5 opacity-70" />
           <input

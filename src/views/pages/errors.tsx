@@ -15,7 +15,9 @@ export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col max-w-xl">
         <p class="text-6xl font-black opacity-60">404</p>
-        <h1 id="error-title" class="text-2xl font-bold break-all">Link not found: {slug}</h1>
+        <h1 id="error-title" class="text-2xl font-bold break-all">
+          Link not found: {slug}
+        </h1>
         <p>There's no short link for {slug} yet.</p>
         {suggestions.length > 0 && (
           <div class="card bg-base-200 w-full">
@@ -33,9 +35,13 @@ export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn
         )}
         {createSlug &&
           (signedIn ? (
-            <a class="btn btn-primary" href={newPath}>Create this link</a>
+            <a class="btn btn-primary" href={newPath}>
+              Create this link
+            </a>
           ) : (
-            <a class="btn btn-primary" href={`/auth/login?return_url=${encodeURIComponent(newPath)}`}>Sign in to create this link</a>
+            <a class="btn btn-primary" href={`/auth/login?return_url=${encodeURIComponent(newPath)}`}>
+              Sign in to create this link
+            </a>
           ))}
       </div>
     </section>
@@ -47,9 +53,13 @@ export function PlainNotFound({ message }: { message?: string }) {
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col">
         <p class="text-6xl font-black opacity-60">404</p>
-        <h1 id="error-title" class="text-2xl font-bold">Page not found</h1>
+        <h1 id="error-title" class="text-2xl font-bold">
+          Page not found
+        </h1>
         <p>{message ?? "We couldn't find what you were looking for."}</p>
-        <a class="btn btn-ghost" href="/">Go home</a>
+        <a class="btn btn-ghost" href="/">
+          Go home
+        </a>
       </div>
     </section>
   );
@@ -61,10 +71,14 @@ export function BadRequest({ message }: { message: string }) {
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col">
         <p class="text-6xl font-black opacity-60">400</p>
-        <h1 id="error-title" class="text-2xl font-bold">Bad request</h1>
+        <h1 id="error-title" class="text-2xl font-bold">
+          Bad request
+        </h1>
         <p class="break-words">{message}</p>
         <p class="text-sm opacity-80">Nothing was changed.</p>
-        <a class="btn btn-ghost" href="/">Go home</a>
+        <a class="btn btn-ghost" href="/">
+          Go home
+        </a>
       </div>
     </section>
   );
@@ -75,10 +89,14 @@ export function Forbidden() {
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col">
         <p class="text-6xl font-black opacity-60">403</p>
-        <h1 id="error-title" class="text-2xl font-bold">Access denied</h1>
+        <h1 id="error-title" class="text-2xl font-bold">
+          Access denied
+        </h1>
         <p>You don't have permission to access this page.</p>
         <p class="text-sm opacity-80">If access was granted to you recently, signing out and in again may help.</p>
-        <a class="btn btn-primary" href="/dashboard">Go to dashboard</a>
+        <a class="btn btn-primary" href="/dashboard">
+          Go to dashboard
+        </a>
       </div>
     </section>
   );
@@ -89,7 +107,9 @@ export function Unavailable({ message }: { message?: string }) {
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col">
         <p class="text-6xl font-black opacity-60">503</p>
-        <h1 id="error-title" class="text-2xl font-bold">Temporarily unavailable</h1>
+        <h1 id="error-title" class="text-2xl font-bold">
+          Temporarily unavailable
+        </h1>
         <p>{message ?? 'joe-links cannot reach its database right now. Please try again in a moment.'}</p>
       </div>
     </section>
@@ -101,7 +121,9 @@ export function ServerError() {
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col">
         <p class="text-6xl font-black opacity-60">500</p>
-        <h1 id="error-title" class="text-2xl font-bold">Something went wrong</h1>
+        <h1 id="error-title" class="text-2xl font-bold">
+          Something went wrong
+        </h1>
         <p>The error has been logged. Please try again.</p>
       </div>
     </section>

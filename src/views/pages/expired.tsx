@@ -6,7 +6,9 @@ export function Expired({ slug, owner }: { slug: string; owner: LinkOwner | null
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col max-w-xl">
         <p class="text-6xl font-black opacity-60">404</p>
-        <h1 id="error-title" class="text-2xl font-bold break-all">Link expired: {slug}</h1>
+        <h1 id="error-title" class="text-2xl font-bold break-all">
+          Link expired: {slug}
+        </h1>
         <p>This short link has reached its expiry date and no longer redirects.</p>
         {owner && (
           <p>

@@ -19,14 +19,20 @@ export function Landing({ shortKeyword }: { shortKeyword: string }) {
   return (
     <div class="space-y-12 py-8 md:py-16">
       <section class="text-center space-y-6 max-w-2xl mx-auto" aria-labelledby="hero-title">
-        <h1 id="hero-title" class="text-5xl md:text-6xl font-black tracking-tight">Joe Links</h1>
+        <h1 id="hero-title" class="text-5xl md:text-6xl font-black tracking-tight">
+          Joe Links
+        </h1>
         <p class="text-lg md:text-xl text-base-content/80">
-          Short links your team remembers. Type <kbd class="kbd">{`${shortKeyword}/slack`}</kbd> in the address bar and land where you
-          meant to go.
+          Short links your team remembers. Type <kbd class="kbd">{`${shortKeyword}/slack`}</kbd> in the address bar and land where you meant
+          to go.
         </p>
         <div class="flex flex-wrap justify-center gap-3">
-          <a class="btn btn-primary btn-lg" href="/auth/login">Sign in to get started</a>
-          <a class="btn btn-ghost btn-lg" href="/links">Browse public links</a>
+          <a class="btn btn-primary btn-lg" href="/auth/login">
+            Sign in to get started
+          </a>
+          <a class="btn btn-ghost btn-lg" href="/links">
+            Browse public links
+          </a>
         </div>
       </section>
       <section class="grid gap-4 md:grid-cols-3" aria-label="Features">

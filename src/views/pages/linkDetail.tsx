@@ -44,12 +44,26 @@ function HealthLine({ link, health }: { link: LinkView; health: LinkHealth }) {
   );
 }
 
-export function OwnersSection({ linkId, owners, canManage, error, email }: { linkId: string; owners: readonly LinkOwner[]; canManage: boolean; error?: string | null; email?: string }) {
+export function OwnersSection({
+  linkId,
+  owners,
+  canManage,
+  error,
+  email,
+}: {
+  linkId: string;
+  owners: readonly LinkOwner[];
+  canManage: boolean;
+  error?: string | null;
+  email?: string;
+}) {
   const base = `/dashboard/links/${linkId}/owners`;
   return (
     <section id="owners-section" class="card bg-base-100 border border-base-300" aria-labelledby="owners-title">
       <div class="card-body gap-3">
-        <h2 id="owners-title" class="card-title text-base">Owners</h2>
+        <h2 id="owners-title" class="card-title text-base">
+          Owners
+        </h2>
         {error && <Alert>{error}</Alert>}
         <ul class="divide-y divide-base-300">
           {owners.map((o) => (
@@ -63,19 +77,44 @@ export function OwnersSection({ linkId, owners, canManage, error, email }: { lin
                 <p class="text-sm text-base-content/70 truncate">{o.email}</p>
               </div>
               {canManage && !o.isPrimary && (
-                <form method="post" action={`${base}/${o.userId}`} hx-delete={`${base}/${o.userId}`} hx-target="#owners-section" hx-swap="outerHTML">
+                <form
+                  method="post"
+                  action={`${base}/${o.userId}`}
+                  hx-delete={`${base}/${o.userId}`}
+                  hx-target="#owners-section"
+                  hx-swap="outerHTML"
+                >
                   <input type="hidden" name="_method" value="DELETE" />
-                  <button type="submit" class="btn btn-ghost btn-sm" aria-label={`Remove ${o.displayName || o.email} as co-owner`}>Remove</button>
+                  <button type="submit" class="btn btn-ghost btn-sm" aria-label={`Remove ${o.displayName || o.email} as co-owner`}>
+                    Remove
+                  </button>
                 </form>
               )}
             </li>
           ))}
         </ul>
         {canManage && (
-          <form method="post" action={base} hx-post={base} hx-target="#owners-section" hx-swap="outerHTML" class="flex flex-wrap gap-2 items-end">
+          <form
+            method="post"
+            action={base}
+            hx-post={base}
+            hx-target="#owners-section"
+            hx-swap="outerHTML"
+            class="flex flex-wrap gap-2 items-end"
+          >
             <div class="flex-1 min-w-48">
-              <label for="owner-email" class="block text-sm font-medium mb-1">Add a co-owner</label>
-              <input id="owner-email" name="email" type="email" value={error ? email : undefined} class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
+              <label for="owner-email" class="block text-sm font-medium mb-1">
+                Add a co-owner
+              </label>
+              <input
+                id="owner-email"
+                name="email"
+                type="email"
+                value={error ? email : undefined}
+                class="input w-full"
+                placeholder="colleague@example.com"
+                autocomplete="off"
+              />
             </div>
             <button type="submit" class="btn">
               <Spinner />
@@ -88,13 +127,27 @@ export function OwnersSection({ linkId, owners, canManage, error, email }: { lin
   );
 }
 
-export function SharesPanel({ linkId, shares, error, email }: { linkId: string; shares: readonly LinkShare[]; error?: string | null; email?: string }) {
+export function SharesPanel({
+  linkId,
+  shares,
+  error,
+  email,
+}: {
+  linkId: string;
+  shares: readonly LinkShare[];
+  error?: string | null;
+  email?: string;
+}) {
   const base = `/dashboard/links/${linkId}/shares`;
   return (
     <section id="shares-panel" class="card bg-base-100 border border-base-300" aria-labelledby="shares-title">
       <div class="card-body gap-3">
-        <h2 id="shares-title" class="card-title text-base">Shared with</h2>
-        <p class="text-sm text-base-content/70">This link is secure: only its owners and the people listed here can follow it, after signing in.</p>
+        <h2 id="shares-title" class="card-title text-base">
+          Shared with
+        </h2>
+        <p class="text-sm text-base-content/70">
+          This link is secure: only its owners and the people listed here can follow it, after signing in.
+        </p>
         {error && <Alert>{error}</Alert>}
         {shares.length === 0 ? (
           <p class="text-sm">No users with access yet.</p>
@@ -107,18 +160,43 @@ export function SharesPanel({ linkId, shares, error, email }: { linkId: string; 
                   <p class="font-medium truncate">{s.displayName}</p>
                   <p class="text-sm text-base-content/70 truncate">{s.email}</p>
                 </div>
-                <form method="post" action={`${base}/${s.userId}`} hx-delete={`${base}/${s.userId}`} hx-target="#shares-panel" hx-swap="outerHTML">
+                <form
+                  method="post"
+                  action={`${base}/${s.userId}`}
+                  hx-delete={`${base}/${s.userId}`}
+                  hx-target="#shares-panel"
+                  hx-swap="outerHTML"
+                >
                   <input type="hidden" name="_method" value="DELETE" />
-                  <button type="submit" class="btn btn-ghost btn-sm" aria-label={`Remove access for ${s.displayName || s.email}`}>Remove</button>
+                  <button type="submit" class="btn btn-ghost btn-sm" aria-label={`Remove access for ${s.displayName || s.email}`}>
+                    Remove
+                  </button>
                 </form>
               </li>
             ))}
           </ul>
         )}
-        <form method="post" action={base} hx-post={base} hx-target="#shares-panel" hx-swap="outerHTML" class="flex flex-wrap gap-2 items-end">
+        <form
+          method="post"
+          action={base}
+          hx-post={base}
+          hx-target="#shares-panel"
+          hx-swap="outerHTML"
+          class="flex flex-wrap gap-2 items-end"
+        >
           <div class="flex-1 min-w-48">
-            <label for="share-email" class="block text-sm font-medium mb-1">Share with</label>
-            <input id="share-email" name="email" type="email" value={error ? email : undefined} class="input w-full" placeholder="colleague@example.com" autocomplete="off" />
+            <label for="share-email" class="block text-sm font-medium mb-1">
+              Share with
+            </label>
+            <input
+              id="share-email"
+              name="email"
+              type="email"
+              value={error ? email : undefined}
+              class="input w-full"
+              placeholder="colleague@example.com"
+              autocomplete="off"
+            />
           </div>
           <button type="submit" class="btn">
             <Spinner />
@@ -134,18 +212,26 @@ function DeleteDialog({ link }: { link: LinkView }) {
   return (
     <dialog id="delete-link-dialog" class="modal" aria-labelledby="delete-link-title">
       <div class="modal-box">
-        <h2 id="delete-link-title" class="text-lg font-bold">Delete link?</h2>
+        <h2 id="delete-link-title" class="text-lg font-bold">
+          Delete link?
+        </h2>
         <p class="py-4 break-words">{`Are you sure you want to delete ${link.slug}? This cannot be undone.`}</p>
         <div class="modal-action">
-          <button type="button" class="btn btn-ghost" data-modal-close>Cancel</button>
+          <button type="button" class="btn btn-ghost" data-modal-close>
+            Cancel
+          </button>
           <form method="post" action={`/dashboard/links/${link.id}`}>
             <input type="hidden" name="_method" value="DELETE" />
-            <button type="submit" class="btn btn-error">Delete</button>
+            <button type="submit" class="btn btn-error">
+              Delete
+            </button>
           </form>
         </div>
       </div>
       <form method="dialog" class="modal-backdrop">
-        <button type="submit" tabindex={-1}>Close</button>
+        <button type="submit" tabindex={-1}>
+          Close
+        </button>
       </form>
     </dialog>
   );
@@ -157,7 +243,14 @@ export function LinkDetail(p: LinkDetailProps) {
   const shortUrl = `${p.origin}/${link.slug}`;
   const href = safeHref(link.url);
   const lifecycleForm = (action: 'archive' | 'unarchive', label: string) => (
-    <form method="post" action={`${base}/${action}`} hx-post={`${base}/${action}`} hx-target="#link-detail" hx-swap="outerHTML" hx-disabled-elt="find button">
+    <form
+      method="post"
+      action={`${base}/${action}`}
+      hx-post={`${base}/${action}`}
+      hx-target="#link-detail"
+      hx-swap="outerHTML"
+      hx-disabled-elt="find button"
+    >
       <button type="submit" class="btn btn-sm">
         <Spinner />
         <Icon name={action === 'archive' ? 'archive' : 'undo'} class="size-4" />
@@ -241,7 +334,9 @@ export function LinkDetail(p: LinkDetailProps) {
             {link.tags.length > 0 && (
               <div class="flex flex-wrap gap-1" aria-label="Tags">
                 {link.tags.map((t) => (
-                  <a class="badge badge-outline hover:bg-base-200" href={`/dashboard/tags/${t.slug}`}>{t.name}</a>
+                  <a class="badge badge-outline hover:bg-base-200" href={`/dashboard/tags/${t.slug}`}>
+                    {t.name}
+                  </a>
                 ))}
               </div>
             )}
@@ -262,8 +357,15 @@ export function LinkDetail(p: LinkDetailProps) {
         </section>
         <section class="card bg-base-100 border border-base-300" aria-labelledby="qr-title">
           <div class="card-body items-center text-center gap-3">
-            <h2 id="qr-title" class="card-title text-base">QR code</h2>
-            <div class="qr-code bg-white p-2 rounded-box w-44" role="img" aria-label={`QR code for ${shortUrl}`} dangerouslySetInnerHTML={{ __html: p.qrSvg }}></div>
+            <h2 id="qr-title" class="card-title text-base">
+              QR code
+            </h2>
+            <div
+              class="qr-code bg-white p-2 rounded-box w-44"
+              role="img"
+              aria-label={`QR code for ${shortUrl}`}
+              dangerouslySetInnerHTML={{ __html: p.qrSvg }}
+            ></div>
             <a class="btn btn-sm" href={`${base}/qr.svg`} download={`${link.slug}-qr.svg`}>
               <Icon name="download" class="size-4" />
               Download QR
@@ -280,17 +382,40 @@ export function LinkDetail(p: LinkDetailProps) {
 }
 
 /** The confirm-delete dialog of web-ui.md §9, for a link or a keyword. */
-export function ConfirmDelete({ name, action, target, asModal, cancelHref }: { name: string; action: string; target: string; asModal: boolean; cancelHref: string }) {
+export function ConfirmDelete({
+  name,
+  action,
+  target,
+  asModal,
+  cancelHref,
+}: {
+  name: string;
+  action: string;
+  target: string;
+  asModal: boolean;
+  cancelHref: string;
+}) {
   const body = (
     <>
       <p class="break-words">This action cannot be undone.</p>
       <div class="modal-action">
         {asModal ? (
-          <button type="button" class="btn btn-ghost" data-modal-close autofocus>Cancel</button>
+          <button type="button" class="btn btn-ghost" data-modal-close autofocus>
+            Cancel
+          </button>
         ) : (
-          <a class="btn btn-ghost" href={cancelHref}>Cancel</a>
+          <a class="btn btn-ghost" href={cancelHref}>
+            Cancel
+          </a>
         )}
-        <form method="post" action={action} hx-delete={asModal ? action : undefined} hx-target={asModal ? target : undefined} hx-swap={asModal ? 'outerHTML' : undefined} data-close-modal-on-success>
+        <form
+          method="post"
+          action={action}
+          hx-delete={asModal ? action : undefined}
+          hx-target={asModal ? target : undefined}
+          hx-swap={asModal ? 'outerHTML' : undefined}
+          data-close-modal-on-success
+        >
           <input type="hidden" name="_method" value="DELETE" />
           <button type="submit" class="btn btn-error">
             <Spinner />

@@ -52,19 +52,36 @@ function errFor(error: FormError | null | undefined, field: string): string | un
   return error && error.field === field ? error.message : undefined;
 }
 
-function Field({ id, label, hint, error, children }: { id: string; label: ComponentChildren; hint?: ComponentChildren; error?: string; children: ComponentChildren }) {
+function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: ComponentChildren;
+  hint?: ComponentChildren;
+  error?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class="space-y-1">
-      <label for={id} class="block text-sm font-medium">{label}</label>
+      <label for={id} class="block text-sm font-medium">
+        {label}
+      </label>
       {children}
-      {hint && !error && <p id={`${id}-hint`} class="text-xs text-base-content/70">{hint}</p>}
+      {hint && !error && (
+        <p id={`${id}-hint`} class="text-xs text-base-content/70">
+          {hint}
+        </p>
+      )}
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }
 
-const described = (id: string, error: string | undefined, hint: boolean) =>
-  error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+const described = (id: string, error: string | undefined, hint: boolean) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined);
 
 export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }: LinkFormProps) {
   const create = mode === 'create';
@@ -86,7 +103,12 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
     <form method="post" action={action} class="space-y-4" data-link-form {...hx} hx-disabled-elt="find button[type=submit]" novalidate>
       {!create && <input type="hidden" name="_method" value="PUT" />}
       {general && <Alert>{general}</Alert>}
-      <Field id="link-slug" label="Slug" error={slugErr} hint={create ? 'Lowercase letters, digits and hyphens.' : 'The slug cannot be changed.'}>
+      <Field
+        id="link-slug"
+        label="Slug"
+        error={slugErr}
+        hint={create ? 'Lowercase letters, digits and hyphens.' : 'The slug cannot be changed.'}
+      >
         <div class={`input w-full font-mono${slugErr ? ' input-error' : ''}`}>
           <span class="text-base-content/70 select-none">{`${shortKeyword}/`}</span>
           {create ? (
@@ -115,7 +137,12 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
         {create && <div id="slug-check" class="text-sm min-h-5" aria-live="polite"></div>}
       </Field>
 
-      <Field id="link-url" label="Destination URL" error={urlErr} hint="Use $name placeholders for variables, e.g. https://jira.example.com/browse/$ticket">
+      <Field
+        id="link-url"
+        label="Destination URL"
+        error={urlErr}
+        hint="Use $name placeholders for variables, e.g. https://jira.example.com/browse/$ticket"
+      >
         <input
           id="link-url"
           name="url"
@@ -144,19 +171,43 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
 
       <div class="grid gap-4 sm:grid-cols-2">
         <Field id="link-title" label="Title" error={titleErr}>
-          <input id="link-title" name="title" type="text" value={values.title} maxLength={200} class={`input w-full${titleErr ? ' input-error' : ''}`} aria-invalid={titleErr ? 'true' : undefined} aria-describedby={described('link-title', titleErr, false)} />
+          <input
+            id="link-title"
+            name="title"
+            type="text"
+            value={values.title}
+            maxLength={200}
+            class={`input w-full${titleErr ? ' input-error' : ''}`}
+            aria-invalid={titleErr ? 'true' : undefined}
+            aria-describedby={described('link-title', titleErr, false)}
+          />
         </Field>
         <Field id="link-visibility" label="Visibility" error={visErr}>
-          <select id="link-visibility" name="visibility" class={`select w-full${visErr ? ' select-error' : ''}`} aria-describedby={described('link-visibility', visErr, false)}>
+          <select
+            id="link-visibility"
+            name="visibility"
+            class={`select w-full${visErr ? ' select-error' : ''}`}
+            aria-describedby={described('link-visibility', visErr, false)}
+          >
             {VISIBILITY_OPTIONS.map(([value, label]) => (
-              <option value={value} selected={values.visibility === value}>{label}</option>
+              <option value={value} selected={values.visibility === value}>
+                {label}
+              </option>
             ))}
           </select>
         </Field>
       </div>
 
       <Field id="link-description" label="Description" error={descErr}>
-        <textarea id="link-description" name="description" rows={2} maxLength={2000} class={`textarea w-full${descErr ? ' textarea-error' : ''}`} aria-invalid={descErr ? 'true' : undefined} aria-describedby={described('link-description', descErr, false)}>
+        <textarea
+          id="link-description"
+          name="description"
+          rows={2}
+          maxLength={2000}
+          class={`textarea w-full${descErr ? ' textarea-error' : ''}`}
+          aria-invalid={descErr ? 'true' : undefined}
+          aria-describedby={described('link-description', descErr, false)}
+        >
           {values.description}
         </textarea>
       </Field>
@@ -182,11 +233,26 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
 
       <div class="grid gap-4 sm:grid-cols-2 items-start">
         <Field id="link-expires" label="Expires (UTC)" error={expErr} hint="Optional. Leave empty and the link never expires.">
-          <input id="link-expires" name="expires_at" type="datetime-local" step={1} value={values.expiresAt} class={`input w-full${expErr ? ' input-error' : ''}`} aria-invalid={expErr ? 'true' : undefined} aria-describedby={described('link-expires', expErr, true)} />
+          <input
+            id="link-expires"
+            name="expires_at"
+            type="datetime-local"
+            step={1}
+            value={values.expiresAt}
+            class={`input w-full${expErr ? ' input-error' : ''}`}
+            aria-invalid={expErr ? 'true' : undefined}
+            aria-describedby={described('link-expires', expErr, true)}
+          />
         </Field>
         <div class="sm:pt-7">
           <label class="flex items-center gap-2 cursor-pointer">
-            <input type="checkbox" name="health_checks_disabled" value="true" class="checkbox checkbox-sm" checked={values.healthChecksDisabled} />
+            <input
+              type="checkbox"
+              name="health_checks_disabled"
+              value="true"
+              class="checkbox checkbox-sm"
+              checked={values.healthChecksDisabled}
+            />
             <span class="text-sm">Skip destination health checks</span>
           </label>
         </div>
@@ -194,9 +260,13 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
 
       <div class="flex justify-end gap-2 pt-2">
         {asModal ? (
-          <button type="button" class="btn btn-ghost" data-modal-close>Cancel</button>
+          <button type="button" class="btn btn-ghost" data-modal-close>
+            Cancel
+          </button>
         ) : (
-          <a class="btn btn-ghost" href={create ? '/dashboard' : `/dashboard/links/${linkId}`}>Cancel</a>
+          <a class="btn btn-ghost" href={create ? '/dashboard' : `/dashboard/links/${linkId}`}>
+            Cancel
+          </a>
         )}
         <button type="submit" class="btn btn-primary">
           <Spinner />
@@ -212,12 +282,16 @@ function HelpPanel({ shortKeyword }: { shortKeyword: string }) {
   return (
     <aside class="card bg-base-200 h-fit" aria-labelledby="help-title">
       <div class="card-body gap-4 text-sm">
-        <h2 id="help-title" class="card-title text-base">How it works</h2>
+        <h2 id="help-title" class="card-title text-base">
+          How it works
+        </h2>
         <div>
           <p class="font-medium">Your short link</p>
           <p class="font-mono text-base mt-1">
             <span class="text-base-content/70">{`${shortKeyword}/`}</span>
-            <span class="link-brand font-semibold" data-slug-preview>your-slug</span>
+            <span class="link-brand font-semibold" data-slug-preview>
+              your-slug
+            </span>
           </p>
         </div>
         <div>
@@ -230,9 +304,15 @@ function HelpPanel({ shortKeyword }: { shortKeyword: string }) {
         <div>
           <p class="font-medium">Visibility</p>
           <ul class="mt-1 space-y-1">
-            <li><strong>Public</strong>: listed under Browse; anyone can follow it.</li>
-            <li><strong>Private</strong>: not listed; anyone who knows the slug can follow it.</li>
-            <li><strong>Secure</strong>: only owners and people you share it with, after signing in.</li>
+            <li>
+              <strong>Public</strong>: listed under Browse; anyone can follow it.
+            </li>
+            <li>
+              <strong>Private</strong>: not listed; anyone who knows the slug can follow it.
+            </li>
+            <li>
+              <strong>Secure</strong>: only owners and people you share it with, after signing in.
+            </li>
           </ul>
         </div>
       </div>
@@ -242,7 +322,10 @@ function HelpPanel({ shortKeyword }: { shortKeyword: string }) {
 
 export function LinkFormPage(props: Omit<LinkFormProps, 'asModal'>) {
   const title = props.mode === 'create' ? 'New link' : `Edit ${props.values.slug}`;
-  const back = props.mode === 'create' ? { href: '/dashboard', label: 'Dashboard' } : { href: `/dashboard/links/${props.linkId}`, label: 'Back to link' };
+  const back =
+    props.mode === 'create'
+      ? { href: '/dashboard', label: 'Dashboard' }
+      : { href: `/dashboard/links/${props.linkId}`, label: 'Back to link' };
   return (
     <>
       <PageHeader title={title} back={back} />
@@ -283,7 +366,9 @@ export function TagSuggestions({ names }: { names: readonly string[] }) {
   return (
     <>
       {names.map((n) => (
-        <button type="button" class="btn btn-xs btn-outline" data-tag-suggestion data-tag={n}>{n}</button>
+        <button type="button" class="btn btn-xs btn-outline" data-tag-suggestion data-tag={n}>
+          {n}
+        </button>
       ))}
     </>
   );

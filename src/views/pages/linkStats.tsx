@@ -84,11 +84,25 @@ interface BreakdownRow {
 }
 
 /** A counts table with a proportional bar per row (decorative: the numbers are in the cells). */
-function BreakdownTable({ id, title, keyHeader, rows, total }: { id: string; title: string; keyHeader: string; rows: BreakdownRow[]; total: number }) {
+function BreakdownTable({
+  id,
+  title,
+  keyHeader,
+  rows,
+  total,
+}: {
+  id: string;
+  title: string;
+  keyHeader: string;
+  rows: BreakdownRow[];
+  total: number;
+}) {
   return (
     <section class="card bg-base-100 border border-base-300" aria-labelledby={`${id}-title`} data-breakdown={id}>
       <div class="card-body gap-3 p-4">
-        <h3 id={`${id}-title`} class="card-title text-base">{title}</h3>
+        <h3 id={`${id}-title`} class="card-title text-base">
+          {title}
+        </h3>
         {rows.length === 0 ? (
           <p class="text-sm text-base-content/80">No clicks in this window.</p>
         ) : (
@@ -96,8 +110,12 @@ function BreakdownTable({ id, title, keyHeader, rows, total }: { id: string; tit
             <thead>
               <tr>
                 <th scope="col">{keyHeader}</th>
-                <th scope="col" class="text-right">Clicks</th>
-                <th scope="col" class="text-right">Share</th>
+                <th scope="col" class="text-right">
+                  Clicks
+                </th>
+                <th scope="col" class="text-right">
+                  Share
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -107,7 +125,13 @@ function BreakdownTable({ id, title, keyHeader, rows, total }: { id: string; tit
                   <tr>
                     <th scope="row" class="font-normal max-w-[14rem]">
                       <span class={`block break-all${row.muted ? ' italic text-base-content/80' : ''}`}>{row.label}</span>
-                      <svg viewBox="0 0 100 4" preserveAspectRatio="none" class="w-full h-1 mt-1 link-brand" aria-hidden="true" focusable="false">
+                      <svg
+                        viewBox="0 0 100 4"
+                        preserveAspectRatio="none"
+                        class="w-full h-1 mt-1 link-brand"
+                        aria-hidden="true"
+                        focusable="false"
+                      >
                         <rect width="100" height="4" fill="currentColor" fill-opacity="0.12" />
                         <rect width={String(Math.round(pct * 10) / 10)} height="4" fill="currentColor" />
                       </svg>
@@ -166,13 +190,29 @@ export function StatsWindow({ linkId, days, series, breakdowns }: StatsWindowPro
           title="Authenticated vs anonymous"
           keyHeader="Visitor"
           total={total}
-          rows={total === 0 ? [] : [
-            { label: 'Authenticated', count: b.auth.authenticated },
-            { label: 'Anonymous', count: b.auth.anonymous },
-          ]}
+          rows={
+            total === 0
+              ? []
+              : [
+                  { label: 'Authenticated', count: b.auth.authenticated },
+                  { label: 'Anonymous', count: b.auth.anonymous },
+                ]
+          }
         />
-        <BreakdownTable id="breakdown-browsers" title="Browsers" keyHeader="Browser" total={total} rows={b.browsers.map((r) => ({ label: r.name, count: r.count, muted: r.name === 'Other' || r.name === 'Unknown' }))} />
-        <BreakdownTable id="breakdown-os" title="Operating systems" keyHeader="OS" total={total} rows={b.os.map((r) => ({ label: r.name, count: r.count, muted: r.name === 'Other' || r.name === 'Unknown' }))} />
+        <BreakdownTable
+          id="breakdown-browsers"
+          title="Browsers"
+          keyHeader="Browser"
+          total={total}
+          rows={b.browsers.map((r) => ({ label: r.name, count: r.count, muted: r.name === 'Other' || r.name === 'Unknown' }))}
+        />
+        <BreakdownTable
+          id="breakdown-os"
+          title="Operating systems"
+          keyHeader="OS"
+          total={total}
+          rows={b.os.map((r) => ({ label: r.name, count: r.count, muted: r.name === 'Other' || r.name === 'Unknown' }))}
+        />
       </div>
     </section>
   );
@@ -182,7 +222,9 @@ function RecentClicks({ clicks, attribution }: { clicks: RecentClick[]; attribut
   return (
     <section class="card bg-base-100 border border-base-300" aria-labelledby="recent-clicks-title">
       <div class="card-body gap-3 p-4">
-        <h2 id="recent-clicks-title" class="card-title text-lg">Recent Clicks</h2>
+        <h2 id="recent-clicks-title" class="card-title text-lg">
+          Recent Clicks
+        </h2>
         {clicks.length === 0 ? (
           <p class="text-base-content/80">No clicks recorded yet.</p>
         ) : (
@@ -202,9 +244,17 @@ function RecentClicks({ clicks, attribution }: { clicks: RecentClick[]; attribut
                       <LocalTime ms={c.clickedAt} />
                     </td>
                     <td class="max-w-[28rem]">
-                      {c.referrer ? <span class="block min-w-48 break-all">{c.referrer}</span> : <span class="block min-w-48 text-base-content/70 italic">Direct / unknown</span>}
+                      {c.referrer ? (
+                        <span class="block min-w-48 break-all">{c.referrer}</span>
+                      ) : (
+                        <span class="block min-w-48 text-base-content/70 italic">Direct / unknown</span>
+                      )}
                     </td>
-                    {attribution && <td class="break-words">{c.user ? c.user.displayName || 'unnamed user' : <span class="text-base-content/70 italic">anonymous</span>}</td>}
+                    {attribution && (
+                      <td class="break-words">
+                        {c.user ? c.user.displayName || 'unnamed user' : <span class="text-base-content/70 italic">anonymous</span>}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>

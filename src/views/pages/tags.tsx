@@ -27,7 +27,10 @@ export function TagsIndex({ tags }: { tags: readonly TagCount[] }) {
         <ul class="grid gap-3 grid-cols-1 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {tags.map((t) => (
             <li>
-              <a href={`/dashboard/tags/${t.slug}`} class="card bg-base-100 border border-base-300 hover:border-base-content/40 hover:shadow-sm transition">
+              <a
+                href={`/dashboard/tags/${t.slug}`}
+                class="card bg-base-100 border border-base-300 hover:border-base-content/40 hover:shadow-sm transition"
+              >
                 <div class="card-body p-4 flex-row items-center gap-3">
                   <span class="rounded-full bg-base-200 p-2">
                     <Icon name="tag" class="size-5" />

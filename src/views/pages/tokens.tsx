@@ -35,17 +35,34 @@ export function TokensSection({ tokens, now, created, form, flash }: TokensState
         <div class="alert alert-warning flex-col items-stretch gap-2" role="status">
           <p class="font-semibold">{`Token "${created.name}" created. Copy it now — it will not be shown again.`}</p>
           <div class="flex items-center gap-2">
-            <input type="text" readonly value={created.plaintext} class="input input-sm w-full font-mono bg-base-100 text-base-content" aria-label="New token" />
+            <input
+              type="text"
+              readonly
+              value={created.plaintext}
+              class="input input-sm w-full font-mono bg-base-100 text-base-content"
+              aria-label="New token"
+            />
             <CopyButton value={created.plaintext} label="Copy token" />
           </div>
         </div>
       )}
       <section class="card bg-base-100 border border-base-300" aria-labelledby="new-token-title">
         <div class="card-body gap-3">
-          <h2 id="new-token-title" class="card-title text-base">New token</h2>
-          <form method="post" action="/dashboard/settings/tokens" hx-post="/dashboard/settings/tokens" hx-target="#tokens-section" hx-swap="outerHTML" class="grid gap-3 sm:grid-cols-[2fr_1fr_auto] items-start">
+          <h2 id="new-token-title" class="card-title text-base">
+            New token
+          </h2>
+          <form
+            method="post"
+            action="/dashboard/settings/tokens"
+            hx-post="/dashboard/settings/tokens"
+            hx-target="#tokens-section"
+            hx-swap="outerHTML"
+            class="grid gap-3 sm:grid-cols-[2fr_1fr_auto] items-start"
+          >
             <div>
-              <label for="token-name" class="block text-sm font-medium mb-1">Name</label>
+              <label for="token-name" class="block text-sm font-medium mb-1">
+                Name
+              </label>
               <input
                 id="token-name"
                 name="name"
@@ -60,10 +77,14 @@ export function TokensSection({ tokens, now, created, form, flash }: TokensState
               <FieldError id="token-name-error" message={form.error ?? undefined} />
             </div>
             <div>
-              <label for="token-expires" class="block text-sm font-medium mb-1">Expires</label>
+              <label for="token-expires" class="block text-sm font-medium mb-1">
+                Expires
+              </label>
               <select id="token-expires" name="expires_in" class="select w-full">
                 {EXPIRY_OPTIONS.map(([v, label]) => (
-                  <option value={v} selected={form.expiresIn === v}>{label}</option>
+                  <option value={v} selected={form.expiresIn === v}>
+                    {label}
+                  </option>
                 ))}
               </select>
             </div>
@@ -97,7 +118,9 @@ export function TokensSection({ tokens, now, created, form, flash }: TokensState
               {tokens.map((t) => (
                 <tr id={`token-${t.id}`}>
                   <td class="font-medium break-all">{t.name}</td>
-                  <td class="whitespace-nowrap"><LocalTime ms={t.createdAt} date /></td>
+                  <td class="whitespace-nowrap">
+                    <LocalTime ms={t.createdAt} date />
+                  </td>
                   <td class="whitespace-nowrap">{t.lastUsedAt === null ? 'Never' : <LocalTime ms={t.lastUsedAt} date />}</td>
                   <td class="whitespace-nowrap">{t.expiresAt === null ? 'Never' : <LocalTime ms={t.expiresAt} date />}</td>
                   <td>
@@ -128,7 +151,10 @@ export function TokensSection({ tokens, now, created, form, flash }: TokensState
 export function TokensPage(state: TokensState) {
   return (
     <>
-      <PageHeader title="API Tokens" subtitle="Personal access tokens for the REST API, the CLI and the browser extension. A token acts as you." />
+      <PageHeader
+        title="API Tokens"
+        subtitle="Personal access tokens for the REST API, the CLI and the browser extension. A token acts as you."
+      />
       <TokensSection {...state} />
     </>
   );
@@ -141,11 +167,22 @@ export function ConfirmRevoke({ token, asModal }: { token: ApiToken; asModal: bo
       <p class="break-words">{`Programs using "${token.name}" will stop working at once. This cannot be undone.`}</p>
       <div class="modal-action">
         {asModal ? (
-          <button type="button" class="btn btn-ghost" data-modal-close autofocus>Cancel</button>
+          <button type="button" class="btn btn-ghost" data-modal-close autofocus>
+            Cancel
+          </button>
         ) : (
-          <a class="btn btn-ghost" href="/dashboard/settings/tokens">Cancel</a>
+          <a class="btn btn-ghost" href="/dashboard/settings/tokens">
+            Cancel
+          </a>
         )}
-        <form method="post" action={action} hx-delete={asModal ? action : undefined} hx-target={asModal ? '#tokens-section' : undefined} hx-swap={asModal ? 'outerHTML' : undefined} data-close-modal-on-success>
+        <form
+          method="post"
+          action={action}
+          hx-delete={asModal ? action : undefined}
+          hx-target={asModal ? '#tokens-section' : undefined}
+          hx-swap={asModal ? 'outerHTML' : undefined}
+          data-close-modal-on-success
+        >
           <input type="hidden" name="_method" value="DELETE" />
           <button type="submit" class="btn btn-error">
             <Spinner />

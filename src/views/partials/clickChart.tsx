@@ -121,7 +121,15 @@ export function ClickChart({ series }: { series: DailySeries }) {
           <g class="chart-grid" fill="currentColor" font-size="11" aria-hidden="true">
             {ticks.map((t) => (
               <g>
-                <line x1={PAD.left} x2={WIDTH - PAD.right} y1={r(y(t))} y2={r(y(t))} stroke="currentColor" stroke-opacity={t === 0 ? '0.6' : '0.15'} stroke-width="1" />
+                <line
+                  x1={PAD.left}
+                  x2={WIDTH - PAD.right}
+                  y1={r(y(t))}
+                  y2={r(y(t))}
+                  stroke="currentColor"
+                  stroke-opacity={t === 0 ? '0.6' : '0.15'}
+                  stroke-width="1"
+                />
                 <text x={PAD.left - 6} y={r(y(t) + 4)} text-anchor="end" fill-opacity="0.8">
                   {String(t)}
                 </text>
@@ -138,8 +146,12 @@ export function ClickChart({ series }: { series: DailySeries }) {
                   <title>{dayTitle(p)}</title>
                   {/* The whole column answers hover, so a short bar is as easy to point at as a tall one. */}
                   <rect x={r(x0)} y={PAD.top} width={r(slot)} height={PLOT_H} fill="transparent" />
-                  {kind === 'nodata' && <rect x={r(x0 + 0.5)} y={PAD.top} width={r(Math.max(0.5, slot - 1))} height={PLOT_H} fill="url(#chart-nodata)" />}
-                  {kind === 'zero' && <rect x={r(cx - barW / 2)} y={BASELINE - 2} width={r(barW)} height="2" fill="currentColor" fill-opacity="0.55" />}
+                  {kind === 'nodata' && (
+                    <rect x={r(x0 + 0.5)} y={PAD.top} width={r(Math.max(0.5, slot - 1))} height={PLOT_H} fill="url(#chart-nodata)" />
+                  )}
+                  {kind === 'zero' && (
+                    <rect x={r(cx - barW / 2)} y={BASELINE - 2} width={r(barW)} height="2" fill="currentColor" fill-opacity="0.55" />
+                  )}
                   {kind === 'bar' && (
                     <rect
                       class="link-brand"
@@ -197,7 +209,9 @@ export function ClickChart({ series }: { series: DailySeries }) {
             <thead>
               <tr>
                 <th scope="col">Day (UTC)</th>
-                <th scope="col" class="text-right">Clicks</th>
+                <th scope="col" class="text-right">
+                  Clicks
+                </th>
               </tr>
             </thead>
             <tbody>

@@ -45,10 +45,54 @@ interface Columns {
 }
 
 const COLUMNS: Record<LinkTableVariant, Columns> = {
-  dashboard: { title: false, owners: 'none', tags: false, actions: 'caps', badges: true, renew: true, descriptionCut: null, descriptionClass: 'hidden xl:table-cell', tagsClass: '', createdClass: 'hidden lg:table-cell' },
-  tag: { title: true, owners: 'none', tags: false, actions: 'caps', badges: true, renew: true, descriptionCut: null, descriptionClass: 'hidden xl:table-cell', tagsClass: '', createdClass: 'hidden lg:table-cell' },
-  admin: { title: true, owners: 'all', tags: true, actions: 'admin', badges: true, renew: false, descriptionCut: null, descriptionClass: 'hidden 2xl:table-cell', tagsClass: 'hidden 2xl:table-cell', createdClass: 'hidden 2xl:table-cell' },
-  public: { title: false, owners: 'primary', tags: true, actions: 'none', badges: false, renew: false, descriptionCut: 150, descriptionClass: 'hidden xl:table-cell', tagsClass: 'hidden lg:table-cell', createdClass: 'hidden lg:table-cell' },
+  dashboard: {
+    title: false,
+    owners: 'none',
+    tags: false,
+    actions: 'caps',
+    badges: true,
+    renew: true,
+    descriptionCut: null,
+    descriptionClass: 'hidden xl:table-cell',
+    tagsClass: '',
+    createdClass: 'hidden lg:table-cell',
+  },
+  tag: {
+    title: true,
+    owners: 'none',
+    tags: false,
+    actions: 'caps',
+    badges: true,
+    renew: true,
+    descriptionCut: null,
+    descriptionClass: 'hidden xl:table-cell',
+    tagsClass: '',
+    createdClass: 'hidden lg:table-cell',
+  },
+  admin: {
+    title: true,
+    owners: 'all',
+    tags: true,
+    actions: 'admin',
+    badges: true,
+    renew: false,
+    descriptionCut: null,
+    descriptionClass: 'hidden 2xl:table-cell',
+    tagsClass: 'hidden 2xl:table-cell',
+    createdClass: 'hidden 2xl:table-cell',
+  },
+  public: {
+    title: false,
+    owners: 'primary',
+    tags: true,
+    actions: 'none',
+    badges: false,
+    renew: false,
+    descriptionCut: 150,
+    descriptionClass: 'hidden xl:table-cell',
+    tagsClass: 'hidden lg:table-cell',
+    createdClass: 'hidden lg:table-cell',
+  },
 };
 
 /** Destinations are http(s) by validation; anything else stored long ago is shown as text, never linked. */
@@ -82,7 +126,15 @@ export function LifecycleBadges({ row, renew }: { row: LinkRowData; renew: boole
       <span class="inline-flex items-center gap-1">
         <span class="badge badge-sm badge-warning">expired</span>
         {renew && row.caps.canEdit && (
-          <form method="post" action={`/dashboard/links/${link.id}/renew`} hx-post={`/dashboard/links/${link.id}/renew`} hx-target={`#link-${link.id}`} hx-swap="outerHTML" hx-disabled-elt="find button" class="inline">
+          <form
+            method="post"
+            action={`/dashboard/links/${link.id}/renew`}
+            hx-post={`/dashboard/links/${link.id}/renew`}
+            hx-target={`#link-${link.id}`}
+            hx-swap="outerHTML"
+            hx-disabled-elt="find button"
+            class="inline"
+          >
             <button type="submit" class="btn btn-xs btn-outline">
               <Spinner />
               Renew
@@ -103,7 +155,19 @@ export function LifecycleBadges({ row, renew }: { row: LinkRowData; renew: boole
   return null;
 }
 
-function IconLink({ href, label, icon, hxGet, class: extra }: { href: string; label: string; icon: 'eye' | 'chart' | 'pencil' | 'trash'; hxGet?: string; class?: string }) {
+function IconLink({
+  href,
+  label,
+  icon,
+  hxGet,
+  class: extra,
+}: {
+  href: string;
+  label: string;
+  icon: 'eye' | 'chart' | 'pencil' | 'trash';
+  hxGet?: string;
+  class?: string;
+}) {
   return (
     <a
       href={href}
@@ -158,7 +222,9 @@ function OwnersCell({ link, mode, env }: { link: LinkView; mode: 'all' | 'primar
   const mine = env.viewerId !== null && link.owners.some((o) => o.userId === env.viewerId);
   return (
     <span class="inline-flex items-center gap-1 whitespace-nowrap">
-      <a class="link link-hover" href={`/u/${primary.displayNameSlug}`}>{primary.displayName}</a>
+      <a class="link link-hover" href={`/u/${primary.displayNameSlug}`}>
+        {primary.displayName}
+      </a>
       {mine && <span class="badge badge-xs badge-accent">you</span>}
     </span>
   );
@@ -170,7 +236,9 @@ function TagChips({ link, linked }: { link: LinkView; linked: boolean }) {
     <span class="flex flex-wrap gap-1">
       {link.tags.map((t) =>
         linked ? (
-          <a class="badge badge-sm badge-outline hover:bg-base-200" href={`/dashboard/tags/${t.slug}`}>{t.name}</a>
+          <a class="badge badge-sm badge-outline hover:bg-base-200" href={`/dashboard/tags/${t.slug}`}>
+            {t.name}
+          </a>
         ) : (
           <span class="badge badge-sm badge-outline">{t.name}</span>
         ),
@@ -191,9 +259,13 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
       </td>
       <td class="hidden sm:table-cell max-w-[12rem]">
         {href ? (
-          <a href={href} target="_blank" rel="noopener noreferrer" class="link link-hover block truncate" title={link.url}>{link.url}</a>
+          <a href={href} target="_blank" rel="noopener noreferrer" class="link link-hover block truncate" title={link.url}>
+            {link.url}
+          </a>
         ) : (
-          <span class="block truncate" title={link.url}>{link.url}</span>
+          <span class="block truncate" title={link.url}>
+            {link.url}
+          </span>
         )}
       </td>
       {c.title && <td class="hidden md:table-cell max-w-[12rem] truncate">{link.title}</td>}
@@ -216,7 +288,9 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
       <td class={`${c.descriptionClass} max-w-[18rem]`}>
         <span class="line-clamp-2 text-sm text-base-content/80">{description}</span>
       </td>
-      <td class={`${c.createdClass} whitespace-nowrap text-sm`}><LocalTime ms={link.createdAt} date /></td>
+      <td class={`${c.createdClass} whitespace-nowrap text-sm`}>
+        <LocalTime ms={link.createdAt} date />
+      </td>
       {c.actions === 'caps' && (
         <td>
           <CapsActions row={row} />
@@ -237,13 +311,31 @@ export function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
     <thead>
       <tr>
         <th scope="col">Slug</th>
-        <th scope="col" class="hidden sm:table-cell">URL</th>
-        {c.title && <th scope="col" class="hidden md:table-cell">Title</th>}
-        {c.owners !== 'none' && <th scope="col" class="hidden md:table-cell">{c.owners === 'all' ? 'Owners' : 'Owner'}</th>}
-        {c.tags && <th scope="col" class={c.tagsClass}>Tags</th>}
+        <th scope="col" class="hidden sm:table-cell">
+          URL
+        </th>
+        {c.title && (
+          <th scope="col" class="hidden md:table-cell">
+            Title
+          </th>
+        )}
+        {c.owners !== 'none' && (
+          <th scope="col" class="hidden md:table-cell">
+            {c.owners === 'all' ? 'Owners' : 'Owner'}
+          </th>
+        )}
+        {c.tags && (
+          <th scope="col" class={c.tagsClass}>
+            Tags
+          </th>
+        )}
         <th scope="col">Visibility</th>
-        <th scope="col" class={c.descriptionClass}>Description</th>
-        <th scope="col" class={c.createdClass}>Created</th>
+        <th scope="col" class={c.descriptionClass}>
+          Description
+        </th>
+        <th scope="col" class={c.createdClass}>
+          Created
+        </th>
         {c.actions !== 'none' && (
           <th scope="col" class="text-right">
             <span class="sr-only">Actions</span>

@@ -4,7 +4,17 @@ import { Icon, type IconName } from './icons.js';
 
 /** Small building blocks every page shares, so spacing and wording stay consistent. */
 
-export function PageHeader({ title, subtitle, actions, back }: { title: ComponentChildren; subtitle?: ComponentChildren; actions?: ComponentChildren; back?: { href: string; label: string } }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+  back,
+}: {
+  title: ComponentChildren;
+  subtitle?: ComponentChildren;
+  actions?: ComponentChildren;
+  back?: { href: string; label: string };
+}) {
   return (
     <header class="mb-6 space-y-2">
       {back && (
@@ -24,7 +34,17 @@ export function PageHeader({ title, subtitle, actions, back }: { title: Componen
   );
 }
 
-export function EmptyState({ icon = 'link', title, children, action }: { icon?: IconName; title: string; children?: ComponentChildren; action?: ComponentChildren }) {
+export function EmptyState({
+  icon = 'link',
+  title,
+  children,
+  action,
+}: {
+  icon?: IconName;
+  title: string;
+  children?: ComponentChildren;
+  action?: ComponentChildren;
+}) {
   return (
     <div class="flex flex-col items-center text-center gap-3 py-12 px-4 rounded-box border border-dashed border-base-300">
       <span class="rounded-full bg-base-200 p-3">
@@ -69,7 +89,9 @@ export function Modal({ title, children, wide }: { title: ComponentChildren; chi
     <dialog class="modal modal-bottom sm:modal-middle" data-modal aria-labelledby="modal-title">
       <div class={`modal-box${wide ? ' sm:max-w-2xl' : ''}`}>
         <div class="flex items-start justify-between gap-4 mb-4">
-          <h2 id="modal-title" class="text-lg font-bold break-words min-w-0">{title}</h2>
+          <h2 id="modal-title" class="text-lg font-bold break-words min-w-0">
+            {title}
+          </h2>
           <button type="button" class="btn btn-ghost btn-sm btn-square -mt-1 -mr-2" data-modal-close aria-label="Close">
             <Icon name="close" />
           </button>
@@ -77,7 +99,9 @@ export function Modal({ title, children, wide }: { title: ComponentChildren; chi
         {children}
       </div>
       <form method="dialog" class="modal-backdrop">
-        <button type="submit" tabindex={-1}>Close</button>
+        <button type="submit" tabindex={-1}>
+          Close
+        </button>
       </form>
     </dialog>
   );
@@ -88,7 +112,9 @@ export function Panel({ title, children }: { title: ComponentChildren; children:
   return (
     <section class="card bg-base-100 border border-base-300 max-w-2xl" aria-labelledby="panel-title">
       <div class="card-body">
-        <h1 id="panel-title" class="card-title text-xl break-words">{title}</h1>
+        <h1 id="panel-title" class="card-title text-xl break-words">
+          {title}
+        </h1>
         {children}
       </div>
     </section>
@@ -97,7 +123,10 @@ export function Panel({ title, children }: { title: ComponentChildren; children:
 
 export function Avatar({ name, size = 'size-8 text-sm' }: { name: string; size?: string }) {
   return (
-    <span class={`${size} shrink-0 rounded-full bg-neutral text-neutral-content inline-flex items-center justify-center font-semibold select-none`} aria-hidden="true">
+    <span
+      class={`${size} shrink-0 rounded-full bg-neutral text-neutral-content inline-flex items-center justify-center font-semibold select-none`}
+      aria-hidden="true"
+    >
       {initial(name)}
     </span>
   );
@@ -159,15 +188,23 @@ export function Pagination({ page, pages, href }: { page: number; pages: number;
   return (
     <nav class="flex items-center justify-center gap-2 mt-6" aria-label="Pagination">
       {page > 1 ? (
-        <a class="btn btn-sm" href={href(page - 1)} rel="prev">Previous</a>
+        <a class="btn btn-sm" href={href(page - 1)} rel="prev">
+          Previous
+        </a>
       ) : (
-        <span class="btn btn-sm btn-disabled" aria-disabled="true">Previous</span>
+        <span class="btn btn-sm btn-disabled" aria-disabled="true">
+          Previous
+        </span>
       )}
       <span class="text-sm px-2">{`Page ${page} of ${pages}`}</span>
       {page < pages ? (
-        <a class="btn btn-sm" href={href(page + 1)} rel="next">Next</a>
+        <a class="btn btn-sm" href={href(page + 1)} rel="next">
+          Next
+        </a>
       ) : (
-        <span class="btn btn-sm btn-disabled" aria-disabled="true">Next</span>
+        <span class="btn btn-sm btn-disabled" aria-disabled="true">
+          Next
+        </span>
       )}
     </nav>
   );

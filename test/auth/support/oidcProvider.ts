@@ -63,7 +63,16 @@ export async function startOidcProvider(opts: { port?: number } = {}): Promise<T
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
     cookies: { keys: ['test-cookie-signing-key'] },
-    jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] },
+    jwks: {
+      keys: [
+        {
+          ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+          kid: 'test',
+          use: 'sig',
+          alg: 'RS256',
+        },
+      ],
+    },
     ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     // Consent is granted up front, so a login is: authorize → login form → callback.
     async loadExistingGrant(ctx: { oidc: { client: { clientId: string }; session: { accountId: string } } }) {
@@ -136,7 +145,10 @@ export function newBrowser(): Browser {
  * delivered, so a test can tamper with it or deliver it twice.
  */
 export async function authorize(appUrl: string, b: Browser, sub: string, returnUrl?: string): Promise<string> {
-  const login = await get(`${appUrl}/auth/login${returnUrl === undefined ? '' : `?return_url=${encodeURIComponent(returnUrl)}`}`, cookieHeader(b.app));
+  const login = await get(
+    `${appUrl}/auth/login${returnUrl === undefined ? '' : `?return_url=${encodeURIComponent(returnUrl)}`}`,
+    cookieHeader(b.app),
+  );
   if (login.status !== 302) throw new Error(`/auth/login answered ${login.status}: ${await login.text()}`);
   b.app.store(login);
   let location = login.headers.get('location')!;
