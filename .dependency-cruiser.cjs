@@ -1,0 +1,86 @@
+// The layering of src/, checked by `npm run lint` (see ARCHITECTURE.md, "Layers").
+// domain ← db ← store ← links (the application layer) ← http / mcp / cli, with the
+// services (auth, workers, llm, net) beside the application layer and views used
+// only by the web surface. Type-only imports count: a cycle through types is
+// still a cycle a reader has to untangle.
+const TOP = '^src/(http|mcp|cli[A-Za-z]*\\.ts|app\\.tsx|server\\.ts)';
+const notUnder = (...dirs) => `^src/(?!(${dirs.join('|')})(/|\\.tsx?$))`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'No import cycles, type-only ones included.', from: {}, to: { circular: true } },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'domain/ holds pure rules: it imports nothing else of ours.',
+      from: { path: '^src/domain/' },
+      to: { path: notUnder('domain') },
+    },
+    {
+      name: 'db-below-store',
+      severity: 'error',
+      comment: 'db/ (connections, schema, migrations) depends on domain and configuration only.',
+      from: { path: '^src/db/' },
+      to: { path: notUnder('db', 'domain', 'config', 'paths') },
+    },
+    {
+      name: 'store-is-sql-only',
+      severity: 'error',
+      comment: 'store/ talks SQL through db/ and shapes rows with domain/; nothing above it.',
+      from: { path: '^src/store/' },
+      to: { path: notUnder('store', 'db', 'domain', 'config') },
+    },
+    {
+      name: 'application-below-surfaces',
+      severity: 'error',
+      comment: 'The links application layer uses store/ and domain/; the surfaces call it, never the other way.',
+      from: { path: '^src/links/' },
+      to: { path: notUnder('links', 'store', 'domain') },
+    },
+    {
+      name: 'services-below-surfaces',
+      severity: 'error',
+      comment: 'auth/, workers/, llm/ and net/ never reach up into a surface or into page markup.',
+      from: { path: '^src/(auth|workers|llm|net)/' },
+      to: { path: `${TOP}|^src/views/` },
+    },
+    {
+      name: 'views-render-only',
+      severity: 'error',
+      comment: 'views/ renders what it is given: domain rules and store types, nothing that acts.',
+      from: { path: '^src/views/' },
+      to: { path: `${TOP}|^src/(auth|workers|llm|net|links|db)/` },
+    },
+    {
+      name: 'views-take-store-types-only',
+      severity: 'error',
+      from: { path: '^src/views/' },
+      to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'mcp-beside-http',
+      severity: 'error',
+      comment: 'MCP tools are a surface of their own: they call the application layer, not the REST routes.',
+      from: { path: '^src/mcp/' },
+      to: { path: `${TOP.replace('http|mcp|', 'http|')}|^src/views/` },
+    },
+    {
+      name: 'src-not-to-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+    { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.js'],
+    },
+  },
+};
