@@ -44,7 +44,9 @@ export function isBusy(e: unknown): boolean {
  */
 export function isDeadlock(e: unknown): boolean {
   const err = e as DriverError;
-  return err?.code === '40P01' || err?.code === '40001' || err?.errno === 1213;
+  // SQLite: a transaction that read before another connection committed a
+  // write cannot upgrade its stale snapshot to write; run again, it reads anew.
+  return err?.code === '40P01' || err?.code === '40001' || err?.errno === 1213 || err?.code === 'SQLITE_BUSY_SNAPSHOT';
 }
 
 /**

@@ -31,8 +31,14 @@ export class TagStore {
     const rows = tags.map((t) => ({ id: randomUUID(), name: t.name, slug: t.slug, created_at: now }));
     const insert = db.insertInto('tags').values(rows);
     await (this.driver === 'mysql' ? insert.ignore() : insert.onConflict((oc) => oc.column('slug').doNothing())).execute();
-    const found = await db.selectFrom('tags').select(['id', 'slug']).where('slug', 'in', slugs).execute();
+    // On MySQL a plain read inside a transaction sees its snapshot, which may
+    // predate a tag another transaction just committed (the one INSERT IGNORE
+    // skipped); a locking read sees the latest committed row.
+    const select = db.selectFrom('tags').select(['id', 'slug']).where('slug', 'in', slugs);
+    const found = await (this.driver === 'mysql' ? select.forUpdate() : select).execute();
     for (const r of found) ids.set(r.slug, r.id);
+    const missing = slugs.filter((slug) => !ids.has(slug));
+    if (missing.length > 0) throw new Error(`tags not found after insert: ${missing.join(', ')}`);
     return ids;
   }
 
