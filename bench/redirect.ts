@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { connect } from '../src/db/connect.js';
 import { migrateUp } from '../src/db/migrate.js';
 import { createStore } from '../src/store/index.js';
+import { createLink } from '../test/helpers/links.js';
 
 const LINKS = 10_000;
 const CONNECTIONS = 50;
@@ -40,7 +41,7 @@ async function seed(dbPath: string): Promise<string[]> {
   const slugs: string[] = [];
   for (let i = 0; i < LINKS; i++) {
     const slug = `link-${i}`;
-    await store.links.create({ slug, url: `https://example.com/destination/${i}` }, owner.id);
+    await createLink(store, { slug, url: `https://example.com/destination/${i}` }, owner.id);
     slugs.push(slug);
   }
   await db.close();

@@ -9,6 +9,7 @@ import { Pool } from 'undici';
 import { connect } from '../src/db/connect.js';
 import { migrateUp } from '../src/db/migrate.js';
 import { createStore } from '../src/store/index.js';
+import { createLink } from '../test/helpers/links.js';
 
 /**
  * `npm run soak` (issue 10, not part of `npm test`): one server on
@@ -111,7 +112,7 @@ try {
   const { plaintext: token } = await store.tokens.create(owner.id, 'soak', null);
   const seeded: Array<{ id: string; slug: string }> = [];
   for (let i = 0; i < LINKS; i++) {
-    const l = await store.links.create({ slug: `soak-${i}`, url: `https://example.com/soak/${i}` }, owner.id);
+    const l = await createLink(store, { slug: `soak-${i}`, url: `https://example.com/soak/${i}` }, owner.id);
     seeded.push({ id: l.id, slug: l.slug });
   }
   await db.close();

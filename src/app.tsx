@@ -19,6 +19,7 @@ import { pageContext, sendHtml } from './http/web/render.js';
 import { registerWebRoutes } from './http/web/index.js';
 import { registerSecurityHeaders } from './http/web/security.js';
 import { registerThemeRoute } from './http/web/theme.js';
+import type { LinkService } from './links/index.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
 import { isBusy, isUnavailable } from './store/dbErrors.js';
@@ -36,6 +37,7 @@ declare module 'fastify' {
 export interface AppDeps {
   config: Config;
   store: Store;
+  links: LinkService;
   metrics: Metrics;
   recordClick(event: ClickEvent): void;
   /** Logger settings; tests pass `false`. */

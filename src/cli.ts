@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db/migrate.js';
 import { isAppError } from './domain/errors.js';
 import { splitTagList } from './domain/tags.js';
+import { asSystem, LinkService } from './links/index.js';
 import { CliError, out, requireUser, withStore } from './cliSupport.js';
 import { tuneV8ForServing } from './v8Tuning.js';
 
@@ -103,17 +104,15 @@ export function buildCli(): Command {
       async (o: { slug: string; url: string; owner: string; title?: string; description?: string; visibility: string; tags?: string }) => {
         await withStore(async (store) => {
           const owner = await requireUser(store, o.owner);
-          const link = await store.links.create(
-            {
-              slug: o.slug,
-              url: o.url,
-              title: o.title,
-              description: o.description,
-              visibility: o.visibility,
-              tags: o.tags ? splitTagList(o.tags) : [],
-            },
-            owner.id,
-          );
+          const link = await new LinkService(store).create(asSystem('cli'), {
+            slug: o.slug,
+            url: o.url,
+            title: o.title,
+            description: o.description,
+            visibility: o.visibility,
+            tags: o.tags ? splitTagList(o.tags) : [],
+            ownerId: owner.id,
+          });
           out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id})`);
         });
       },

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { CsvSyntaxError } from './domain/csvRead.js';
 import { isAppError } from './domain/errors.js';
 import { detectFormat, parseJsonLines, parseLinksCsv, type BulkFormat, type ParsedRecord } from './domain/linkRecords.js';
-import { LinkTransferStore } from './store/linkTransfer.js';
+import { asSystem, exportLines, LinkService } from './links/index.js';
 
 /**
  * `joe-links links export` and `joe-links links import` (api.md §6.23): move
@@ -48,7 +48,7 @@ export function registerLinkTransferCommands(links: Command): void {
     .description('write every link as JSON Lines to stdout, in slug order (e.g. joe-links links export > links.jsonl)')
     .action(async () => {
       await withStore(async (store) => {
-        for await (const line of new LinkTransferStore(store).exportLines()) await write(`${JSON.stringify(line)}\n`);
+        for await (const line of exportLines(store)) await write(`${JSON.stringify(line)}\n`);
       });
     });
 
@@ -78,7 +78,8 @@ export function registerLinkTransferCommands(links: Command): void {
           if (!owner) throw new CliError(`no user with email ${o.owner} (create one with: joe-links users create --email ${o.owner})`);
           fallbackOwnerId = owner.id;
         }
-        const transfer = new LinkTransferStore(store);
+        const service = new LinkService(store);
+        const operator = asSystem('cli');
         for (const r of records) {
           if (!r.record) {
             counts.refused++;
@@ -86,7 +87,7 @@ export function registerLinkTransferCommands(links: Command): void {
             continue;
           }
           try {
-            const outcome = await transfer.importRecord(r.record, { fallbackOwnerId, dryRun: o.dryRun });
+            const outcome = await service.importRecord(operator, r.record, { fallbackOwnerId, dryRun: o.dryRun, source: format });
             counts[outcome.action]++;
             const notes = outcome.notes.length > 0 ? ` (${outcome.notes.join('; ')})` : '';
             await write(`${outcome.action.padEnd(8)} ${r.record.slug}${notes}\n`);

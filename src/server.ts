@@ -6,6 +6,7 @@ import { connect, type Db } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
 import { Metrics } from './metrics.js';
 import { createClickRecorder } from './store/clickSink.js';
+import { LinkEventBus, LinkService } from './links/index.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
 import { startGaugeUpdater } from './workers/gauges.js';
@@ -15,6 +16,8 @@ import { JobScheduler } from './workers/scheduler.js';
 export interface RunningServer {
   app: FastifyInstance;
   store: Store;
+  /** The links application layer: every link change of this server goes through it. */
+  links: LinkService;
   metrics: Metrics;
   clickWriter: ClickRecorder;
   scheduler: JobScheduler;
@@ -47,15 +50,23 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const applied = await migrateUp(db);
     const store = createStore(db, opts.now);
     const metrics = new Metrics();
+    // Built before the app so its logger can report failing event subscribers once it exists.
+    let log: FastifyInstance['log'] | null = null;
+    const events = new LinkEventBus((err, event) =>
+      log?.error({ err, kind: event.kind, linkId: event.linkId }, 'link event subscriber failed'),
+    );
+    const links = new LinkService(store, { events });
     const ipHashSecret = await store.settings.ipHashSecret();
     let clickWriter: ClickRecorder | null = null;
     const app = await buildApp({
       config,
       store,
+      links,
       metrics,
       logger: opts.logger,
       recordClick: (e) => clickWriter!.enqueue(e),
     });
+    log = app.log;
     if (applied.length > 0) app.log.info(`applied migrations: ${applied.join(', ')}`);
     clickWriter = createClickRecorder(db, store.clicks, config.db.dsn, { metrics, log: app.log, ipHashSecret });
     clickWriter.start();
@@ -69,7 +80,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       ...opts.scheduler,
     });
     for (const job of periodicJobs({ config, store, metrics, log: app.log })) scheduler.add(job);
-    await opts.onReady?.({ app, store, metrics, clickWriter, scheduler });
+    await opts.onReady?.({ app, store, links, metrics, clickWriter, scheduler });
 
     await app.listen({ host: config.http.host, port: config.http.port });
     scheduler.start();
@@ -113,7 +124,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         await jobsStopped;
         await db.close();
       })());
-    return { app, store, metrics, clickWriter, scheduler, url, close };
+    return { app, store, links, metrics, clickWriter, scheduler, url, close };
   } catch (e) {
     await db.close().catch(() => {});
     throw e;

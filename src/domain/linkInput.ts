@@ -3,29 +3,38 @@ import { AppError } from './errors.js';
 import { assertValidSlug } from './slug.js';
 import { normalizeTags, type TagInput } from './tags.js';
 import { codePointLength } from './text.js';
+import { parseRfc3339 } from './timeseries.js';
 import { validateDestination } from './url.js';
+
+/**
+ * The rules every link write obeys, whatever surface it came from. The links
+ * application layer (src/links/) is their only caller; surfaces turn their
+ * own input format into these shapes and map the errors back.
+ */
 
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
 
-export interface NewLinkInput {
-  slug: string;
-  url: string;
-  title?: string | null;
-  description?: string | null;
-  visibility?: string | null;
-  tags?: readonly string[];
-  expiresAt?: number | null;
+/**
+ * A field value a surface could not read (an unparseable date, say). It is
+ * reported in the field's place in the validation order, so a request with
+ * several faults always names the same first one.
+ */
+export class Unreadable {
+  constructor(readonly error: AppError) {}
 }
 
-export interface ValidLink {
-  slug: string;
-  url: string;
-  title: string;
-  description: string;
-  visibility: Visibility;
-  tags: TagInput[];
-  expiresAt: number | null;
+/** `expires_at` as given: absent (keep), null (never), epoch ms, or a value that could not be read. */
+export type ExpiryInput = number | null | undefined | Unreadable;
+
+/** The message every malformed RFC 3339 `expires_at` gets, on every JSON surface. */
+export const EXPIRES_AT_FORMAT = 'invalid request body: expires_at must be an RFC 3339 date-time with offset (e.g. 2030-01-02T15:04:05Z)';
+
+/** An RFC 3339 `expires_at` from a JSON body: absent and null pass through; anything unparseable is Unreadable. */
+export function expiryFromRfc3339(value: string | null | undefined): ExpiryInput {
+  if (value === undefined || value === null) return value;
+  const ms = parseRfc3339(value);
+  return ms === null ? new Unreadable(new AppError('BAD_REQUEST', EXPIRES_AT_FORMAT, 'expires_at')) : ms;
 }
 
 export function validateTitle(title: string | null | undefined): string {
@@ -44,7 +53,7 @@ export function validateDescription(description: string | null | undefined): str
   return d;
 }
 
-/** Empty means public on create (core.md §5). */
+/** Empty means public on create (docs/links.md). */
 export function validateVisibility(v: string | null | undefined): Visibility {
   if (v === undefined || v === null || v === '') return 'public';
   if (!(VISIBILITIES as readonly string[]).includes(v)) {
@@ -53,8 +62,12 @@ export function validateVisibility(v: string | null | undefined): Visibility {
   return v as Visibility;
 }
 
-/** Whole-second UTC; a new value must lie in the future unless it equals the stored one (core.md §5). */
-export function validateExpiry(expiresAt: number | null | undefined, now: number, stored: number | null = null): number | null {
+/**
+ * Whole-second UTC; a new value must lie in the future unless it equals the
+ * stored one, so re-saving a link whose expiry has passed is not refused.
+ */
+export function validateExpiry(expiresAt: ExpiryInput, now: number, stored: number | null = null): number | null {
+  if (expiresAt instanceof Unreadable) throw expiresAt.error;
   if (expiresAt === undefined || expiresAt === null) return null;
   const whole = Math.floor(expiresAt / 1000) * 1000;
   if (stored !== null && whole === stored) return whole;
@@ -64,16 +77,88 @@ export function validateExpiry(expiresAt: number | null | undefined, now: number
   return whole;
 }
 
-/** Every rule of core.md §5 for a new link, checked before any write. */
-export function validateNewLink(input: NewLinkInput, now: number): ValidLink {
-  assertValidSlug(input.slug);
+const present = (v: string | null | undefined): v is string => v !== undefined && v !== null && v.trim() !== '';
+
+/** A new link as a surface received it. */
+export interface LinkDraft {
+  slug?: string | null;
+  url?: string | null;
+  title?: string | null;
+  description?: string | null;
+  /** Empty or absent: public. */
+  visibility?: string | null;
+  tags?: readonly string[];
+  expiresAt?: ExpiryInput;
+}
+
+export interface ValidLink {
+  slug: string;
+  url: string;
+  title: string;
+  description: string;
+  visibility: Visibility;
+  tags: TagInput[];
+  expiresAt: number | null;
+}
+
+/**
+ * Every rule for a new link, checked before any write, first failure wins:
+ * presence of slug and url, then slug → URL → title → description → tags →
+ * visibility → expiry.
+ */
+export function validateLinkDraft(draft: LinkDraft, now: number): ValidLink {
+  if (!present(draft.slug)) throw new AppError('BAD_REQUEST', 'slug is required', 'slug');
+  if (!present(draft.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
+  assertValidSlug(draft.slug);
   return {
-    slug: input.slug,
-    url: validateDestination(input.url),
-    title: validateTitle(input.title),
-    description: validateDescription(input.description),
-    visibility: validateVisibility(input.visibility),
-    tags: normalizeTags(input.tags ?? []),
-    expiresAt: validateExpiry(input.expiresAt, now),
+    slug: draft.slug,
+    url: validateDestination(draft.url),
+    title: validateTitle(draft.title),
+    description: validateDescription(draft.description),
+    tags: normalizeTags(draft.tags ?? []),
+    visibility: validateVisibility(draft.visibility),
+    expiresAt: validateExpiry(draft.expiresAt, now),
   };
+}
+
+/** Changes to a link; `undefined` leaves a field as stored. */
+export interface LinkChanges {
+  url?: string;
+  title?: string;
+  description?: string;
+  tags?: readonly string[];
+  /** Empty keeps the stored value. */
+  visibility?: string;
+  /** Null clears the expiry; absent keeps it. */
+  expiresAt?: ExpiryInput;
+  archived?: boolean;
+  healthChecksDisabled?: boolean;
+}
+
+export interface ValidChanges {
+  url?: string;
+  title?: string;
+  description?: string;
+  tags?: TagInput[];
+  visibility?: Visibility;
+  expiresAt?: number | null;
+  archived?: boolean;
+  healthChecksDisabled?: boolean;
+}
+
+/** Every given field checked in the create order (URL → title → description → tags → visibility → expiry). */
+export function validateLinkChanges(changes: LinkChanges, storedExpiry: number | null, now: number): ValidChanges {
+  const out: ValidChanges = {};
+  if (changes.url !== undefined) {
+    if (!present(changes.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
+    out.url = validateDestination(changes.url);
+  }
+  if (changes.title !== undefined) out.title = validateTitle(changes.title);
+  if (changes.description !== undefined) out.description = validateDescription(changes.description);
+  if (changes.tags !== undefined) out.tags = normalizeTags(changes.tags);
+  if (changes.visibility !== undefined && changes.visibility !== '') out.visibility = validateVisibility(changes.visibility);
+  if (changes.expiresAt !== undefined) out.expiresAt = validateExpiry(changes.expiresAt, now, storedExpiry);
+  if (changes.archived !== undefined) out.archived = changes.archived;
+  if (changes.healthChecksDisabled !== undefined) out.healthChecksDisabled = changes.healthChecksDisabled;
+  return out;
 }

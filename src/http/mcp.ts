@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { createLinkSuggestions, type LinkSuggestions } from '../llm/index.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Metrics } from '../metrics.js';
+import type { LinkService } from '../links/index.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
 import { authenticate } from './api/guards.js';
@@ -65,11 +66,12 @@ function bearerUser(req: FastifyRequest): User | null {
 export interface McpDeps {
   config: Config;
   store: Store;
+  links: LinkService;
   metrics: Metrics;
 }
 
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
-  const { config, store, metrics } = deps;
+  const { config, store, links, metrics } = deps;
   const suggestions: LinkSuggestions | null = createLinkSuggestions(config);
 
   async function exchange(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -81,7 +83,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     }
     const server = createMcpServer(
       { metrics },
-      { store, user: bearerUser(req), origin: requestOrigin(config, req), suggestions, log: req.log },
+      { store, links, user: bearerUser(req), origin: requestOrigin(config, req), suggestions, log: req.log },
     );
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Transport complaints (bad Accept, bad JSON) are answered to the client already; the log keeps a trace.

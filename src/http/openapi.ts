@@ -98,19 +98,28 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
  * to docs/openapi.json and what the freshness test compares it with.
  */
 export async function generateOpenApiDocument(opts: { extend?: (app: FastifyInstance) => void } = {}): Promise<Record<string, unknown>> {
-  const [{ buildApp }, { loadConfig }, { connect }, { createStore }, { Metrics }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { connect }, { createStore }, { Metrics }, { LinkService }] = await Promise.all([
     import('../app.js'),
     import('../config.js'),
     import('../db/connect.js'),
     import('../store/index.js'),
     import('../metrics.js'),
+    import('../links/index.js'),
   ]);
   // An empty directory, so no joe-links.yaml of the caller's can change the routes.
   const cwd = mkdtempSync(join(tmpdir(), 'joe-links-openapi-'));
   const config = loadConfig({ cwd, env: { JOE_DB_DSN: ':memory:', JOE_LOG_LEVEL: 'silent', JOE_HEALTH_CHECKS_ENABLED: 'false' } });
   const db = connect(config.db);
   try {
-    const app = await buildApp({ config, store: createStore(db), metrics: new Metrics(), recordClick: () => {}, logger: false });
+    const store = createStore(db);
+    const app = await buildApp({
+      config,
+      store,
+      links: new LinkService(store),
+      metrics: new Metrics(),
+      recordClick: () => {},
+      logger: false,
+    });
     // Lets a test add a route and watch the document change.
     opts.extend?.(app);
     await app.ready();

@@ -1,16 +1,18 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LinkCaps } from '../domain/caps.js';
-import { isUuid } from '../http/api/guards.js';
+import { isAppError } from '../domain/errors.js';
+import type { Actor, Capability, GrantedLink, LinkService } from '../links/index.js';
 import type { LinkSuggestions } from '../llm/index.js';
 import type { Store } from '../store/index.js';
-import type { Link, User } from '../store/types.js';
+import type { User } from '../store/types.js';
 import { ToolError } from './errors.js';
 import type { Payload } from './payloads.js';
 
 /** What every tool call runs with: the token's user, the request's origin, and the shared services. */
 export interface ToolContext {
   store: Store;
+  /** The links application layer: every change a tool makes goes through it. */
+  links: LinkService;
   /** The bearer token's user; null only if authentication was somehow skipped. */
   user: User | null;
   /** `scheme://host` of the request, for `short_url`. */
@@ -36,6 +38,7 @@ export function defineTool<S extends TSchema>(tool: ToolDefinition<S>): ToolDefi
 
 export interface AuthedContext extends ToolContext {
   user: User;
+  actor: Actor;
   viewer: { id: string; isAdmin: boolean };
 }
 
@@ -43,30 +46,23 @@ export interface AuthedContext extends ToolContext {
 export const LinkRef = Type.String({ description: 'the link’s slug, or its id' });
 
 /**
- * A `link` argument (agents-and-extension.md §1.3 rule 4): a slug first, then
- * an id. Stored slugs are lower case, so the slug is looked up lower-cased
- * like the resolver does.
+ * A `link` argument, a slug first, then an id, through the links layer's one
+ * access function; `not_found` names the reference, `forbidden` says `message`.
  */
-export async function findLink(ctx: ToolContext, ref: string): Promise<Link> {
+export async function grantedLink(ctx: AuthedContext, ref: string, need: Capability, message: string): Promise<GrantedLink> {
   const r = ref.trim();
   if (r === '') throw new ToolError('validation_failed', 'link reference (slug or id) is required');
-  const link = (await ctx.store.links.getBySlug(r.toLowerCase())) ?? (isUuid(r) ? await ctx.store.links.get(r) : null);
-  if (!link) throw new ToolError('not_found', `no link matches "${r}"`);
-  return link;
+  const access = await ctx.links.access(ctx.actor, { slugOrId: r }, need);
+  if (access.outcome === 'not_found') throw new ToolError('not_found', `no link matches "${r}"`);
+  if (access.outcome === 'forbidden') throw new ToolError('forbidden', message);
+  return access;
 }
 
-/** The caller's capabilities on `link` through LinkCaps (store.access), or `forbidden` with `message`. */
-export async function requireCap(ctx: AuthedContext, link: Link, cap: keyof LinkCaps, message: string): Promise<LinkCaps> {
-  const caps = await ctx.store.access.caps(link.id, ctx.viewer);
-  if (!caps[cap]) throw new ToolError('forbidden', message);
-  return caps;
-}
-
-/** The user with exactly this (trimmed) email, or `unknown_user`. Blank is a validation failure. */
-export async function userByEmail(ctx: ToolContext, email: string): Promise<User> {
-  const e = email.trim();
-  if (e === '') throw new ToolError('validation_failed', 'email is required');
-  const user = await ctx.store.users.findByExactEmail(e);
-  if (!user) throw new ToolError('unknown_user', `no user with email ${e}; they must sign in once first`);
-  return user;
+/** Someone named by email was not found: MCP's own code for it, with a hint that they must sign in once. */
+export function unknownUser(e: unknown, email: string): unknown {
+  if (isAppError(e) && e.code === 'NOT_FOUND' && e.field === 'email') {
+    return new ToolError('unknown_user', `no user with email ${email.trim()}; they must sign in once first`);
+  }
+  if (isAppError(e) && e.code === 'NOT_FOUND' && e.field === 'share_with') return new ToolError('unknown_user', e.message);
+  return e;
 }

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../domain/errors.js';
+import { AppError, isAppError } from '../domain/errors.js';
+import { expiryFromRfc3339, type LinkChanges } from '../domain/linkInput.js';
 import { tagSlug } from '../domain/tags.js';
-import { changeLink, createLink, fullLinkBody, linkBodies, type LinkChanges } from '../http/api/linkOperations.js';
+import { fullLinkResource, linkResources } from '../links/index.js';
 import type { LinkView } from '../store/types.js';
-import { defineTool, findLink, LinkRef, requireCap, type AuthedContext } from './context.js';
+import { defineTool, grantedLink, LinkRef, unknownUser, type AuthedContext } from './context.js';
 import { ToolError } from './errors.js';
 import { linkPayload, listItemPayload, type Payload } from './payloads.js';
 
@@ -25,7 +26,7 @@ const text = (description: string) => Type.String({ description });
 /** The full payload for a caller holding CanView; the roster only with CanManageShares. */
 async function payloadFor(ctx: AuthedContext, view: LinkView, canManageShares: boolean): Promise<Payload> {
   const sharedWith = canManageShares ? (await ctx.store.shares.list(view.id)).map((s) => s.email) : undefined;
-  return linkPayload(await fullLinkBody(ctx.store, view), ctx.origin, sharedWith);
+  return linkPayload(await fullLinkResource(ctx.store, view), ctx.origin, sharedWith);
 }
 
 export const createLinkTool = defineTool({
@@ -54,31 +55,25 @@ export const createLinkTool = defineTool({
     { additionalProperties: false },
   ),
   async run(args, ctx) {
-    const emails = [...new Set((args.share_with ?? []).map((e) => e.trim()).filter((e) => e !== ''))];
-    // Every recipient is resolved before anything is written, and every unknown one is named.
-    const users = await Promise.all(emails.map((e) => ctx.store.users.findByExactEmail(e)));
-    const unknown = emails.filter((_e, i) => users[i] === null);
-    if (unknown.length > 0) {
-      throw new ToolError(
-        'unknown_user',
-        `no user with email ${unknown.join(', ')}; they must sign in once before a link can be shared with them`,
-      );
-    }
+    const emails = (args.share_with ?? []).map((e) => e.trim()).filter((e) => e !== '');
     const visibility = args.visibility !== undefined && args.visibility !== '' ? args.visibility : emails.length > 0 ? 'secure' : 'private';
-    const view = await createLink(ctx.store, ctx.user.id, {
-      slug: args.slug,
-      url: args.url,
-      title: args.title,
-      description: args.description,
-      visibility,
-      tags: args.tags,
-      expiresAt: args.expires_at === '' ? null : args.expires_at,
-      healthChecksDisabled: args.health_checks_disabled,
-      shareWith: users.map((u) => u!.id),
-    }).catch((e: unknown) => {
-      if (e instanceof AppError && e.code === 'SLUG_CONFLICT') throw new ToolError('duplicate_slug', `slug "${args.slug}" already exists`);
-      throw e;
-    });
+    const view = await ctx.links
+      .create(ctx.actor, {
+        slug: args.slug,
+        url: args.url,
+        title: args.title,
+        description: args.description,
+        visibility,
+        tags: args.tags,
+        expiresAt: args.expires_at === '' ? null : expiryFromRfc3339(args.expires_at),
+        healthChecksDisabled: args.health_checks_disabled,
+        shareWith: emails,
+      })
+      .catch((e: unknown) => {
+        if (e instanceof AppError && e.code === 'SLUG_CONFLICT')
+          throw new ToolError('duplicate_slug', `slug "${args.slug}" already exists`);
+        throw unknownUser(e, '');
+      });
     return payloadFor(ctx, view, true);
   },
 });
@@ -88,8 +83,7 @@ export const getLinkTool = defineTool({
   description: 'Get one link by slug or id: owners, co-owners, share recipients and admins may read it.',
   input: Type.Object({ link: LinkRef }, { additionalProperties: false }),
   async run(args, ctx) {
-    const link = await findLink(ctx, args.link);
-    const caps = await requireCap(ctx, link, 'canView', 'you do not have access to this link');
+    const { link, caps } = await grantedLink(ctx, args.link, 'canView', 'you do not have access to this link');
     const view = await ctx.store.links.view(link.id);
     if (!view) throw new ToolError('not_found', `no link matches "${args.link.trim()}"`);
     return payloadFor(ctx, view, caps.canManageShares);
@@ -131,7 +125,7 @@ export const listLinksTool = defineTool({
       const tag = q === '' && args.tag !== undefined && args.tag.trim() !== '' ? tagSlug(args.tag) : undefined;
       links = (await store.links.list({ scope: 'owned', viewer, q: q === '' ? undefined : q, tagSlug: tag, limit })).links;
     }
-    const rows = (await linkBodies(store, links, viewer)).map((b) => listItemPayload(b, ctx.origin));
+    const rows = (await linkResources(store, links, viewer)).map((b) => listItemPayload(b, ctx.origin));
     return { links: rows, count: rows.length };
   },
 });
@@ -158,9 +152,7 @@ export const updateLinkTool = defineTool({
     { additionalProperties: false },
   ),
   async run(args, ctx) {
-    const link = await findLink(ctx, args.link);
-    await requireCap(ctx, link, 'canEdit', 'only owners and admins may update a link');
-    if (args.url !== undefined && args.url.trim() === '') throw new ToolError('validation_failed', 'url cannot be empty');
+    const granted = await grantedLink(ctx, args.link, 'canEdit', 'only owners and admins may update a link');
     const changes: LinkChanges = {
       url: args.url,
       title: args.title,
@@ -172,9 +164,13 @@ export const updateLinkTool = defineTool({
     };
     // Present-but-null is told apart from absent: the arguments arrive exactly as the client sent them.
     if (Object.prototype.hasOwnProperty.call(args, 'expires_at')) {
-      changes.expiresAt = args.expires_at === null || args.expires_at === '' ? null : args.expires_at;
+      changes.expiresAt = args.expires_at === null || args.expires_at === '' ? null : expiryFromRfc3339(args.expires_at);
     }
-    const view = await changeLink(ctx.store, link, changes);
+    const view = await ctx.links.update(ctx.actor, granted, changes).catch((e: unknown) => {
+      // MCP's own wording for the one rule an argument of update_link can break before any other.
+      if (isAppError(e) && e.code === 'BAD_REQUEST' && e.field === 'url') throw new ToolError('validation_failed', 'url cannot be empty');
+      throw e;
+    });
     return payloadFor(ctx, view, true);
   },
 });
@@ -184,9 +180,8 @@ export const deleteLinkTool = defineTool({
   description: 'Delete a link you own or co-own (admins: any), with its tags, shares and clicks. The slug becomes free.',
   input: Type.Object({ link: LinkRef }, { additionalProperties: false }),
   async run(args, ctx) {
-    const link = await findLink(ctx, args.link);
-    await requireCap(ctx, link, 'canDelete', 'only owners and admins may delete a link');
-    await ctx.store.links.delete(link.id);
+    const granted = await grantedLink(ctx, args.link, 'canDelete', 'only owners and admins may delete a link');
+    const link = await ctx.links.delete(ctx.actor, granted);
     return { deleted: true, slug: link.slug };
   },
 });

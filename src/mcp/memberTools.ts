@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../domain/errors.js';
-import { iso, toOwnerBody } from '../http/api/schemas.js';
-import { defineTool, findLink, LinkRef, requireCap, userByEmail, type AuthedContext } from './context.js';
+import { iso, toOwnerResource } from '../links/index.js';
+import { defineTool, grantedLink, LinkRef, unknownUser, type AuthedContext } from './context.js';
 import { ToolError } from './errors.js';
 import type { Payload } from './payloads.js';
 
@@ -12,7 +12,7 @@ import type { Payload } from './payloads.js';
  */
 
 const MANAGE_SHARES = 'only owners and admins may manage shares';
-const EmailArg = Type.String({ description: 'exact email of an existing user' });
+const EmailArg = Type.String({ description: 'email of an existing user (case does not matter)' });
 
 async function roster(ctx: AuthedContext, linkId: string): Promise<string[]> {
   return (await ctx.store.shares.list(linkId)).map((s) => s.email).sort();
@@ -24,10 +24,11 @@ export const shareLinkTool = defineTool({
     'Share a link you own or co-own with a user by email (they must have signed in once). Secure links admit only owners and share recipients.',
   input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
   async run(args, ctx) {
-    const link = await findLink(ctx, args.link);
-    await requireCap(ctx, link, 'canManageShares', MANAGE_SHARES);
-    const user = await userByEmail(ctx, args.email);
-    await ctx.store.shares.add(link.id, user.id, ctx.user.id);
+    const granted = await grantedLink(ctx, args.link, 'canManageShares', MANAGE_SHARES);
+    const { link } = granted;
+    await ctx.links.addShare(ctx.actor, granted, args.email).catch((e: unknown) => {
+      throw unknownUser(e, args.email);
+    });
     return { link: link.slug, shared_with: await roster(ctx, link.id) };
   },
 });
@@ -38,11 +39,13 @@ export const unshareLinkTool = defineTool({
     'Stop sharing a link with a user by email. Succeeds when the link was not shared with them, and returns the current recipients.',
   input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
   async run(args, ctx) {
-    const link = await findLink(ctx, args.link);
-    await requireCap(ctx, link, 'canManageShares', MANAGE_SHARES);
-    const user = await userByEmail(ctx, args.email);
+    const granted = await grantedLink(ctx, args.link, 'canManageShares', MANAGE_SHARES);
+    const { link } = granted;
+    const user = await ctx.links.userByEmail(args.email).catch((e: unknown) => {
+      throw unknownUser(e, args.email);
+    });
     try {
-      await ctx.store.shares.remove(link.id, user.id);
+      await ctx.links.removeShare(ctx.actor, granted, user.id);
     } catch (e) {
       // Idempotent by design: "not shared with them" is the state the caller asked for.
       if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e;
@@ -56,11 +59,12 @@ export const addCoOwnerTool = defineTool({
   description: 'Make a user (by email) a co-owner of a link you own or co-own: they may then edit, delete and share it.',
   input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
   async run(args, ctx) {
-    const link = await findLink(ctx, args.link);
-    await requireCap(ctx, link, 'canManageShares', MANAGE_SHARES);
-    const user = await userByEmail(ctx, args.email);
-    await ctx.store.owners.add(link.id, user.id);
-    return { link: link.slug, owners: (await ctx.store.owners.list(link.id)).map(toOwnerBody) };
+    const granted = await grantedLink(ctx, args.link, 'canManageShares', MANAGE_SHARES);
+    const { link } = granted;
+    await ctx.links.addOwner(ctx.actor, granted, args.email).catch((e: unknown) => {
+      throw unknownUser(e, args.email);
+    });
+    return { link: link.slug, owners: (await ctx.store.owners.list(link.id)).map(toOwnerResource) };
   },
 });
 
@@ -80,8 +84,7 @@ export const getLinkStatsTool = defineTool({
     { additionalProperties: false },
   ),
   async run(args, ctx) {
-    const link = await findLink(ctx, args.link);
-    const caps = await requireCap(ctx, link, 'canStats', 'you do not have access to this link');
+    const { link, caps } = await grantedLink(ctx, args.link, 'canStats', 'you do not have access to this link');
     const limit = args.limit === undefined || args.limit <= 0 ? STATS_DEFAULT : Math.min(args.limit, STATS_MAX);
     const [totals, page] = await Promise.all([
       ctx.store.analytics.totals(link.id),

@@ -1,4 +1,4 @@
-import type { LinkBody } from '../http/api/schemas.js';
+import type { LinkResource } from '../links/index.js';
 
 /**
  * MCP's link shapes (agents-and-extension.md §1.4), built from the REST link
@@ -19,7 +19,7 @@ function putIfSet(out: Payload, key: string, value: string | null | undefined): 
   if (value !== null && value !== undefined && value !== '') out[key] = value;
 }
 
-function putHealth(out: Payload, body: LinkBody): void {
+function putHealth(out: Payload, body: LinkResource): void {
   if (body.health === undefined) return;
   out.health = body.health;
   out.health_checks_disabled = body.health_checks_disabled;
@@ -29,7 +29,7 @@ function putHealth(out: Payload, body: LinkBody): void {
  * The link payload: `shared_with` is passed only for CanManageShares callers
  * (emails, sorted), so share recipients never see the roster.
  */
-export function linkPayload(body: LinkBody, origin: string, sharedWith?: readonly string[]): Payload {
+export function linkPayload(body: LinkResource, origin: string, sharedWith?: readonly string[]): Payload {
   const out: Payload = { id: body.id, slug: body.slug, short_url: shortUrl(origin, body.slug), url: body.url };
   putIfSet(out, 'title', body.title);
   putIfSet(out, 'description', body.description);
@@ -47,7 +47,7 @@ export function linkPayload(body: LinkBody, origin: string, sharedWith?: readonl
 }
 
 /** A row of `list_links`: the link's identity, destination, text, visibility and lifecycle. */
-export function listItemPayload(body: LinkBody, origin: string): Payload {
+export function listItemPayload(body: LinkResource, origin: string): Payload {
   const out: Payload = { id: body.id, slug: body.slug, short_url: shortUrl(origin, body.slug), url: body.url };
   putIfSet(out, 'title', body.title);
   putIfSet(out, 'description', body.description);

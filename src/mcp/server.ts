@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { asUser } from '../links/index.js';
 import type { Metrics } from '../metrics.js';
 import { APP_VERSION } from '../views/version.js';
 import type { AuthedContext, ToolContext, ToolDefinition } from './context.js';
@@ -140,7 +141,12 @@ async function callTool(deps: McpServerDeps, ctx: ToolContext, name: string, arg
     if (!ctx.user) throw new ToolError('unauthorized', 'no authenticated user');
     const nul = nulArgument(input);
     if (nul) throw new ToolError('validation_failed', `${nul} must not contain NUL characters`);
-    const authed: AuthedContext = { ...ctx, user: ctx.user, viewer: { id: ctx.user.id, isAdmin: ctx.user.role === 'admin' } };
+    const authed: AuthedContext = {
+      ...ctx,
+      user: ctx.user,
+      actor: asUser(ctx.user),
+      viewer: { id: ctx.user.id, isAdmin: ctx.user.role === 'admin' },
+    };
     const payload = await tool.definition.run(input, authed);
     record('success');
     return toolResult(payload);

@@ -1,9 +1,8 @@
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
-import type { SearchField } from './links.js';
 import { contains, ilike } from './sql.js';
-import type { Clock, Viewer } from './types.js';
+import type { Clock, SearchField, Viewer } from './types.js';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 

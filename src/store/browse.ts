@@ -1,7 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { activeAt, matchesText, ownedBy } from './access.js';
-import type { SearchField } from './links.js';
+import type { SearchField } from './types.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import type { TagCount, TagStore } from './tags.js';

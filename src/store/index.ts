@@ -20,7 +20,8 @@ import { StalenessStore } from './staleness.js';
 import { StateLinkStore } from './stateLinks.js';
 import { TagStore } from './tags.js';
 import { ApiTokenStore } from './tokens.js';
-import type { Clock } from './types.js';
+import { retryOnDeadlock, translateDbError } from './dbErrors.js';
+import type { Clock, Executor } from './types.js';
 import { UserDeletionStore } from './userDeletion.js';
 import { UserStore } from './users.js';
 
@@ -61,12 +62,18 @@ export interface Store {
   staleness: StalenessStore;
   /** Web UI pages: public browser and profiles, admin totals, dashboard tag chips. */
   browse: BrowseStore;
+  /**
+   * Runs `fn` in one transaction, again from the start if it loses a
+   * deadlock (so `fn` must be safe to repeat); a busy or unreachable
+   * database becomes its API error. Write methods take the `tx` it passes.
+   */
+  transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T>;
 }
 
 export function createStore(db: Db, now: Clock = Date.now): Store {
   const k = db.kysely;
   const tags = new TagStore(k, db.driver, now);
-  const owners = new OwnerStore(k, now);
+  const owners = new OwnerStore(k);
   const users = new UserStore(k, now);
   const clickRollups = new ClickRollupStore(k, now);
   return {
@@ -74,9 +81,9 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     now,
     users,
     sessions: new SessionStore(k, now),
-    links: new LinkStore(k, now, tags, owners, () => db.sqliteReader()),
+    links: new LinkStore(k, db.driver, now, tags, owners, () => db.sqliteReader()),
     owners,
-    shares: new ShareStore(k, now),
+    shares: new ShareStore(k),
     tags,
     keywords: new KeywordStore(k, now, () => db.sqliteReader()),
     access: new AccessStore(k, now),
@@ -87,7 +94,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     clickRollups,
     settings: new SettingsStore(k),
     leases: new LeaseStore(k, now),
-    userAdmin: new UserDeletionStore(k, now),
+    userAdmin: new UserDeletionStore(k),
     stateLinks: new StateLinkStore(k, now),
     tokens: new ApiTokenStore(k, now),
     loginTokens: new LoginTokenStore(k, now),
@@ -95,6 +102,16 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     health: new HealthStore(k, now, owners, new AccessStore(k, now)),
     staleness: new StalenessStore(k, now, tags, owners),
     browse: new BrowseStore(k, now, tags, owners),
+    async transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T> {
+      try {
+        return await retryOnDeadlock(() => {
+          const begin = k.transaction();
+          return (isolation ? begin.setIsolationLevel(isolation) : begin).execute(fn);
+        });
+      } catch (e) {
+        translateDbError(e);
+      }
+    },
   };
 }
 

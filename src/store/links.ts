@@ -1,26 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
-import { sql, type CompiledQuery, type Kysely, type Updateable } from 'kysely';
+import { sql, type CompiledQuery, type Insertable, type Kysely, type Updateable } from 'kysely';
+import type { DbDriver } from '../config.js';
 import { asVisibility, type Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
-import {
-  validateDescription,
-  validateExpiry,
-  validateNewLink,
-  validateTitle,
-  validateVisibility,
-  type NewLinkInput,
-} from '../domain/linkInput.js';
-import { normalizeTags } from '../domain/tags.js';
-import { validateDestination } from '../domain/url.js';
 import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesText } from './access.js';
 import { andThen, HotQuery, type MaybePromise, type ValuesOf } from './hotQuery.js';
-import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock, translateDbError } from './dbErrors.js';
+import { isUniqueViolation, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import type { TagStore } from './tags.js';
-import type { Clock, Link, LinkView, Viewer } from './types.js';
+import type { Clock, Executor, Link, LinkView, SearchField, Viewer } from './types.js';
 
 /** What the resolver needs about a slug, and nothing more (the hot path). */
 export interface ResolveTarget {
@@ -31,16 +21,32 @@ export interface ResolveTarget {
   archivedAt: number | null;
 }
 
-export interface LinkPatch {
+/** Columns of one link to write; absent ones are left as stored. */
+export interface LinkWrite {
+  updatedAt: number;
   url?: string;
-  title?: string | null;
-  description?: string | null;
-  visibility?: string;
-  tags?: readonly string[];
-  /** `null` clears the expiry. */
+  title?: string;
+  description?: string;
+  visibility?: Visibility;
   expiresAt?: number | null;
-  archived?: boolean;
+  archivedAt?: number | null;
   healthChecksDisabled?: boolean;
+}
+
+function toLinkRow(l: Link): Insertable<LinksTable> {
+  return {
+    id: l.id,
+    slug: l.slug,
+    url: l.url,
+    title: l.title,
+    description: l.description,
+    visibility: l.visibility,
+    created_at: l.createdAt,
+    updated_at: l.updatedAt,
+    expires_at: l.expiresAt,
+    archived_at: l.archivedAt,
+    health_checks_disabled: l.healthChecksDisabled ? 1 : 0,
+  };
 }
 
 /**
@@ -50,7 +56,6 @@ export interface LinkPatch {
  * discovery predicate; `all`: every link (admin surfaces).
  */
 export type LinkScope = 'owned' | 'shared' | 'member' | 'public' | 'discoverable' | 'all';
-export type SearchField = 'slug' | 'url' | 'title' | 'description' | 'owner';
 
 export interface LinkListQuery {
   scope: LinkScope;
@@ -127,6 +132,7 @@ export class LinkStore {
 
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly driver: DbDriver,
     private readonly now: Clock,
     private readonly tags: TagStore,
     private readonly owners: OwnerStore,
@@ -161,172 +167,66 @@ export class LinkStore {
     });
   }
 
-  async get(id: string): Promise<Link | null> {
-    const r = await this.db.selectFrom('links').select(LINK_COLUMNS).where('id', '=', id).executeTakeFirst();
+  async get(id: string, db: Executor = this.db): Promise<Link | null> {
+    const r = await db.selectFrom('links').select(LINK_COLUMNS).where('id', '=', id).executeTakeFirst();
     return r ? toLink(r) : null;
   }
 
-  async getBySlug(slug: string): Promise<Link | null> {
-    const r = await this.db.selectFrom('links').select(LINK_COLUMNS).where('slug', '=', slug).executeTakeFirst();
+  async getBySlug(slug: string, db: Executor = this.db): Promise<Link | null> {
+    const r = await db.selectFrom('links').select(LINK_COLUMNS).where('slug', '=', slug).executeTakeFirst();
     return r ? toLink(r) : null;
   }
 
-  async slugTaken(slug: string): Promise<boolean> {
-    return (await this.db.selectFrom('links').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  async slugTaken(slug: string, db: Executor = this.db): Promise<boolean> {
+    return (await db.selectFrom('links').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
   }
 
   /** Attaches tags and owners to links in two queries, whatever the list length. */
-  async withDetails(links: readonly Link[]): Promise<LinkView[]> {
+  async withDetails(links: readonly Link[], db: Executor = this.db): Promise<LinkView[]> {
     const ids = links.map((l) => l.id);
-    const [tags, owners] = await Promise.all([this.tags.forLinks(ids), this.owners.forLinks(ids)]);
+    const [tags, owners] = await Promise.all([this.tags.forLinks(ids, db), this.owners.forLinks(ids, db)]);
     return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [] }));
   }
 
-  async view(id: string): Promise<LinkView | null> {
-    const link = await this.get(id);
-    return link ? (await this.withDetails([link]))[0]! : null;
+  async view(id: string, db: Executor = this.db): Promise<LinkView | null> {
+    const link = await this.get(id, db);
+    return link ? (await this.withDetails([link], db))[0]! : null;
   }
 
-  /**
-   * Creates a link with its primary owner, tags and initial shares in one
-   * transaction; any failure leaves nothing behind (core.md §2.3).
-   */
-  async create(
-    input: NewLinkInput,
-    ownerId: string,
-    // The health-check opt-out is owner intent given at creation too (REST `POST`, MCP `create_link`).
-    opts: { shareWith?: readonly string[]; healthChecksDisabled?: boolean } = {},
-  ): Promise<LinkView> {
-    const now = this.now();
-    const link = validateNewLink(input, now);
-    if (await this.slugTaken(link.slug)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
-    const id = randomUUID();
+  /** The link row inside a transaction that is about to change it, locked against concurrent writers where the database can. */
+  async lockForChange(id: string, tx: Executor): Promise<Link | null> {
+    const q = tx.selectFrom('links').select(LINK_COLUMNS).where('id', '=', id);
+    // SQLite serialises writers itself and has no row locks to take.
+    const r = await (this.driver === 'sqlite3' ? q : q.forUpdate()).executeTakeFirst();
+    return r ? toLink(r) : null;
+  }
+
+  /** Inserts a link row; a taken slug is SLUG_CONFLICT (the unique index decides races). */
+  async insert(link: Link, tx: Executor): Promise<void> {
     try {
-      await retryOnDeadlock(() =>
-        this.db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('links')
-            .values({
-              id,
-              slug: link.slug,
-              url: link.url,
-              title: link.title,
-              description: link.description,
-              visibility: link.visibility,
-              created_at: now,
-              updated_at: now,
-              expires_at: link.expiresAt,
-              archived_at: null,
-              health_checks_disabled: opts.healthChecksDisabled ? 1 : 0,
-            })
-            .execute();
-          await trx.insertInto('link_owners').values({ link_id: id, user_id: ownerId, is_primary: 1, created_at: now }).execute();
-          await this.tags.setForLink(id, link.tags, trx, { fresh: true });
-          const recipients = [...new Set(opts.shareWith ?? [])].filter((u) => u !== ownerId);
-          if (recipients.length > 0) {
-            await trx
-              .insertInto('link_shares')
-              .values(recipients.map((u) => ({ link_id: id, user_id: u, shared_by: ownerId, created_at: now })))
-              .execute();
-          }
-        }),
-      );
+      await tx.insertInto('links').values(toLinkRow(link)).execute();
     } catch (e) {
-      // Two creates raced past the friendly check: the unique index decides.
-      if (isUniqueViolation(e) && (await this.slugTaken(link.slug))) {
-        throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
-      }
-      // The owner or a share recipient does not exist; the transaction wrote nothing.
-      if (isForeignKeyViolation(e)) throw new AppError('NOT_FOUND', 'user not found');
+      if (isUniqueViolation(e)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
       translateDbError(e);
     }
-    return (await this.view(id))!;
   }
 
-  /**
-   * Applies a validated patch; the slug never changes. Tags are replaced in
-   * the same transaction as the row so a failure changes nothing.
-   */
-  async update(id: string, patch: LinkPatch): Promise<LinkView> {
-    const current = await this.get(id);
-    if (!current) throw new AppError('NOT_FOUND', 'link not found');
-    const now = this.now();
-    const set: Updateable<LinksTable> = { updated_at: now };
-    if (patch.url !== undefined) set.url = validateDestination(patch.url);
-    if (patch.title !== undefined) set.title = validateTitle(patch.title);
-    if (patch.description !== undefined) set.description = validateDescription(patch.description);
-    if (patch.visibility !== undefined) set.visibility = validateVisibility(patch.visibility);
-    if (patch.expiresAt !== undefined) set.expires_at = validateExpiry(patch.expiresAt, now, current.expiresAt);
-    if (patch.archived !== undefined) set.archived_at = patch.archived ? (current.archivedAt ?? now) : null;
-    if (patch.healthChecksDisabled !== undefined) set.health_checks_disabled = patch.healthChecksDisabled ? 1 : 0;
-    const tags = patch.tags !== undefined ? normalizeTags(patch.tags) : undefined;
-    try {
-      await retryOnDeadlock(() =>
-        this.db.transaction().execute(async (trx) => {
-          await trx.updateTable('links').set(set).where('id', '=', id).execute();
-          if (tags !== undefined) await this.tags.setForLink(id, tags, trx);
-        }),
-      );
-    } catch (e) {
-      translateDbError(e);
-    }
-    return (await this.view(id))!;
+  /** Writes the given columns of one link. */
+  async write(id: string, changes: LinkWrite, tx: Executor): Promise<void> {
+    const set: Updateable<LinksTable> = { updated_at: changes.updatedAt };
+    if (changes.url !== undefined) set.url = changes.url;
+    if (changes.title !== undefined) set.title = changes.title;
+    if (changes.description !== undefined) set.description = changes.description;
+    if (changes.visibility !== undefined) set.visibility = changes.visibility;
+    if (changes.expiresAt !== undefined) set.expires_at = changes.expiresAt;
+    if (changes.archivedAt !== undefined) set.archived_at = changes.archivedAt;
+    if (changes.healthChecksDisabled !== undefined) set.health_checks_disabled = changes.healthChecksDisabled ? 1 : 0;
+    await tx.updateTable('links').set(set).where('id', '=', id).execute();
   }
 
-  /**
-   * Governing: SPEC-0020 REQ "Archive and unarchive", "Renewal", "Health-check opt-out".
-   * The lifecycle toggles behind the archive/unarchive/renew routes and toggle-only
-   * API bodies. Each write is conditional on the value actually changing, so
-   * re-archiving keeps the original `archived_at`, unarchiving or renewing an
-   * unaffected link is a no-op, and only a real change bumps `updated_at`.
-   * Renewal clears `expires_at` and never touches `archived_at`. Callers check
-   * CanEdit first (LinkCaps).
-   */
-  async setLifecycle(id: string, change: { archived?: boolean; healthChecksDisabled?: boolean; renew?: boolean }): Promise<LinkView> {
-    if (!(await this.get(id))) throw new AppError('NOT_FOUND', 'link not found');
-    const now = this.now();
-    await retryOnDeadlock(() =>
-      this.db.transaction().execute(async (trx) => {
-        if (change.archived === true) {
-          await trx
-            .updateTable('links')
-            .set({ archived_at: now, updated_at: now })
-            .where('id', '=', id)
-            .where('archived_at', 'is', null)
-            .execute();
-        } else if (change.archived === false) {
-          await trx
-            .updateTable('links')
-            .set({ archived_at: null, updated_at: now })
-            .where('id', '=', id)
-            .where('archived_at', 'is not', null)
-            .execute();
-        }
-        if (change.healthChecksDisabled !== undefined) {
-          const v = change.healthChecksDisabled ? 1 : 0;
-          await trx
-            .updateTable('links')
-            .set({ health_checks_disabled: v, updated_at: now })
-            .where('id', '=', id)
-            .where('health_checks_disabled', '<>', v)
-            .execute();
-        }
-        if (change.renew) {
-          await trx
-            .updateTable('links')
-            .set({ expires_at: null, updated_at: now })
-            .where('id', '=', id)
-            .where('expires_at', 'is not', null)
-            .execute();
-        }
-      }),
-    );
-    return (await this.view(id))!;
-  }
-
-  /** Permanent; owners, tags, shares, clicks and health rows cascade away. */
-  async delete(id: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('links').where('id', '=', id).executeTakeFirst();
+  /** Deletes a link; owners, tags, shares, clicks and health rows cascade away. */
+  async delete(id: string, tx: Executor = this.db): Promise<boolean> {
+    const r = await tx.deleteFrom('links').where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 

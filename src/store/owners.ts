@@ -2,14 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from './dbErrors.js';
-import type { Clock, Executor, LinkOwner } from './types.js';
+import type { Executor, LinkOwner } from './types.js';
 
 /** Owners and co-owners of links (core.md §2.4). "Owner" means any link_owners row. */
 export class OwnerStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly now: Clock,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Owners of many links, each list primary first, then by display name. */
   async forLinks(linkIds: readonly string[], db: Executor = this.db): Promise<Map<string, LinkOwner[]>> {
@@ -45,41 +42,43 @@ export class OwnerStore {
     return out;
   }
 
-  async list(linkId: string): Promise<LinkOwner[]> {
-    return (await this.forLinks([linkId])).get(linkId) ?? [];
+  async list(linkId: string, db: Executor = this.db): Promise<LinkOwner[]> {
+    return (await this.forLinks([linkId], db)).get(linkId) ?? [];
   }
 
-  async add(linkId: string, userId: string): Promise<void> {
-    try {
-      await this.db.insertInto('link_owners').values({ link_id: linkId, user_id: userId, is_primary: 0, created_at: this.now() }).execute();
-    } catch (e) {
-      if (isUniqueViolation(e)) throw new AppError('DUPLICATE_OWNER', 'user is already an owner of this link');
-      if (isForeignKeyViolation(e)) throw new AppError('NOT_FOUND', 'user not found');
-      throw e;
-    }
-    await this.touch(linkId);
-  }
-
-  /** Removes a co-owner; the primary owner can never be removed. */
-  async remove(linkId: string, userId: string): Promise<void> {
-    const row = await this.db
+  /** The owner row of one user on one link, if any. */
+  async membership(linkId: string, userId: string, db: Executor = this.db): Promise<{ isPrimary: boolean } | null> {
+    const row = await db
       .selectFrom('link_owners')
       .select('is_primary')
       .where('link_id', '=', linkId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND', 'user is not an owner of this link');
-    if (Number(row.is_primary) === 1) throw new AppError('PRIMARY_OWNER_PROTECTED', 'primary owner cannot be removed');
-    await this.db
+    return row ? { isPrimary: Number(row.is_primary) === 1 } : null;
+  }
+
+  /** Adds an owner row; the row's existence is DUPLICATE_OWNER, an unknown user NOT_FOUND. */
+  async insert(linkId: string, userId: string, opts: { primary: boolean; at: number }, tx: Executor): Promise<void> {
+    try {
+      await tx
+        .insertInto('link_owners')
+        .values({ link_id: linkId, user_id: userId, is_primary: opts.primary ? 1 : 0, created_at: opts.at })
+        .execute();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError('DUPLICATE_OWNER', 'user is already an owner of this link');
+      if (isForeignKeyViolation(e)) throw new AppError('NOT_FOUND', 'user not found');
+      throw e;
+    }
+  }
+
+  /** Deletes a co-owner row (never the primary owner's); whether one was deleted. */
+  async deleteCoOwner(linkId: string, userId: string, tx: Executor): Promise<boolean> {
+    const r = await tx
       .deleteFrom('link_owners')
       .where('link_id', '=', linkId)
       .where('user_id', '=', userId)
       .where('is_primary', '=', 0)
-      .execute();
-    await this.touch(linkId);
-  }
-
-  private async touch(linkId: string): Promise<void> {
-    await this.db.updateTable('links').set({ updated_at: this.now() }).where('id', '=', linkId).execute();
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
   }
 }

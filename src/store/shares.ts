@@ -2,17 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from './dbErrors.js';
-import type { Clock, LinkShare } from './types.js';
+import type { Executor, LinkShare } from './types.js';
 
 /** Share rosters (core.md §2.9): enforced at resolution only for secure links. */
 export class ShareStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly now: Clock,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
-  async list(linkId: string): Promise<LinkShare[]> {
-    const rows = await this.db
+  async list(linkId: string, db: Executor = this.db): Promise<LinkShare[]> {
+    const rows = await db
       .selectFrom('link_shares')
       .innerJoin('users', 'users.id', 'link_shares.user_id')
       .select([
@@ -37,11 +34,24 @@ export class ShareStore {
     }));
   }
 
-  async add(linkId: string, userId: string, sharedBy: string): Promise<void> {
+  /** Whether the link is shared with the user. */
+  async exists(linkId: string, userId: string, db: Executor = this.db): Promise<boolean> {
+    const row = await db
+      .selectFrom('link_shares')
+      .select('user_id')
+      .where('link_id', '=', linkId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Shares the link with each user; an existing share is DUPLICATE_SHARE, an unknown user NOT_FOUND. */
+  async insert(linkId: string, userIds: readonly string[], opts: { sharedBy: string; at: number }, tx: Executor): Promise<void> {
+    if (userIds.length === 0) return;
     try {
-      await this.db
+      await tx
         .insertInto('link_shares')
-        .values({ link_id: linkId, user_id: userId, shared_by: sharedBy, created_at: this.now() })
+        .values(userIds.map((u) => ({ link_id: linkId, user_id: u, shared_by: opts.sharedBy, created_at: opts.at })))
         .execute();
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError('DUPLICATE_SHARE', 'link is already shared with this user');
@@ -50,8 +60,9 @@ export class ShareStore {
     }
   }
 
-  async remove(linkId: string, userId: string): Promise<void> {
-    const r = await this.db.deleteFrom('link_shares').where('link_id', '=', linkId).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(r.numDeletedRows) === 0) throw new AppError('NOT_FOUND', 'share not found');
+  /** Removes one share; whether there was one. */
+  async delete(linkId: string, userId: string, tx: Executor): Promise<boolean> {
+    const r = await tx.deleteFrom('link_shares').where('link_id', '=', linkId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
   }
 }

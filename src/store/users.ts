@@ -39,7 +39,10 @@ export class UserStore {
     return r ? toUser(r) : null;
   }
 
-  /** Emails compare case-insensitively; the oldest account wins if an IdP ever produced two. */
+  /**
+   * The one rule for finding a person by email (docs/links.md#finding-people-by-email):
+   * trimmed, compared case-insensitively; the oldest account wins if an IdP ever produced two.
+   */
   async findByEmail(email: string): Promise<User | null> {
     const r = await this.db
       .selectFrom('users')
@@ -167,21 +170,6 @@ export class UserStore {
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
-  }
-
-  /**
-   * The user with exactly this email (api.md §6.11: owners and shares are
-   * added by exact email). The oldest account wins if an IdP ever produced two.
-   */
-  async findByExactEmail(email: string): Promise<User | null> {
-    const r = await this.db
-      .selectFrom('users')
-      .select(USER_COLUMNS)
-      .where('email', '=', email)
-      .orderBy('created_at')
-      .orderBy('id')
-      .executeTakeFirst();
-    return r ? toUser(r) : null;
   }
 
   /** One keyset page of users ordered by display name then id, fetching one extra row to know whether more exist. */

@@ -4,6 +4,7 @@ import type { LinkClicksTable } from '../../src/db/schema.js';
 import type { Store } from '../../src/store/index.js';
 import type { Link, User } from '../../src/store/types.js';
 import type { DbContext } from '../helpers/databases.js';
+import { createLink } from '../helpers/links.js';
 
 export const DAY = 86_400_000;
 export const HOUR = 3_600_000;
@@ -54,7 +55,8 @@ export async function mkLink(
   owner: User,
   opts: { visibility?: string; shareWith?: string[]; ageDays?: number; slug?: string } = {},
 ): Promise<Link> {
-  const link = await c.store.links.create(
+  const link = await createLink(
+    c.store,
     { slug: opts.slug ?? unique('l'), url: 'https://dest.example/', visibility: opts.visibility ?? 'public' },
     owner.id,
     { shareWith: opts.shareWith ?? [] },

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { after, before, describe, test } from 'node:test';
-import { LinkSchema, NAMED_SCHEMAS, toLinkBody } from '../../src/http/api/schemas.js';
+import { LinkSchema, NAMED_SCHEMAS } from '../../src/http/api/schemas.js';
+import { toLinkResource } from '../../src/links/index.js';
 import { ref } from '../../src/http/api/schemaRef.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { actor, call, startApi, type Actor } from './support.js';
+import { addOwner, addShare, createLink } from '../helpers/links.js';
 
 /**
  * Who may call what, endpoint by endpoint, for the six relationships a caller
@@ -146,16 +148,17 @@ describe('authorization table: every endpoint × every relationship', () => {
   async function fixture(caller: Actor | null): Promise<Fixture> {
     const i = ++n;
     const tagName = `roster-${i}`;
-    const view = await s.store.links.create(
+    const view = await createLink(
+      s.store,
       { slug: `table-${i}`, url: 'https://e.test', visibility: 'secure', tags: [tagName] },
       actors.owner.user.id,
     );
-    await s.store.owners.add(view.id, actors.coowner.user.id);
-    await s.store.shares.add(view.id, actors.share.user.id, actors.owner.user.id);
+    await addOwner(s.store, view.id, actors.coowner.user.id);
+    await addShare(s.store, view.id, actors.share.user.id, actors.owner.user.id);
     const extraOwner = await s.store.users.create({ email: `extra-owner-${i}@example.test` });
     const extraShare = await s.store.users.create({ email: `extra-share-${i}@example.test` });
-    await s.store.owners.add(view.id, extraOwner.id);
-    await s.store.shares.add(view.id, extraShare.id, actors.owner.user.id);
+    await addOwner(s.store, view.id, extraOwner.id);
+    await addShare(s.store, view.id, extraShare.id, actors.owner.user.id);
     const candidate = await s.store.users.create({ email: `candidate-${i}@example.test` });
     const callerToken = caller ? (await s.store.tokens.create(caller.user.id, 'to-revoke')).token.id : null;
     return {
@@ -236,7 +239,7 @@ describe('authorization table: every endpoint × every relationship', () => {
     const shares = await s.store.shares.list(f.linkId);
     // A handler that carelessly returned more than the resource: the roster, raw rows.
     const careless = {
-      ...toLinkBody(view, Date.now(), undefined),
+      ...toLinkResource(view, Date.now(), undefined),
       shares,
       health_row: { last_error: 'secret' },
       owner_id: actors.owner.user.id,
@@ -248,7 +251,7 @@ describe('authorization table: every endpoint × every relationship', () => {
     try {
       const addr = app.server.address() as { port: number };
       const body = JSON.parse(await (await get(`http://127.0.0.1:${addr.port}/careless`)).text());
-      assert.deepEqual(Object.keys(body).sort(), Object.keys(toLinkBody(view, Date.now(), undefined)).sort());
+      assert.deepEqual(Object.keys(body).sort(), Object.keys(toLinkResource(view, Date.now(), undefined)).sort());
       assert.ok(!('health' in body), 'no health for a caller without CanView');
     } finally {
       await app.close();

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DbDriver } from '../../src/config.js';
-import { LinkTransferStore } from '../../src/store/linkTransfer.js';
+import { asSystem } from '../../src/links/index.js';
+import { linkService } from '../helpers/links.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { actor, call, createLink, snapshot, startApi, type Actor } from './support.js';
 
@@ -95,9 +96,10 @@ for (const [driver, env] of DRIVERS) {
         .map((l) => JSON.parse(l));
       assert.equal(lines.length, await s.store.links.count());
       const before = await snapshot(s);
-      const transfer = new LinkTransferStore(s.store);
+      const transfer = linkService(s.store);
       for (const l of lines) {
         const outcome = await transfer.importRecord(
+          asSystem('test'),
           {
             slug: l.slug,
             url: l.url,
@@ -111,21 +113,23 @@ for (const [driver, env] of DRIVERS) {
             healthChecksDisabled: l.health_checks_disabled,
             createdAt: Date.parse(l.created_at),
           },
-          { fallbackOwnerId: null, dryRun: false },
+          { fallbackOwnerId: null, dryRun: false, source: 'jsonl' },
         );
         assert.equal(outcome.action, 'skipped', l.slug);
       }
       assert.equal(await snapshot(s), before);
 
       const dry = await transfer.importRecord(
+        asSystem('test'),
         { slug: `dry-${driver}`, url: 'https://dry.test', title: '', description: '', tags: ['Dry'] },
-        { fallbackOwnerId: ann.user.id, dryRun: true },
+        { fallbackOwnerId: ann.user.id, dryRun: true, source: 'jsonl' },
       );
       assert.equal(dry.action, 'created');
       assert.equal(await snapshot(s), before, 'the dry run left nothing behind');
       const changed = await transfer.importRecord(
+        asSystem('test'),
         { slug: 'z', url: 'https://moved.test', title: '', description: '', tags: ['New Tag'], owners: [ben.user.email] },
-        { fallbackOwnerId: null, dryRun: false },
+        { fallbackOwnerId: null, dryRun: false, source: 'jsonl' },
       );
       assert.equal(changed.action, 'updated');
       const z = (await s.store.links.view((await s.store.links.getBySlug('z'))!.id))!;

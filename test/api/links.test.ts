@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sessionCookie, type TestServer } from '../helpers/server.js';
 import { actor, assertError, call, createLink, snapshot, startApi, type Actor } from './support.js';
+import { addOwner, addShare } from '../helpers/links.js';
 
 const LINK_KEYS = [
   'archived_at',
@@ -281,7 +282,7 @@ describe('REST links: create, read, update, delete', () => {
 
   test('a share recipient reads but cannot update, toggle or delete', async () => {
     const link = await createLink(s, alice, { slug: 'shared-ro', expires_at: inDays(10), visibility: 'secure' });
-    await s.store.shares.add(link.id, bob.user.id, alice.user.id);
+    await addShare(s.store, link.id, bob.user.id, alice.user.id);
     const before = await snapshot(s);
     const read = await call(s, 'GET', `/api/v1/links/${link.id}`, { as: bob });
     assert.equal(read.status, 200);
@@ -315,8 +316,8 @@ describe('REST links: create, read, update, delete', () => {
 
   test('DELETE answers 204 with no body, cascades, and frees the slug', async () => {
     const link = await createLink(s, alice, { slug: 'doomed', tags: ['gone'] });
-    await s.store.shares.add(link.id, bob.user.id, alice.user.id);
-    await s.store.owners.add(link.id, carol.user.id);
+    await addShare(s.store, link.id, bob.user.id, alice.user.id);
+    await addOwner(s.store, link.id, carol.user.id);
     const r = await call(s, 'DELETE', `/api/v1/links/${link.id}`, { as: carol });
     assert.equal(r.status, 204);
     assert.equal(r.text, '');
@@ -352,7 +353,7 @@ describe('REST links: create, read, update, delete', () => {
   test('broken health surfaces to capable callers and is frozen to unchecked once archived or opted out', async () => {
     const link = await createLink(s, alice, { slug: 'flaky-dest', url: 'https://flaky.example/' });
     for (let i = 0; i < 3; i++) await s.store.health.record(link.id, { kind: 'failure', status: 502, error: null }, 3_600_000);
-    await s.store.shares.add(link.id, bob.user.id, alice.user.id);
+    await addShare(s.store, link.id, bob.user.id, alice.user.id);
     for (const who of [alice, bob]) {
       const r = await call(s, 'GET', `/api/v1/links/${link.id}`, { as: who });
       assert.equal(r.body.health.status, 'broken');

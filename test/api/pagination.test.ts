@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeCursor, encodeCursor, pageLimit } from '../../src/domain/keysetCursor.js';
 import type { TestServer } from '../helpers/server.js';
 import { actor, call, startApi, type Actor } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /** Follows `next_cursor` to the end and returns every item, checking that each page is within `limit`. */
 async function walk(s: TestServer, as: Actor, path: string, key: string, limit: number): Promise<Array<Record<string, unknown>>> {
@@ -31,7 +32,8 @@ describe('keyset pagination (api.md §4.3)', () => {
     owner = await actor(s, 'pager');
     admin = await actor(s, 'boss', { admin: true });
     for (let i = 0; i < 60; i++) {
-      await s.store.links.create(
+      await createLink(
+        s.store,
         { slug: `p-${String(i).padStart(3, '0')}`, url: 'https://e.test', tags: [`Tag ${String(i).padStart(2, '0')}`] },
         owner.user.id,
       );
@@ -104,8 +106,8 @@ describe('keyset pagination (api.md §4.3)', () => {
       // Between pages: a link sorting before the position and one after it appear, and the
       // row the cursor points at is deleted.
       page++;
-      await s.store.links.create({ slug: `a-early-${page}`, url: 'https://e.test' }, owner.user.id);
-      await s.store.links.create({ slug: `p-${String(page).padStart(3, '0')}-late`, url: 'https://e.test' }, owner.user.id);
+      await createLink(s.store, { slug: `a-early-${page}`, url: 'https://e.test' }, owner.user.id);
+      await createLink(s.store, { slug: `p-${String(page).padStart(3, '0')}-late`, url: 'https://e.test' }, owner.user.id);
       const position = r.body.links[r.body.links.length - 1];
       if (position && cursor !== null) await s.store.links.delete(position.id);
     } while (cursor !== null);

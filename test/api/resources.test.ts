@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sha256Hex } from '../../src/auth/secrets.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { actor, assertError, call, createLink, startApi, type Actor } from './support.js';
+import { addShare } from '../helpers/links.js';
 
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 /** Orders by creation time need distinct milliseconds. */
@@ -21,7 +22,7 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
   });
   after(async () => s.stop());
 
-  test('co-owners: add by exact email, list primary first, primary cannot be removed', async () => {
+  test('co-owners: add by email (any case), list primary first, primary cannot be removed', async () => {
     const link = await createLink(s, alice, { slug: 'owned-together' });
     const base = `/api/v1/links/${link.id}/owners`;
     const added = await call(s, 'POST', base, { as: alice, body: { email: bob.user.email } });
@@ -29,10 +30,10 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     assert.deepEqual(added.body, { id: bob.user.id, email: bob.user.email, is_primary: false });
     assertError(await call(s, 'POST', base, { as: alice, body: { email: bob.user.email } }), 409, 'DUPLICATE_OWNER');
     assertError(
-      await call(s, 'POST', base, { as: alice, body: { email: bob.user.email.toUpperCase() } }),
-      404,
-      'NOT_FOUND',
-      'exact match only',
+      await call(s, 'POST', base, { as: alice, body: { email: ` ${bob.user.email.toUpperCase()} ` } }),
+      409,
+      'DUPLICATE_OWNER',
+      'the same person in another case',
     );
     assertError(await call(s, 'POST', base, { as: alice, body: { email: 'nobody@example.test' } }), 404, 'NOT_FOUND');
     const missing = await call(s, 'POST', base, { as: alice, body: { email: '' } });
@@ -234,7 +235,7 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     const dan = await actor(s, 'dan');
     const own = await createLink(s, dan, { slug: 'dan-own', visibility: 'private' });
     const shared = await createLink(s, alice, { slug: 'dan-shared', visibility: 'secure' });
-    await s.store.shares.add(shared.id, dan.user.id, alice.user.id);
+    await addShare(s.store, shared.id, dan.user.id, alice.user.id);
     await createLink(s, alice, { slug: 'dan-not-mine' });
     const mine = await call(s, 'GET', '/api/v1/links?limit=200', { as: dan });
     assert.deepEqual(

@@ -13,6 +13,7 @@ import { createStore, type Store } from '../../src/store/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { actor, call, createLink, startApi, type Actor } from './support.js';
+import { addOwner, createLink as createStoredLink, updateLink } from '../helpers/links.js';
 
 describe('CSV reading (RFC 4180)', () => {
   test('quoted fields keep commas, line breaks and doubled quotes', () => {
@@ -91,7 +92,7 @@ describe('GET /api/v1/links/export', () => {
     const a = await createLink(s, bob, { slug: 'a-link', url: 'https://a.test/$x', health_checks_disabled: true });
     await call(s, 'PUT', `/api/v1/links/${a.id}`, { as: bob, body: { archived: true } });
     for (let i = 0; i < 1200; i++)
-      await s.store.links.create({ slug: `bulk-${String(i).padStart(4, '0')}`, url: 'https://bulk.test' }, alice.user.id);
+      await createStoredLink(s.store, { slug: `bulk-${String(i).padStart(4, '0')}`, url: 'https://bulk.test' }, alice.user.id);
 
     const r = await get(`${s.url}/api/v1/links/export`, { authorization: `Bearer ${admin.token}` });
     assert.equal(r.status, 200);
@@ -158,7 +159,8 @@ describe('joe-links links export / import', () => {
     const ann = await src.store.users.create({ email: 'ann@example.test', displayName: 'Ann' });
     const ben = await src.store.users.create({ email: 'ben@example.test', displayName: 'Ben' });
     const gone = await src.store.users.create({ email: 'gone@example.test', displayName: 'Gone' });
-    const wiki = await src.store.links.create(
+    const wiki = await createStoredLink(
+      src.store,
       {
         slug: 'wiki',
         url: 'https://wiki.test',
@@ -169,14 +171,14 @@ describe('joe-links links export / import', () => {
       },
       ann.id,
     );
-    await src.store.owners.add(wiki.id, ben.id);
-    const old = await src.store.links.create({ slug: 'old', url: 'https://old.test', expiresAt: Date.now() + 60_000 }, ben.id);
+    await addOwner(src.store, wiki.id, ben.id);
+    const old = await createStoredLink(src.store, { slug: 'old', url: 'https://old.test', expiresAt: Date.now() + 60_000 }, ben.id);
     await src.store.db.kysely
       .updateTable('links')
       .set({ expires_at: Date.UTC(2021, 5, 1), archived_at: Date.UTC(2022, 0, 1) })
       .where('id', '=', old.id)
       .execute();
-    await src.store.links.create({ slug: 'orphaned', url: 'https://o.test' }, gone.id);
+    await createStoredLink(src.store, { slug: 'orphaned', url: 'https://o.test' }, gone.id);
 
     const exported = run(src.dsn, ['export']);
     assert.equal(exported.status, 0, exported.stderr);
@@ -265,7 +267,7 @@ describe('joe-links links export / import', () => {
       ['HR', 'Policies'],
     );
     assert.equal(handbook.owners[0]!.email, 'csv@example.test');
-    await db.store.links.update(handbook.id, { visibility: 'secure' });
+    await updateLink(db.store, handbook.id, { visibility: 'secure' });
 
     writeFileSync(join(dir, 'links.csv'), csv.replace('https://plain.test', 'https://plain.test/moved'));
     const second = run(db.dsn, ['import', 'links.csv', '--owner', 'csv@example.test']);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { get, sessionCookie, type RawResponse } from '../helpers/server.js';
 import { startProbedServer, type ProbedServer } from './support/probes.js';
+import { createLink } from '../helpers/links.js';
 
 const cookieLine = (r: RawResponse, name: string) => (r.headers.raw['set-cookie'] ?? []).find((c) => c.startsWith(`${name}=`));
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -90,7 +91,7 @@ describe('theme endpoint, method override and cross-site protection', () => {
 
   test('a cross-site DELETE of a link is refused and the link still exists', async () => {
     const owner = (await p.s.store.users.findByEmail('writer@x.io'))!;
-    const link = await p.s.store.links.create({ slug: 'keep-me', url: 'https://example.com', visibility: 'public', tags: [] }, owner.id);
+    const link = await createLink(p.s.store, { slug: 'keep-me', url: 'https://example.com', visibility: 'public', tags: [] }, owner.id);
     const r = await get(`${p.s.url}/dashboard/links/${link.id}`, { cookie, origin: 'https://evil.example' }, 'DELETE');
     assert.equal(r.status, 403);
     assert.ok(await p.s.store.links.get(link.id));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateDescription, validateExpiry, validateNewLink, validateTitle, validateVisibility } from '../../src/domain/linkInput.js';
+import { validateDescription, validateExpiry, validateLinkDraft, validateTitle, validateVisibility } from '../../src/domain/linkInput.js';
 
 /** Input limits of core.md §5 for a link write. */
 
@@ -111,9 +111,9 @@ describe('expiry', () => {
   });
 });
 
-describe('validateNewLink', () => {
+describe('validateLinkDraft', () => {
   test('a full valid input comes back normalised', () => {
-    const v = validateNewLink(
+    const v = validateLinkDraft(
       {
         slug: 'jira',
         url: '  https://jira.test/browse  ',
@@ -140,18 +140,18 @@ describe('validateNewLink', () => {
 
   test('each rule of §5 is applied', () => {
     const base = { slug: 'ok', url: 'https://x.test' };
-    assert.throws(() => validateNewLink({ ...base, slug: 'links' }, now), { code: 'INVALID_SLUG' });
-    assert.throws(() => validateNewLink({ ...base, slug: 'Bad' }, now), { code: 'INVALID_SLUG' });
-    assert.throws(() => validateNewLink({ ...base, url: 'javascript:alert(1)' }, now), { code: 'INVALID_URL' });
-    assert.throws(() => validateNewLink({ ...base, title: 'x'.repeat(201) }, now), { message: TITLE_ERROR });
-    assert.throws(() => validateNewLink({ ...base, description: 'x'.repeat(2001) }, now), { message: DESCRIPTION_ERROR });
-    assert.throws(() => validateNewLink({ ...base, visibility: 'hidden' }, now), { message: VISIBILITY_ERROR });
-    assert.throws(() => validateNewLink({ ...base, tags: ['<script>'] }, now), { code: 'INVALID_TAG_NAME' });
-    assert.throws(() => validateNewLink({ ...base, expiresAt: now - 1000 }, now), { message: EXPIRY_ERROR });
+    assert.throws(() => validateLinkDraft({ ...base, slug: 'links' }, now), { code: 'INVALID_SLUG' });
+    assert.throws(() => validateLinkDraft({ ...base, slug: 'Bad' }, now), { code: 'INVALID_SLUG' });
+    assert.throws(() => validateLinkDraft({ ...base, url: 'javascript:alert(1)' }, now), { code: 'INVALID_URL' });
+    assert.throws(() => validateLinkDraft({ ...base, title: 'x'.repeat(201) }, now), { message: TITLE_ERROR });
+    assert.throws(() => validateLinkDraft({ ...base, description: 'x'.repeat(2001) }, now), { message: DESCRIPTION_ERROR });
+    assert.throws(() => validateLinkDraft({ ...base, visibility: 'hidden' }, now), { message: VISIBILITY_ERROR });
+    assert.throws(() => validateLinkDraft({ ...base, tags: ['<script>'] }, now), { code: 'INVALID_TAG_NAME' });
+    assert.throws(() => validateLinkDraft({ ...base, expiresAt: now - 1000 }, now), { message: EXPIRY_ERROR });
   });
 
   test('a new link never matches a stored expiry: a past value is always refused on create', () => {
     const past = Math.floor(now / 1000) * 1000 - 1000;
-    assert.throws(() => validateNewLink({ slug: 'ok', url: 'https://x.test', expiresAt: past }, now), { message: EXPIRY_ERROR });
+    assert.throws(() => validateLinkDraft({ slug: 'ok', url: 'https://x.test', expiresAt: past }, now), { message: EXPIRY_ERROR });
   });
 });

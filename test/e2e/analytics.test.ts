@@ -14,6 +14,7 @@ import {
   useTheme,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * The analytics pages in a real Chromium: click times rewritten to the
@@ -45,11 +46,11 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
     admin = await s.store.users.create({ email: 'root@x.io', displayName: 'Ada Admin', role: 'admin' });
     const bob = await s.store.users.create({ email: 'bob@x.io', displayName: 'Bob Jones' });
     offset = -20 * DAY;
-    docs = await s.store.links.create({ slug: 'docs', url: 'https://docs.example.com', title: 'Docs' }, alice.id);
-    const vault = await s.store.links.create({ slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' }, alice.id, {
+    docs = await createLink(s.store, { slug: 'docs', url: 'https://docs.example.com', title: 'Docs' }, alice.id);
+    const vault = await createLink(s.store, { slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' }, alice.id, {
       shareWith: [bob.id],
     });
-    await s.store.links.create({ slug: 'old-wiki', url: 'https://old-wiki.example.com' }, alice.id);
+    await createLink(s.store, { slug: 'old-wiki', url: 'https://old-wiki.example.com' }, alice.id);
     offset = 0;
     const now = Date.now();
     const uas = [UA.firefoxWindows, UA.chromeMac, UA.safariIphone, UA.edgeWindows, UA.curl];

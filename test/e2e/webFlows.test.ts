@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { User } from '../../src/store/types.js';
 import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, signInLocal } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createLink, updateLink } from '../helpers/links.js';
 
 /**
  * The main journeys in a real Chromium against the real server: sign in with
@@ -27,7 +28,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     bob = await s.store.users.create({ email: 'bob@x.io', displayName: 'Bob' });
     carol = await s.store.users.create({ email: 'carol@x.io', displayName: 'Carol' });
     admin = await s.store.users.create({ email: 'root@x.io', displayName: 'Root', role: 'admin' });
-    await s.store.links.create({ slug: 'handbook', url: 'https://handbook.example.com', tags: ['engineering'] }, alice.id);
+    await createLink(s.store, { slug: 'handbook', url: 'https://handbook.example.com', tags: ['engineering'] }, alice.id);
     browser = await launchBrowser();
   });
 
@@ -194,8 +195,8 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
   });
 
   test('the detail page deletes through its own dialog; a stale row explains itself with an error toast', { timeout: 60_000 }, async () => {
-    const doomed = await s.store.links.create({ slug: 'detail-doomed', url: 'https://d.example' }, alice.id);
-    const gone = await s.store.links.create({ slug: 'already-gone', url: 'https://g.example' }, alice.id);
+    const doomed = await createLink(s.store, { slug: 'detail-doomed', url: 'https://d.example' }, alice.id);
+    const gone = await createLink(s.store, { slug: 'already-gone', url: 'https://g.example' }, alice.id);
     const { context, page, problems } = await session(alice);
     problems.allow((path, status) => path === `/dashboard/links/${gone.id}/edit` && status === 404);
     problems.allowConsole(new RegExp(`Response Status Error Code 404 from /dashboard/links/${gone.id}/edit`));
@@ -221,8 +222,8 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
   });
 
   test('search as you type: the dashboard keeps its address, the public browser puts the query in it', { timeout: 60_000 }, async () => {
-    await s.store.links.create({ slug: 'payroll', url: 'https://pay.example.com', description: 'Monthly payroll runs' }, alice.id);
-    await s.store.links.create({ slug: 'pager', url: 'https://pager.example.com' }, alice.id);
+    await createLink(s.store, { slug: 'payroll', url: 'https://pay.example.com', description: 'Monthly payroll runs' }, alice.id);
+    await createLink(s.store, { slug: 'pager', url: 'https://pager.example.com' }, alice.id);
     const { context, page, problems } = await session(alice);
     // While the search is in flight its spinner shows and the list dims (loading indicator).
     let release: () => void = () => {};
@@ -259,8 +260,8 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     async () => {
       // Expires two seconds from now, so it is expired by the time the dashboard shows it.
       const soon = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
-      const promo = await s.store.links.create({ slug: 'spring-promo', url: 'https://promo.example.com/' }, alice.id);
-      await s.store.links.update(promo.id, { expiresAt: soon });
+      const promo = await createLink(s.store, { slug: 'spring-promo', url: 'https://promo.example.com/' }, alice.id);
+      await updateLink(s.store, promo.id, { expiresAt: soon });
       while (Date.now() <= soon + 100) await new Promise((r) => setTimeout(r, 100));
       const resolves = async (context: BrowserContext) =>
         (await context.request.get(`${s.url}/spring-promo`, { maxRedirects: 0 })).status();
@@ -408,7 +409,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
   });
 
   test('an admin edits a link inline: a bad URL keeps the row with an error toast, a good one saves', { timeout: 60_000 }, async () => {
-    await s.store.links.create({ slug: 'inline-me', url: 'https://before.example', title: 'Before' }, bob.id);
+    await createLink(s.store, { slug: 'inline-me', url: 'https://before.example', title: 'Before' }, bob.id);
     const { context, page, problems } = await session(admin);
     await page.goto(`${s.url}/admin/links`);
     await htmxReady(page);

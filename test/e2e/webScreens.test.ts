@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { User } from '../../src/store/types.js';
 import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { addOwner, createLink, setLifecycle, updateLink } from '../helpers/links.js';
 
 /**
  * Every main page in both themes, at desktop width and at 375 px: axe finds
@@ -28,7 +29,8 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     alice = await s.store.users.create({ email: 'alice@example.com', displayName: 'Alice Smith' });
     admin = await s.store.users.create({ email: 'admin@example.com', displayName: 'Ada Admin', role: 'admin' });
     const bob = await s.store.users.create({ email: 'bob@example.com', displayName: 'Bob Jones' });
-    const jira = await s.store.links.create(
+    const jira = await createLink(
+      s.store,
       {
         slug: 'jira',
         url: 'https://jira.example.com/browse/$ticket',
@@ -39,13 +41,15 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       alice.id,
     );
     detailId = jira.id;
-    await s.store.owners.add(jira.id, bob.id);
-    const vault = await s.store.links.create(
+    await addOwner(s.store, jira.id, bob.id);
+    const vault = await createLink(
+      s.store,
       { slug: 'vault', url: 'https://vault.example.com/', title: 'Vault', visibility: 'secure', tags: ['Engineering'] },
       alice.id,
       { shareWith: [bob.id] },
     );
-    await s.store.links.create(
+    await createLink(
+      s.store,
       {
         slug: 'onboarding',
         url: 'https://wiki.example.com/onboarding',
@@ -55,24 +59,25 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       },
       alice.id,
     );
-    const retro = await s.store.links.create({ slug: 'retro-2029', url: 'https://retro.example.com/2029', title: 'Retro board' }, alice.id);
-    await s.store.links.setLifecycle(retro.id, { archived: true });
-    const status = await s.store.links.create(
+    const retro = await createLink(s.store, { slug: 'retro-2029', url: 'https://retro.example.com/2029', title: 'Retro board' }, alice.id);
+    await setLifecycle(s.store, retro.id, { archived: true });
+    const status = await createLink(
+      s.store,
       { slug: 'status', url: 'https://status.example.com', title: 'Status page', tags: ['Tools'] },
       bob.id,
     );
     for (let i = 0; i < 3; i++) await s.store.health.record(status.id, { kind: 'failure', status: 503, error: null }, 3_600_000);
-    await s.store.owners.add(status.id, alice.id);
+    await addOwner(s.store, status.id, alice.id);
     await s.store.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}', description: 'GitHub repositories' });
     await s.store.tokens.create(alice.id, 'Laptop CLI');
     await s.store.clicks.insertBatch([
       { id: randomUUID(), link_id: vault.id, user_id: bob.id, ip_hash: 'h', user_agent: null, referrer: null, clicked_at: Date.now() },
     ]);
     // Someone else's secure link (Alice gets the 403 page) and one of Alice's that has just expired.
-    await s.store.links.create({ slug: 'payroll', url: 'https://payroll.example.com/', title: 'Payroll', visibility: 'secure' }, admin.id);
+    await createLink(s.store, { slug: 'payroll', url: 'https://payroll.example.com/', title: 'Payroll', visibility: 'secure' }, admin.id);
     const soon = Math.ceil((Date.now() + 1_500) / 1000) * 1000;
-    const offer = await s.store.links.create({ slug: 'spring-offer', url: 'https://offer.example.com/', title: 'Spring offer' }, alice.id);
-    await s.store.links.update(offer.id, { expiresAt: soon });
+    const offer = await createLink(s.store, { slug: 'spring-offer', url: 'https://offer.example.com/', title: 'Spring offer' }, alice.id);
+    await updateLink(s.store, offer.id, { expiresAt: soon });
     browser = await launchBrowser();
     while (Date.now() <= soon + 100) await new Promise((r) => setTimeout(r, 100));
   });

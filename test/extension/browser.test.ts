@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
 import { eventually, startTestServer, type TestServer } from '../helpers/server.js';
 import { startRecordingProxy, startRecordingServer, type RecordingProxy, type RecordingServer, type SeenRequest } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * The unpacked extension loaded into Debian's Chromium against a real
@@ -178,8 +179,8 @@ describe('the browser extension in Chromium', { skip }, () => {
     const user = await s.store.users.create({ email: 'ext-browser@x.io' });
     userId = user.id;
     token = (await s.store.tokens.create(user.id, 'browser extension')).plaintext;
-    await s.store.links.create({ slug: 'jira', url: `${sites.origin}/jira-home`, title: 'Jira' }, user.id);
-    await s.store.links.create({ slug: 'handbook', url: `${sites.origin}/article` }, user.id);
+    await createLink(s.store, { slug: 'jira', url: `${sites.origin}/jira-home`, title: 'Jira' }, user.id);
+    await createLink(s.store, { slug: 'handbook', url: `${sites.origin}/article` }, user.id);
     await s.store.keywords.create({ keyword: 'gh', urlTemplate: `${sites.origin}/gh/{slug}` });
     await s.store.keywords.create({ keyword: 'docs', urlTemplate: `${sites.origin}/{slug}` });
 

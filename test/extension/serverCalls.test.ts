@@ -7,6 +7,7 @@ import { fetchOmniboxSuggestions } from '../../integrations/extension/lib/omnibo
 import type { Settings } from '../../integrations/extension/lib/settings.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { sendJson, startRecordingServer, type RecordingServer } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * The extension's requests, made with the platform `fetch` against real HTTP
@@ -116,8 +117,8 @@ describe('keyword discovery and omnibox suggestions against a joe-links server',
     token = (await s.store.tokens.create(user.id, 'extension')).plaintext;
     await s.store.keywords.create({ keyword: 'wtf', urlTemplate: 'https://google.com/search?q={slug}' });
     await s.store.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}' });
-    await s.store.links.create({ slug: 'jira', url: 'https://jira.example.com', title: 'Jira <board>' }, user.id);
-    await s.store.links.create({ slug: 'jenkins', url: 'https://ci.example.com' }, user.id);
+    await createLink(s.store, { slug: 'jira', url: 'https://jira.example.com', title: 'Jira <board>' }, user.id);
+    await createLink(s.store, { slug: 'jenkins', url: 'https://ci.example.com' }, user.id);
   });
   after(async () => s.stop());
 

@@ -1,6 +1,7 @@
 import type { Metrics } from '../../src/metrics.js';
 import type { Store } from '../../src/store/index.js';
 import type { ClickEvent } from '../../src/workers/clickWriter.js';
+import { createLink } from './links.js';
 
 /** When the i-th test click happens: clickEvent(…, i) is at CLICK_EPOCH + i ms. */
 export const CLICK_EPOCH = Date.UTC(2026, 0, 1);
@@ -18,7 +19,7 @@ export const clickEvent = (linkId: string, i = 0): ClickEvent => ({
 /** A link to click, with an owner of its own. */
 export async function newClickedLink(store: Store, slug: string) {
   const u = await store.users.create({ email: `${slug}@example.com` });
-  return store.links.create({ slug, url: 'https://x.test' }, u.id);
+  return createLink(store, { slug, url: 'https://x.test' }, u.id);
 }
 
 /** A metric's value summed over its labels. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { User } from '../../src/store/types.js';
 import { eventually, get, sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
+import { createLink, updateLink } from '../helpers/links.js';
 
 /**
  * The plain anonymous hop is answered before Fastify (src/http/redirectFastPath.ts).
@@ -34,10 +35,10 @@ describe('redirect fast path', () => {
     s = await startTestServer();
     alice = await s.store.users.create({ email: 'alice@example.com', displayName: 'Alice' });
     aliceCookie = await sessionCookie(s.store, alice);
-    await s.store.links.create({ slug: 'wiki', url: 'https://wiki.test/start' }, alice.id);
-    await s.store.links.create({ slug: 'docs', url: 'https://docs.test/' }, alice.id);
-    await s.store.links.create({ slug: 'unlisted', url: 'https://unlisted.test/', visibility: 'private' }, alice.id);
-    await s.store.links.create({ slug: 'vault', url: 'https://vault.test/', visibility: 'secure' }, alice.id);
+    await createLink(s.store, { slug: 'wiki', url: 'https://wiki.test/start' }, alice.id);
+    await createLink(s.store, { slug: 'docs', url: 'https://docs.test/' }, alice.id);
+    await createLink(s.store, { slug: 'unlisted', url: 'https://unlisted.test/', visibility: 'private' }, alice.id);
+    await createLink(s.store, { slug: 'vault', url: 'https://vault.test/', visibility: 'secure' }, alice.id);
     await s.store.keywords.create({ keyword: 'go', urlTemplate: 'https://keyword.test/{slug}' });
   });
 
@@ -119,7 +120,7 @@ describe('redirect fast path', () => {
 
   test('archived links and misses get the resolver pages with every security header', async () => {
     const link = await s.store.links.getBySlug('docs');
-    await s.store.links.update(link!.id, { archived: true });
+    await updateLink(s.store, link!.id, { archived: true });
     const archived = await get(`${s.url}/docs`);
     assert.equal(archived.status, 404);
     assert.match(archived.headers.get('content-security-policy') ?? '', /script-src 'self'/);

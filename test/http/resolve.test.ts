@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { User } from '../../src/store/types.js';
 import { eventually, get, sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
+import { createLink } from '../helpers/links.js';
 
 /** The resolution pipeline of core.md §8–§12 over real HTTP. */
 describe('resolver', () => {
@@ -31,21 +32,21 @@ describe('resolver', () => {
     bobCookie = await sessionCookie(st, bob);
     adminCookie = await sessionCookie(st, admin);
     carolCookie = await sessionCookie(st, carol);
-    await st.links.create({ slug: 'jira', url: 'https://jira.test' }, alice.id);
-    await st.links.create({ slug: 'github', url: 'https://github.com/$username' }, alice.id);
-    await st.links.create({ slug: 'my-link', url: 'https://e.test/?q=$query&page=$page' }, alice.id);
-    await st.links.create({ slug: 'search', url: 'https://e.test/search?q=$term' }, alice.id);
-    await st.links.create({ slug: 't', url: 'https://e.test/$env/$env_id' }, alice.id);
-    await st.links.create({ slug: 'browse', url: 'https://x.test/browse/$ticket' }, alice.id);
-    await st.links.create({ slug: 'standup-notes', url: 'https://notes.test' }, alice.id);
-    await st.links.create({ slug: 'secret', url: 'https://secret.test', visibility: 'private' }, alice.id);
-    await st.links.create({ slug: 'vault', url: 'https://vault.test', visibility: 'secure' }, alice.id, { shareWith: [bob.id] });
-    await st.links.create({ slug: 'tenant', url: 'https://$team.example.com/home' }, alice.id);
-    await st.links.create({ slug: 'fixed', url: 'https://fixed.test$suffix' }, alice.id);
-    await st.links.create({ slug: 'unicode', url: 'https://e.test/caf\u00e9' }, alice.id);
+    await createLink(st, { slug: 'jira', url: 'https://jira.test' }, alice.id);
+    await createLink(st, { slug: 'github', url: 'https://github.com/$username' }, alice.id);
+    await createLink(st, { slug: 'my-link', url: 'https://e.test/?q=$query&page=$page' }, alice.id);
+    await createLink(st, { slug: 'search', url: 'https://e.test/search?q=$term' }, alice.id);
+    await createLink(st, { slug: 't', url: 'https://e.test/$env/$env_id' }, alice.id);
+    await createLink(st, { slug: 'browse', url: 'https://x.test/browse/$ticket' }, alice.id);
+    await createLink(st, { slug: 'standup-notes', url: 'https://notes.test' }, alice.id);
+    await createLink(st, { slug: 'secret', url: 'https://secret.test', visibility: 'private' }, alice.id);
+    await createLink(st, { slug: 'vault', url: 'https://vault.test', visibility: 'secure' }, alice.id, { shareWith: [bob.id] });
+    await createLink(st, { slug: 'tenant', url: 'https://$team.example.com/home' }, alice.id);
+    await createLink(st, { slug: 'fixed', url: 'https://fixed.test$suffix' }, alice.id);
+    await createLink(st, { slug: 'unicode', url: 'https://e.test/caf\u00e9' }, alice.id);
     await st.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}' });
     await st.keywords.create({ keyword: 'go', urlTemplate: 'https://go.test/{slug}' });
-    await st.links.create({ slug: 'gh', url: 'https://gh-link.test' }, alice.id);
+    await createLink(st, { slug: 'gh', url: 'https://gh-link.test' }, alice.id);
   });
 
   after(async () => {

@@ -9,6 +9,7 @@ import type { LinkView, User } from '../../src/store/types.js';
 import { HealthChecker, wakeIntervalMs, type HealthCheckerOptions } from '../../src/workers/healthChecker.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { destination, pairOnOnePort, rawServer, sleep, type TestDestination } from './support.js';
+import { createLink, setLifecycle } from '../helpers/links.js';
 
 /**
  * The checker of lifecycle.md §7 end to end: a real store, the real guarded
@@ -53,7 +54,7 @@ async function rig(opts: Partial<HealthCheckerOptions> = {}): Promise<Rig> {
     clock,
     owner,
     checker,
-    link: (url, extra = {}) => store.links.create({ slug: `l${++n}`, url, ...extra }, owner.id),
+    link: (url, extra = {}) => createLink(store, { slug: `l${++n}`, url, ...extra }, owner.id),
     cycle: () => checker.runCycle(new AbortController().signal),
   };
 }
@@ -278,14 +279,14 @@ describe('health checker: eligibility (§7.2)', () => {
     const d = await serve((_q, r) => r.end());
     const r = await rig({ allowPrivate: true });
     const optedOut = await r.link(`${d.origin}/opted-out`);
-    await r.store.links.setLifecycle(optedOut.id, { healthChecksDisabled: true });
+    await setLifecycle(r.store, optedOut.id, { healthChecksDisabled: true });
     const variable = await r.link(`${d.origin}/$ticket`);
     const archived = await r.link(`${d.origin}/archived`);
     const expiring = await r.link(`${d.origin}/expiring`, { expiresAt: r.clock.now + 60_000 });
     await r.cycle();
     assert.deepEqual(d.hits.map((h) => h.url).sort(), ['/archived', '/expiring']);
     const frozen = await r.store.health.row(archived.id);
-    await r.store.links.setLifecycle(archived.id, { archived: true });
+    await setLifecycle(r.store, archived.id, { archived: true });
     r.clock.now += 2 * DAY;
     await r.cycle();
     assert.equal(d.hits.length, 2, 'nothing probed: archived and expired are no longer eligible');

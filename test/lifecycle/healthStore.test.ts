@@ -4,6 +4,7 @@ import type { Store } from '../../src/store/index.js';
 import type { User } from '../../src/store/types.js';
 import { viewerOf } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
+import { addOwner, createLink, setLifecycle } from '../helpers/links.js';
 
 /** `link_health` and the lifecycle toggles on every database (lifecycle.md §2.2, §5–§7, §9). */
 
@@ -17,7 +18,7 @@ async function user(store: Store, displayName?: string, role?: 'admin'): Promise
 }
 
 async function link(ctx: DbContext, owner: User, url = 'https://example.com/', extra: { expiresAt?: number; visibility?: string } = {}) {
-  return ctx.store.links.create({ slug: unique('h'), url, ...extra }, owner.id);
+  return createLink(ctx.store, { slug: unique('h'), url, ...extra }, owner.id);
 }
 
 async function dueIds(ctx: DbContext): Promise<Set<string>> {
@@ -44,9 +45,9 @@ describeEachDatabase('health store', (ctx) => {
     const owner = await user(store);
     const fresh = await link(c, owner);
     const optedOut = await link(c, owner);
-    await store.links.setLifecycle(optedOut.id, { healthChecksDisabled: true });
+    await setLifecycle(store, optedOut.id, { healthChecksDisabled: true });
     const archived = await link(c, owner);
-    await store.links.setLifecycle(archived.id, { archived: true });
+    await setLifecycle(store, archived.id, { archived: true });
     const expiring = await link(c, owner, 'https://e.test/', { expiresAt: clock.now + 60_000 });
     const variable = await link(c, owner, 'https://x.test/$q');
     const dollar = await link(c, owner, 'https://x.test/price$9');
@@ -174,8 +175,8 @@ describeEachDatabase('health store', (ctx) => {
     const optedOut = await mk();
     const archived = await mk();
     const never = await link(c, owner);
-    await store.links.setLifecycle(optedOut.id, { healthChecksDisabled: true });
-    await store.links.setLifecycle(archived.id, { archived: true });
+    await setLifecycle(store, optedOut.id, { healthChecksDisabled: true });
+    await setLifecycle(store, archived.id, { archived: true });
     const load = async () => {
       const links = await Promise.all([broken, optedOut, archived, never].map(async (l) => (await store.links.get(l.id))!));
       return store.health.forLinks(links);
@@ -196,7 +197,7 @@ describeEachDatabase('health store', (ctx) => {
       clock.now = t0;
     }
     // Renewal brings the frozen row back into view: a renewed broken link shows "broken" again.
-    await store.links.setLifecycle(optedOut.id, { healthChecksDisabled: false });
+    await setLifecycle(store, optedOut.id, { healthChecksDisabled: false });
     assert.equal((await store.health.forLink((await store.links.get(optedOut.id))!)).status, 'broken');
   });
 
@@ -207,7 +208,7 @@ describeEachDatabase('health store', (ctx) => {
     const recipient = await user(store);
     const stranger = await user(store);
     const admin = await user(store, 'Admin', 'admin');
-    const l = await store.links.create({ slug: unique('v'), url: 'https://e.test/' }, owner.id, { shareWith: [recipient.id] });
+    const l = await createLink(store, { slug: unique('v'), url: 'https://e.test/' }, owner.id, { shareWith: [recipient.id] });
     for (let i = 0; i < 3; i++) await store.health.record(l.id, { kind: 'failure', status: 502, error: null }, DAY);
     const other = await link(c, stranger);
     const rows = [l, other];
@@ -231,12 +232,12 @@ describeEachDatabase('health store', (ctx) => {
       for (let i = 0; i < n; i++) await store.health.record(id, { kind: 'failure', status: error ? null : 503, error }, DAY);
     };
     const mk = (slug: string, url = 'https://e.test/', owner = alice, expiresAt?: number) =>
-      store.links.create({ slug, url, expiresAt }, owner.id);
+      createLink(store, { slug, url, expiresAt }, owner.id);
     const p = unique('rep');
     const b4 = await mk(`${p}-b`);
     const a3 = await mk(`${p}-a`, 'https://a.test/', bob);
     const z4 = await mk(`${p}-z`);
-    await store.owners.add(a3.id, alice.id);
+    await addOwner(store, a3.id, alice.id);
     await fail(b4.id, 4, 'connection refused');
     await fail(a3.id, 3);
     await fail(z4.id, 4);
@@ -244,14 +245,14 @@ describeEachDatabase('health store', (ctx) => {
     await fail(healthy.id, 2);
     const optedOut = await mk(`${p}-opt`);
     await fail(optedOut.id, 5);
-    await store.links.setLifecycle(optedOut.id, { healthChecksDisabled: true });
+    await setLifecycle(store, optedOut.id, { healthChecksDisabled: true });
     const skipped = await mk(`${p}-skip`);
     await fail(skipped.id, 5);
     await store.health.record(skipped.id, { kind: 'skipped', reason: 'policy' }, DAY);
     await mk(`${p}-never`);
     const archived = await mk(`${p}-arch`);
     await fail(archived.id, 5);
-    await store.links.setLifecycle(archived.id, { archived: true });
+    await setLifecycle(store, archived.id, { archived: true });
     const expired = await mk(`${p}-exp`, 'https://e.test/', alice, clock.now + 1_000);
     await fail(expired.id, 5);
     const t0 = clock.now;
@@ -288,24 +289,24 @@ describeEachDatabase('lifecycle toggles', (ctx) => {
   test('archive is idempotent and keeps the first archived_at; only real changes bump updated_at', async () => {
     const { store, clock } = ctx();
     const owner = await user(store);
-    const l = await store.links.create({ slug: unique('t'), url: 'https://e.test/' }, owner.id);
+    const l = await createLink(store, { slug: unique('t'), url: 'https://e.test/' }, owner.id);
     const t0 = clock.now;
     try {
       clock.now = t0 + 1_000;
-      let v = await store.links.setLifecycle(l.id, { archived: true });
+      let v = await setLifecycle(store, l.id, { archived: true });
       assert.equal(v.archivedAt, t0 + 1_000);
       assert.equal(v.updatedAt, t0 + 1_000);
       clock.now = t0 + 2_000;
-      v = await store.links.setLifecycle(l.id, { archived: true });
+      v = await setLifecycle(store, l.id, { archived: true });
       assert.equal(v.archivedAt, t0 + 1_000, 're-archiving keeps the original instant');
       assert.equal(v.updatedAt, t0 + 1_000, 'a no-op is not an edit');
-      v = await store.links.setLifecycle(l.id, { archived: false });
+      v = await setLifecycle(store, l.id, { archived: false });
       assert.equal(v.archivedAt, null);
       assert.equal(v.updatedAt, t0 + 2_000);
       clock.now = t0 + 3_000;
-      v = await store.links.setLifecycle(l.id, { archived: false });
+      v = await setLifecycle(store, l.id, { archived: false });
       assert.equal(v.updatedAt, t0 + 2_000, 'unarchiving an active link is a no-op');
-      v = await store.links.setLifecycle(l.id, { healthChecksDisabled: true });
+      v = await setLifecycle(store, l.id, { healthChecksDisabled: true });
       assert.equal(v.healthChecksDisabled, true);
       assert.equal(v.updatedAt, t0 + 3_000, 'the opt-out is an edit');
     } finally {
@@ -317,16 +318,16 @@ describeEachDatabase('lifecycle toggles', (ctx) => {
     const { store, clock } = ctx();
     const owner = await user(store);
     const t0 = clock.now;
-    const l = await store.links.create({ slug: unique('r'), url: 'https://e.test/', expiresAt: t0 + 60_000 }, owner.id);
+    const l = await createLink(store, { slug: unique('r'), url: 'https://e.test/', expiresAt: t0 + 60_000 }, owner.id);
     try {
-      await store.links.setLifecycle(l.id, { archived: true });
+      await setLifecycle(store, l.id, { archived: true });
       assert.equal((await store.links.get(l.id))!.expiresAt, t0 + 60_000);
       clock.now = t0 + 120_000;
-      const v = await store.links.setLifecycle(l.id, { renew: true });
+      const v = await setLifecycle(store, l.id, { renew: true });
       assert.equal(v.expiresAt, null);
       assert.notEqual(v.archivedAt, null, 'still archived');
       clock.now = t0 + 130_000;
-      const again = await store.links.setLifecycle(l.id, { renew: true });
+      const again = await setLifecycle(store, l.id, { renew: true });
       assert.equal(again.updatedAt, t0 + 120_000, 'renewing a link without an expiry is a no-op');
     } finally {
       clock.now = t0;
@@ -337,26 +338,23 @@ describeEachDatabase('lifecycle toggles', (ctx) => {
     const { store, clock } = ctx();
     const owner = await user(store);
     const slug = unique('keep');
-    const l = await store.links.create({ slug, url: 'https://e.test/' }, owner.id);
+    const l = await createLink(store, { slug, url: 'https://e.test/' }, owner.id);
     await store.clicks.insertBatch([
       { id: unique('c'), link_id: l.id, user_id: null, ip_hash: 'x', user_agent: null, referrer: null, clicked_at: clock.now },
     ]);
-    await store.links.setLifecycle(l.id, { archived: true });
+    await setLifecycle(store, l.id, { archived: true });
     assert.equal(await store.clicks.countForLink(l.id), 1);
     await assert.rejects(
-      store.links.create({ slug, url: 'https://other.test/' }, owner.id),
+      createLink(store, { slug, url: 'https://other.test/' }, owner.id),
       (e: Error & { code?: string }) => e.code === 'SLUG_CONFLICT',
     );
-    await assert.rejects(
-      store.links.setLifecycle('no-such-id', { archived: true }),
-      (e: Error & { code?: string }) => e.code === 'NOT_FOUND',
-    );
+    await assert.rejects(setLifecycle(store, 'no-such-id', { archived: true }), (e: Error & { code?: string }) => e.code === 'NOT_FOUND');
   });
 
   test('the opt-out can be given at creation', async () => {
     const { store } = ctx();
     const owner = await user(store);
-    const l = await store.links.create({ slug: unique('o'), url: 'https://e.test/' }, owner.id, { healthChecksDisabled: true });
+    const l = await createLink(store, { slug: unique('o'), url: 'https://e.test/' }, owner.id, { healthChecksDisabled: true });
     assert.equal(l.healthChecksDisabled, true);
     assert.ok(!(await store.health.dueLinks(100_000)).some((d) => d.id === l.id));
   });

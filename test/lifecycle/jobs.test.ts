@@ -7,6 +7,7 @@ import { JobScheduler } from '../../src/workers/scheduler.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { eventually, startTestServer } from '../helpers/server.js';
 import { destination, sleep } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /** The checker as a leased background job of the real server (lifecycle.md §7.1, core.md §2.13). */
 
@@ -34,7 +35,7 @@ describeEachDatabase('health-checker lease', (ctx) => {
     });
     try {
       const owner = await c.store.users.create({ email: 'lease-owner@example.com' });
-      const l = await c.store.links.create({ slug: 'lease-probe', url: `${d.origin}/` }, owner.id);
+      const l = await createLink(c.store, { slug: 'lease-probe', url: `${d.origin}/` }, owner.id);
       for (const s of replicas) s.start();
       await eventually(async () => (await c.store.health.row(l.id)) !== null);
       await sleep(400);
@@ -73,7 +74,7 @@ describe('health checker inside the server', () => {
         scheduler: { tickMs: 40 },
         onReady: async ({ store }) => {
           const u = await store.users.create({ email: 'off@example.com' });
-          linkId = (await store.links.create({ slug: 'off', url: `${d.origin}/` }, u.id)).id;
+          linkId = (await createLink(store, { slug: 'off', url: `${d.origin}/` }, u.id)).id;
         },
       },
     });
@@ -98,7 +99,7 @@ describe('health checker inside the server', () => {
         scheduler: { tickMs: 40 },
         onReady: async ({ store }) => {
           const u = await store.users.create({ email: 'on@example.com' });
-          linkId = (await store.links.create({ slug: 'internal', url: `${d.origin}/` }, u.id)).id;
+          linkId = (await createLink(store, { slug: 'internal', url: `${d.origin}/` }, u.id)).id;
         },
       },
     });
@@ -123,7 +124,7 @@ describe('health checker inside the server', () => {
         scheduler: { tickMs: 40 },
         onReady: async ({ store }) => {
           const u = await store.users.create({ email: 'private@example.com' });
-          linkId = (await store.links.create({ slug: 'router', url: `${d.origin}/` }, u.id)).id;
+          linkId = (await createLink(store, { slug: 'router', url: `${d.origin}/` }, u.id)).id;
         },
       },
     });

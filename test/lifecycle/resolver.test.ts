@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LinkView, User } from '../../src/store/types.js';
 import { eventually, get, sessionCookie, startTestServer, type RawResponse, type TestServer } from '../helpers/server.js';
+import { createLink, setLifecycle } from '../helpers/links.js';
 
 /**
  * Every resolver scenario of lifecycle.md §4–§6 over real HTTP: visibility
@@ -89,10 +90,10 @@ describe('resolving expired and archived links', () => {
       visibility: string,
       opts: { expires?: boolean; archived?: boolean; share?: boolean } = {},
     ) => {
-      const l = await st.links.create({ slug, url, visibility, expiresAt: opts.expires ? soon : null }, alice.id, {
+      const l = await createLink(st, { slug, url, visibility, expiresAt: opts.expires ? soon : null }, alice.id, {
         shareWith: opts.share ? [bob.id] : [],
       });
-      if (opts.archived) await st.links.setLifecycle(l.id, { archived: true });
+      if (opts.archived) await setLifecycle(st, l.id, { archived: true });
       links[slug] = l;
     };
     await mk('pub-exp', 'https://pub.test', 'public', { expires: true });
@@ -113,7 +114,7 @@ describe('resolving expired and archived links', () => {
     // Clicks recorded while pub-arch was live stay after archiving.
     assert.equal((await get(`${s.url}/pub-arch`)).status, 302);
     await eventually(async () => (await clicks('pub-arch')) === 1);
-    await st.links.setLifecycle(links['pub-arch']!.id, { archived: true });
+    await setLifecycle(st, links['pub-arch']!.id, { archived: true });
     // From here on every expiring link is past its expiry.
     clock.now = T0 + 2 * HOUR;
   });
@@ -252,22 +253,22 @@ describe('resolving expired and archived links', () => {
   });
 
   test('unarchiving: a live link redirects again; an expired one resolves as expired', async () => {
-    await s.store.links.setLifecycle(links['unarch-live']!.id, { archived: false });
+    await setLifecycle(s.store, links['unarch-live']!.id, { archived: false });
     const live = await get(`${s.url}/unarch-live`);
     assert.equal(live.status, 302);
     assert.equal(live.headers.get('location'), 'https://ul.test');
-    await s.store.links.setLifecycle(links['unarch-exp']!.id, { archived: false });
+    await setLifecycle(s.store, links['unarch-exp']!.id, { archived: false });
     const { body } = await dead('/unarch-exp');
     expiredPage(body, 'unarch-exp');
     ownerNamed(body);
   });
 
   test('renewal: an expired link resolves again; an archived one stays dead', async () => {
-    await s.store.links.setLifecycle(links['renew-me']!.id, { renew: true });
+    await setLifecycle(s.store, links['renew-me']!.id, { renew: true });
     const r = await get(`${s.url}/renew-me`);
     assert.equal(r.status, 302);
     assert.equal(r.headers.get('location'), 'https://renew.test');
-    await s.store.links.setLifecycle(links['renew-arch']!.id, { renew: true });
+    await setLifecycle(s.store, links['renew-arch']!.id, { renew: true });
     const after = (await s.store.links.get(links['renew-arch']!.id))!;
     assert.equal(after.expiresAt, null);
     assert.notEqual(after.archivedAt, null);
@@ -277,7 +278,7 @@ describe('resolving expired and archived links', () => {
   test('a dead slug stays reserved: creating it again fails with the slug-taken error', async () => {
     for (const slug of ['pub-exp', 'pub-arch']) {
       await assert.rejects(
-        s.store.links.create({ slug, url: 'https://other.test' }, carol.id),
+        createLink(s.store, { slug, url: 'https://other.test' }, carol.id),
         (e: Error & { code?: string }) => e.code === 'SLUG_CONFLICT',
       );
     }

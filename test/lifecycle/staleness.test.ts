@@ -6,6 +6,7 @@ import { NEVER_CLICKED_MIN_AGE_MS, STALE_WINDOW_DAYS, STALE_WINDOW_MS, staleness
 import type { Store } from '../../src/store/index.js';
 import { viewerOf, type User } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
+import { addOwner, addShare, createLink, setLifecycle } from '../helpers/links.js';
 
 /** Staleness views (lifecycle.md §10) and the retention floor that keeps them truthful (§11). */
 
@@ -33,7 +34,8 @@ describeEachDatabase('staleness views', (ctx) => {
     try {
       const slug = `${name}-${c.driver}`;
       slugs[name] = slug;
-      const l = await c.store.links.create(
+      const l = await createLink(
+        c.store,
         { slug, url: 'https://e.test/', expiresAt: opts.expiresInMs === undefined ? undefined : c.clock.now + opts.expiresInMs },
         owner.id,
       );
@@ -70,13 +72,13 @@ describeEachDatabase('staleness views', (ctx) => {
     await aged(c, 'three-weeks', alice, 21 * DAY);
     await aged(c, 'two-days', alice, 2 * DAY);
     const arch = await aged(c, 'archived-old', alice, 180 * DAY);
-    await c.store.links.setLifecycle(arch.id, { archived: true });
+    await setLifecycle(c.store, arch.id, { archived: true });
     await aged(c, 'expired-old', alice, 180 * DAY, [], { expiresInMs: 10 * DAY });
     await aged(c, 'bobs-public', bob, 180 * DAY);
     const shared = await aged(c, 'shared-with-alice', bob, 180 * DAY);
-    await c.store.shares.add(shared.id, alice.id, bob.id);
+    await addShare(c.store, shared.id, alice.id, bob.id);
     const co = await aged(c, 'co-owned', bob, 180 * DAY);
-    await c.store.owners.add(co.id, alice.id);
+    await addOwner(c.store, co.id, alice.id);
     // Boundaries: exactly 90 days old; a click exactly at the window edge does not count, one ms inside does.
     await aged(c, 'edge-created', alice, STALE_WINDOW_MS);
     await aged(c, 'edge-young', alice, STALE_WINDOW_MS - 1);

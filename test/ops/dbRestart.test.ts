@@ -15,6 +15,7 @@ import {
   type PgCluster,
   type ServerProcess,
 } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * Issue 10 "bad input": PostgreSQL stops and starts under the server's feet.
@@ -53,7 +54,7 @@ describe('database restart mid-traffic [postgres]', { skip }, () => {
       await migrateUp(db);
       const store = createStore(db);
       const owner = await store.users.create({ email: 'ops@example.com' });
-      const link = await store.links.create({ slug: 'outage', url: 'https://example.com/outage' }, owner.id);
+      const link = await createLink(store, { slug: 'outage', url: 'https://example.com/outage' }, owner.id);
       const { plaintext: token } = await store.tokens.create(owner.id, 'ops', null);
       await db.close();
       const clicksStored = async () => {

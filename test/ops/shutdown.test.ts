@@ -9,6 +9,7 @@ import { connect } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
 import { createStore } from '../../src/store/index.js';
 import { spawnServer } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * Issue 10 item 3: 20,000 redirects from a concurrent keep-alive client, a
@@ -29,7 +30,7 @@ test('SIGTERM mid-stream under load: stored clicks equal the 302 responses recei
     await migrateUp(db);
     const store = createStore(db);
     const owner = await store.users.create({ email: 'load@example.com' });
-    await store.links.create({ slug: 'load', url: 'https://example.com/landing' }, owner.id);
+    await createLink(store, { slug: 'load', url: 'https://example.com/landing' }, owner.id);
     await db.close();
 
     const server = await spawnServer('sqlite', { JOE_DB_DRIVER: 'sqlite3', JOE_DB_DSN: file });

@@ -6,6 +6,7 @@ import type { LinkScope } from '../../src/store/links.js';
 import type { Store } from '../../src/store/index.js';
 import { viewerOf, type Link, type User, type Viewer } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
+import { addOwner, createLink, updateLink } from '../helpers/links.js';
 
 /**
  * Who can discover what (core.md §7, §11): the one predicate behind list,
@@ -39,7 +40,8 @@ async function buildWorld(c: DbContext): Promise<World> {
     tags: string[],
     extra: { title?: string; description?: string; shareWith?: string[] } = {},
   ) => {
-    const l = await store.links.create(
+    const l = await createLink(
+      store,
       { slug, url: `https://${slug}.test`, visibility, tags, title: extra.title, description: extra.description },
       owner.id,
       {
@@ -52,7 +54,7 @@ async function buildWorld(c: DbContext): Promise<World> {
   await add('pub-alpha', 'public', ['Vis Shared', 'Only Public', 'alpha']);
   await add('priv-alpha', 'private', ['Vis Shared', 'Only Private']);
   const sec = await add('sec-alpha', 'secure', ['Vis Shared', 'Only Secure']);
-  await store.owners.add(sec.id, coOwner.id);
+  await addOwner(store, sec.id, coOwner.id);
   await add('priv-shared', 'private', ['Vis Shared', 'Only Shared'], { shareWith: [recipient.id] });
   const expired = await add('pub-expired', 'public', ['Vis Shared', 'Only Expired']);
   // Expiry in the past is a stored fact the write path refuses to create, so set it directly.
@@ -62,9 +64,9 @@ async function buildWorld(c: DbContext): Promise<World> {
     .where('id', '=', expired.id)
     .execute();
   const archived = await add('pub-archived', 'public', ['Vis Shared', 'Only Archived']);
-  await store.links.update(archived.id, { archived: true });
+  await updateLink(store, archived.id, { archived: true });
   const orphaned = await add('pub-orphan', 'public', ['Orphan Tag']);
-  await store.links.update(orphaned.id, { tags: [] });
+  await updateLink(store, orphaned.id, { tags: [] });
   // §11.3 example and typo fixtures.
   await add('jira', 'public', []);
   await add('fiji-trip', 'public', []);
@@ -72,7 +74,7 @@ async function buildWorld(c: DbContext): Promise<World> {
   await add('jar', 'public', []);
   await add('jira-secret', 'private', []);
   const old = await add('jira-old', 'public', []);
-  await store.links.update(old.id, { archived: true });
+  await updateLink(store, old.id, { archived: true });
   await add('pct', 'public', [], { title: 'Done 100% of it' });
   await add('pcx', 'public', [], { title: 'Done 1000 of it' });
   await add('und', 'public', [], { description: 'snake_case here' });

@@ -5,9 +5,11 @@ import type { KyselyPlugin } from 'kysely';
 import { connect } from '../../src/db/connect.js';
 import { AppError, type ErrorCode } from '../../src/domain/errors.js';
 import { RESERVED_SLUGS } from '../../src/domain/slug.js';
+import type { LinkChanges, LinkDraft } from '../../src/domain/linkInput.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
+import { addOwner, addShare, createLink, removeOwner, removeShare, updateLink } from '../helpers/links.js';
 
 /** Links, owners, shares and tags (core.md §2–§5) behave identically on every database. */
 
@@ -62,7 +64,7 @@ describeEachDatabase('link store', (ctx) => {
   test('the creator is the single primary owner', async () => {
     const { store, db } = ctx();
     const u = await newUser(store);
-    const link = await store.links.create({ slug: unique('owned'), url: 'https://e.test' }, u.id);
+    const link = await createLink(store, { slug: unique('owned'), url: 'https://e.test' }, u.id);
     const rows = await db.kysely.selectFrom('link_owners').selectAll().where('link_id', '=', link.id).execute();
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.user_id, u.id);
@@ -77,7 +79,7 @@ describeEachDatabase('link store', (ctx) => {
     const { store, clock } = ctx();
     const u = await newUser(store);
     const slug = unique('plain');
-    const link = await store.links.create({ slug, url: '  https://e.test/x  ' }, u.id);
+    const link = await createLink(store, { slug, url: '  https://e.test/x  ' }, u.id);
     assert.equal(link.slug, slug);
     assert.equal(link.url, 'https://e.test/x');
     assert.equal(link.title, '');
@@ -97,10 +99,10 @@ describeEachDatabase('link store', (ctx) => {
     const owner = await newUser(store);
     const co = await newUser(store);
     const reader = await newUser(store);
-    const link = await store.links.create({ slug: unique('doomed'), url: 'https://e.test', tags: ['Doomed Tag', 'Other'] }, owner.id, {
+    const link = await createLink(store, { slug: unique('doomed'), url: 'https://e.test', tags: ['Doomed Tag', 'Other'] }, owner.id, {
       shareWith: [reader.id],
     });
-    await store.owners.add(link.id, co.id);
+    await addOwner(store, link.id, co.id);
     await store.clicks.insertBatch([
       {
         id: randomUUID(),
@@ -144,7 +146,8 @@ describeEachDatabase('link store', (ctx) => {
   test('tags that differ only in case and spacing collapse into one, first spelling wins', async () => {
     const { store } = ctx();
     const u = await newUser(store);
-    const link = await store.links.create(
+    const link = await createLink(
+      store,
       { slug: unique('tagged'), url: 'https://e.test', tags: ['Engineering Tools', 'engineering tools', ' Engineering_Tools '] },
       u.id,
     );
@@ -153,7 +156,7 @@ describeEachDatabase('link store', (ctx) => {
       [['engineering-tools', 'Engineering Tools']],
     );
     // A later spelling never renames the stored tag.
-    const second = await store.links.create({ slug: unique('tagged'), url: 'https://e.test', tags: ['ENGINEERING tools'] }, u.id);
+    const second = await createLink(store, { slug: unique('tagged'), url: 'https://e.test', tags: ['ENGINEERING tools'] }, u.id);
     assert.deepEqual(
       second.tags.map((t) => [t.id, t.name]),
       [[link.tags[0]!.id, 'Engineering Tools']],
@@ -163,19 +166,19 @@ describeEachDatabase('link store', (ctx) => {
   test('setting tags replaces the whole set; omitting tags leaves them alone', async () => {
     const { store } = ctx();
     const u = await newUser(store);
-    const link = await store.links.create({ slug: unique('retag'), url: 'https://e.test', tags: ['alpha', 'beta'] }, u.id);
-    const replaced = await store.links.update(link.id, { tags: ['gamma', 'Alpha'] });
+    const link = await createLink(store, { slug: unique('retag'), url: 'https://e.test', tags: ['alpha', 'beta'] }, u.id);
+    const replaced = await updateLink(store, link.id, { tags: ['gamma', 'Alpha'] });
     assert.deepEqual(
       replaced.tags.map((t) => t.name),
       ['alpha', 'gamma'],
       'tags are listed by name and the stored spelling of alpha is kept',
     );
-    const untouched = await store.links.update(link.id, { title: 'renamed' });
+    const untouched = await updateLink(store, link.id, { title: 'renamed' });
     assert.deepEqual(
       untouched.tags.map((t) => t.slug),
       ['alpha', 'gamma'],
     );
-    const cleared = await store.links.update(link.id, { tags: [] });
+    const cleared = await updateLink(store, link.id, { tags: [] });
     assert.deepEqual(cleared.tags, []);
   });
 
@@ -185,8 +188,8 @@ describeEachDatabase('link store', (ctx) => {
     const bob = await newUser(store, 'bob');
     const amy = await newUser(store, 'Amy');
     const carl = await newUser(store, 'Carl');
-    const link = await store.links.create({ slug: unique('owners'), url: 'https://e.test' }, primary.id);
-    for (const u of [bob, amy, carl]) await store.owners.add(link.id, u.id);
+    const link = await createLink(store, { slug: unique('owners'), url: 'https://e.test' }, primary.id);
+    for (const u of [bob, amy, carl]) await addOwner(store, link.id, u.id);
     assert.deepEqual(
       (await store.owners.list(link.id)).map((o) => [o.displayName, o.isPrimary]),
       [
@@ -203,20 +206,17 @@ describeEachDatabase('link store', (ctx) => {
     const primary = await newUser(store);
     const co = await newUser(store);
     const stranger = await newUser(store);
-    const link = await store.links.create({ slug: unique('guarded'), url: 'https://e.test' }, primary.id);
-    await store.owners.add(link.id, co.id);
-    await assert.rejects(store.owners.add(link.id, co.id), isAppError('DUPLICATE_OWNER', 'user is already an owner of this link'));
-    await assert.rejects(store.owners.add(link.id, primary.id), isAppError('DUPLICATE_OWNER'));
-    await assert.rejects(
-      store.owners.remove(link.id, primary.id),
-      isAppError('PRIMARY_OWNER_PROTECTED', 'primary owner cannot be removed'),
-    );
-    await assert.rejects(store.owners.remove(link.id, stranger.id), isAppError('NOT_FOUND', 'user is not an owner of this link'));
-    await assert.rejects(store.owners.add(link.id, randomUUID()), isAppError('NOT_FOUND'));
+    const link = await createLink(store, { slug: unique('guarded'), url: 'https://e.test' }, primary.id);
+    await addOwner(store, link.id, co.id);
+    await assert.rejects(addOwner(store, link.id, co.id), isAppError('DUPLICATE_OWNER', 'user is already an owner of this link'));
+    await assert.rejects(addOwner(store, link.id, primary.id), isAppError('DUPLICATE_OWNER'));
+    await assert.rejects(removeOwner(store, link.id, primary.id), isAppError('PRIMARY_OWNER_PROTECTED', 'primary owner cannot be removed'));
+    await assert.rejects(removeOwner(store, link.id, stranger.id), isAppError('NOT_FOUND', 'user is not an owner of this link'));
+    await assert.rejects(addOwner(store, link.id, randomUUID()), isAppError('NOT_FOUND'));
     const rows = await db.kysely.selectFrom('link_owners').select(['user_id', 'is_primary']).where('link_id', '=', link.id).execute();
     assert.equal(rows.length, 2, 'no duplicate row was added and the primary row remains');
     assert.ok(rows.some((r) => r.user_id === primary.id && Number(r.is_primary) === 1));
-    await store.owners.remove(link.id, co.id);
+    await removeOwner(store, link.id, co.id);
     assert.deepEqual(
       (await store.owners.list(link.id)).map((o) => o.userId),
       [primary.id],
@@ -228,19 +228,19 @@ describeEachDatabase('link store', (ctx) => {
     const owner = await newUser(store);
     const late = await newUser(store, 'Aaron');
     const early = await newUser(store, 'Zed');
-    const link = await store.links.create({ slug: unique('shared'), url: 'https://e.test', visibility: 'secure' }, owner.id);
+    const link = await createLink(store, { slug: unique('shared'), url: 'https://e.test', visibility: 'secure' }, owner.id);
     const t0 = clock.now;
     try {
       // Inserted first but stamped later, so insertion order and name order both disagree with created_at.
       clock.now = t0 + 10_000;
-      await store.shares.add(link.id, late.id, owner.id);
+      await addShare(store, link.id, late.id, owner.id);
       clock.now = t0 + 5_000;
-      await store.shares.add(link.id, early.id, owner.id);
+      await addShare(store, link.id, early.id, owner.id);
     } finally {
       clock.now = t0;
     }
-    await assert.rejects(store.shares.add(link.id, late.id, owner.id), isAppError('DUPLICATE_SHARE'));
-    await assert.rejects(store.shares.add(link.id, randomUUID(), owner.id), isAppError('NOT_FOUND'));
+    await assert.rejects(addShare(store, link.id, late.id, owner.id), isAppError('DUPLICATE_SHARE'));
+    await assert.rejects(addShare(store, link.id, randomUUID(), owner.id), isAppError('NOT_FOUND'));
     const roster = await store.shares.list(link.id);
     assert.deepEqual(
       roster.map((s) => [s.userId, s.createdAt, s.sharedBy]),
@@ -249,8 +249,8 @@ describeEachDatabase('link store', (ctx) => {
         [late.id, t0 + 10_000, owner.id],
       ],
     );
-    await store.shares.remove(link.id, early.id);
-    await assert.rejects(store.shares.remove(link.id, early.id), isAppError('NOT_FOUND', 'share not found'));
+    await removeShare(store, link.id, early.id);
+    await assert.rejects(removeShare(store, link.id, early.id), isAppError('NOT_FOUND', 'share not found'));
     assert.deepEqual(
       (await store.shares.list(link.id)).map((s) => s.userId),
       [late.id],
@@ -260,28 +260,28 @@ describeEachDatabase('link store', (ctx) => {
   test('update sets updated_at, archive keeps its first stamp, expiry must lie in the future', async () => {
     const { store, clock } = ctx();
     const u = await newUser(store);
-    const link = await store.links.create({ slug: unique('life'), url: 'https://e.test' }, u.id);
+    const link = await createLink(store, { slug: unique('life'), url: 'https://e.test' }, u.id);
     const t0 = clock.now;
     try {
       clock.now = t0 + 1_000;
-      const archived = await store.links.update(link.id, { archived: true });
+      const archived = await updateLink(store, link.id, { archived: true });
       assert.equal(archived.archivedAt, t0 + 1_000);
       assert.equal(archived.updatedAt, t0 + 1_000);
       clock.now = t0 + 2_000;
-      assert.equal((await store.links.update(link.id, { archived: true })).archivedAt, t0 + 1_000);
-      assert.equal((await store.links.update(link.id, { archived: false })).archivedAt, null);
+      assert.equal((await updateLink(store, link.id, { archived: true })).archivedAt, t0 + 1_000);
+      assert.equal((await updateLink(store, link.id, { archived: false })).archivedAt, null);
       await assert.rejects(
-        store.links.update(link.id, { expiresAt: clock.now - 1 }),
+        updateLink(store, link.id, { expiresAt: clock.now - 1 }),
         isAppError('INVALID_EXPIRES_AT', 'expiration must be in the future'),
       );
-      const expiring = await store.links.update(link.id, { expiresAt: clock.now + 3_600_500 });
+      const expiring = await updateLink(store, link.id, { expiresAt: clock.now + 3_600_500 });
       assert.equal(expiring.expiresAt, clock.now + 3_600_000, 'stored at whole seconds');
-      assert.equal((await store.links.update(link.id, { expiresAt: null })).expiresAt, null);
-      assert.equal((await store.links.update(link.id, { healthChecksDisabled: true })).healthChecksDisabled, true);
+      assert.equal((await updateLink(store, link.id, { expiresAt: null })).expiresAt, null);
+      assert.equal((await updateLink(store, link.id, { healthChecksDisabled: true })).healthChecksDisabled, true);
     } finally {
       clock.now = t0;
     }
-    await assert.rejects(store.links.update(randomUUID(), { title: 'x' }), isAppError('NOT_FOUND'));
+    await assert.rejects(updateLink(store, randomUUID(), { title: 'x' }), isAppError('NOT_FOUND'));
   });
 
   test('the host keyword and the slug read together answer what the two lookups answer apart', async () => {
@@ -291,14 +291,15 @@ describeEachDatabase('link store', (ctx) => {
     await store.keywords.create({ keyword: kw, urlTemplate: `https://${kw}.test/{slug}` });
     const plain = unique('hs-plain');
     const secure = unique('hs-secure');
-    await store.links.create({ slug: plain, url: 'https://plain.test/a' }, u.id);
-    const s = await store.links.create(
+    await createLink(store, { slug: plain, url: 'https://plain.test/a' }, u.id);
+    const s = await createLink(
+      store,
       { slug: secure, url: 'https://secure.test/', visibility: 'secure', expiresAt: clock.now + 7_200_000 },
       u.id,
     );
-    await store.links.update(s.id, { archived: true });
+    await updateLink(store, s.id, { archived: true });
     // A slug spelled like the keyword, and a host spelled like a slug, must not cross over.
-    await store.links.create({ slug: kw, url: 'https://same-name.test/' }, u.id);
+    await createLink(store, { slug: kw, url: 'https://same-name.test/' }, u.id);
     for (const host of [kw, plain, 'nokeyword', kw.toUpperCase()]) {
       for (const slug of [plain, secure, kw, 'no-such-slug', plain.toUpperCase()]) {
         const together = await store.links.lookupHostAndSlug(host, slug);
@@ -326,7 +327,7 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
   test('invalid creates are refused with the canonical error and insert no row', async () => {
     const c = ctx();
     const u = await newUser(c.store);
-    const cases: Array<[string, Parameters<Store['links']['create']>[0], ErrorCode, string]> = [
+    const cases: Array<[string, LinkDraft, ErrorCode, string]> = [
       [
         '201-char title',
         { slug: unique('t'), url: 'https://e.test', title: 'x'.repeat(201) },
@@ -384,9 +385,9 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
     ];
     for (const [name, input, code, message] of cases) {
       const before = await rowCounts(c);
-      await assert.rejects(c.store.links.create(input, u.id), isAppError(code, message), name);
+      await assert.rejects(createLink(c.store, input, u.id), isAppError(code, message), name);
       assert.deepEqual(await rowCounts(c), before, `${name} changed the database`);
-      if (code !== 'INVALID_SLUG') assert.equal(await c.store.links.slugTaken(input.slug), false, name);
+      if (code !== 'INVALID_SLUG') assert.equal(await c.store.links.slugTaken(input.slug!), false, name);
     }
   });
 
@@ -394,16 +395,16 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
     const { store } = ctx();
     const u = await newUser(store);
     const title = '😀'.repeat(200);
-    const link = await store.links.create({ slug: unique('emoji'), url: 'https://e.test', title, description: 'ü'.repeat(2000) }, u.id);
+    const link = await createLink(store, { slug: unique('emoji'), url: 'https://e.test', title, description: 'ü'.repeat(2000) }, u.id);
     assert.equal((await store.links.get(link.id))!.title, title);
   });
 
   test('invalid updates are refused and leave the link, its tags and every table untouched', async () => {
     const c = ctx();
     const u = await newUser(c.store);
-    const link = await c.store.links.create({ slug: unique('keep'), url: 'https://keep.test', title: 'Keep', tags: ['one', 'two'] }, u.id);
+    const link = await createLink(c.store, { slug: unique('keep'), url: 'https://keep.test', title: 'Keep', tags: ['one', 'two'] }, u.id);
     const original = await c.store.links.view(link.id);
-    const cases: Array<[string, Parameters<Store['links']['update']>[1], ErrorCode]> = [
+    const cases: Array<[string, LinkChanges, ErrorCode]> = [
       ['21 tags', { title: 'changed', tags: Array.from({ length: 21 }, (_, i) => `n${i}`) }, 'TOO_MANY_TAGS'],
       ['script tag', { title: 'changed', tags: ['three', '<script>'] }, 'INVALID_TAG_NAME'],
       ['201-char title', { url: 'https://changed.test', title: 'y'.repeat(201), tags: ['three'] }, 'INVALID_FIELD_LENGTH'],
@@ -412,7 +413,7 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
     ];
     for (const [name, patch, code] of cases) {
       const before = await rowCounts(c);
-      await assert.rejects(c.store.links.update(link.id, patch), isAppError(code), name);
+      await assert.rejects(updateLink(c.store, link.id, patch), isAppError(code), name);
       assert.deepEqual(await rowCounts(c), before, `${name} changed the database`);
       assert.deepEqual(await c.store.links.view(link.id), original, `${name} changed the link`);
     }
@@ -425,7 +426,7 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
     const slug = unique('atomic');
     const before = await rowCounts(c);
     await assert.rejects(
-      c.store.links.create({ slug, url: 'https://e.test', tags: ['Brand New Atomic Tag'] }, owner.id, {
+      createLink(c.store, { slug, url: 'https://e.test', tags: ['Brand New Atomic Tag'] }, owner.id, {
         shareWith: [reader.id, randomUUID()],
       }),
       isAppError('NOT_FOUND'),
@@ -434,7 +435,7 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
     assert.equal(await c.store.links.getBySlug(slug), null);
     assert.equal(await c.store.tags.findBySlug('brand-new-atomic-tag'), null);
     // The slug is still free afterwards.
-    const ok = await c.store.links.create({ slug, url: 'https://e.test' }, owner.id, { shareWith: [reader.id, owner.id] });
+    const ok = await createLink(c.store, { slug, url: 'https://e.test' }, owner.id, { shareWith: [reader.id, owner.id] });
     assert.deepEqual(
       (await c.store.shares.list(ok.id)).map((s) => s.userId),
       [reader.id],
@@ -450,8 +451,8 @@ describeEachDatabase('link store: races', (ctx) => {
     const b = await newUser(store);
     const slug = unique('race');
     const results = await Promise.allSettled([
-      store.links.create({ slug, url: 'https://a.test' }, a.id),
-      store.links.create({ slug, url: 'https://b.test' }, b.id),
+      createLink(store, { slug, url: 'https://a.test' }, a.id),
+      createLink(store, { slug, url: 'https://b.test' }, b.id),
     ]);
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -468,7 +469,7 @@ describeEachDatabase('link store: races', (ctx) => {
     const u = await newUser(store);
     const slug = unique('stampede');
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => store.links.create({ slug, url: `https://e.test/${i}`, tags: [`stampede ${i}`] }, u.id)),
+      Array.from({ length: 8 }, (_, i) => createLink(store, { slug, url: `https://e.test/${i}`, tags: [`stampede ${i}`] }, u.id)),
     );
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
     for (const r of results) if (r.status === 'rejected') isAppError('SLUG_CONFLICT')(r.reason);
@@ -492,7 +493,11 @@ describeEachDatabase('link store: races', (ctx) => {
       async transformResult(args) {
         if (!competed) {
           competed = true;
-          await createStore(other, () => clock.now).links.create({ slug, url: 'https://winner.test' }, u.id);
+          await createLink(
+            createStore(other, () => clock.now),
+            { slug, url: 'https://winner.test' },
+            u.id,
+          );
         }
         return args.result;
       },
@@ -500,7 +505,7 @@ describeEachDatabase('link store: races', (ctx) => {
     const racing = createStore({ ...ctx().db, kysely: ctx().db.kysely.withPlugin(competitor) }, () => clock.now);
     try {
       await assert.rejects(
-        racing.links.create({ slug, url: 'https://loser.test' }, u.id),
+        createLink(racing, { slug, url: 'https://loser.test' }, u.id),
         isAppError('SLUG_CONFLICT', 'slug is already taken'),
       );
     } finally {
@@ -516,7 +521,7 @@ describeEachDatabase('link store: races', (ctx) => {
     const tagName = unique('Fresh Tag');
     const links = await Promise.all(
       Array.from({ length: 4 }, () =>
-        store.links.create({ slug: unique('tagrace'), url: 'https://e.test', tags: [tagName, 'common'] }, u.id),
+        createLink(store, { slug: unique('tagrace'), url: 'https://e.test', tags: [tagName, 'common'] }, u.id),
       ),
     );
     const slug = tagName.toLowerCase().replace(/ /g, '-');
@@ -537,11 +542,11 @@ describeEachDatabase('link store: races', (ctx) => {
     const u = await newUser(store);
     const links = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        store.links.create({ slug: unique('retagrace'), url: 'https://e.test', tags: [`old ${i}`] }, u.id),
+        createLink(store, { slug: unique('retagrace'), url: 'https://e.test', tags: [`old ${i}`] }, u.id),
       ),
     );
     const tagName = unique('Updated Tag');
-    const updated = await Promise.all(links.map((l) => store.links.update(l.id, { tags: [tagName] })));
+    const updated = await Promise.all(links.map((l) => updateLink(store, l.id, { tags: [tagName] })));
     const ids = new Set(updated.map((l) => l.tags[0]!.id));
     assert.equal(ids.size, 1);
   });

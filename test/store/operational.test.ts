@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
 import { CLICK_ROWS_PER_INSERT, SqliteClickStore, type ClickRow } from '../../src/store/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { createLink } from '../helpers/links.js';
 
 /** Sessions, per-install settings, keywords and raw clicks (core.md §2.2, §2.8, §2.13, §12). */
 
@@ -126,8 +127,8 @@ describeEachDatabase('clicks', (ctx) => {
   test('one insertBatch call writes 500 rows, with NULL and empty optional fields', async () => {
     const { store, clock } = ctx();
     const u = await store.users.create({ email: 'clicker@example.com' });
-    const link = await store.links.create({ slug: 'clicked', url: 'https://e.test' }, u.id);
-    const other = await store.links.create({ slug: 'other', url: 'https://e.test' }, u.id);
+    const link = await createLink(store, { slug: 'clicked', url: 'https://e.test' }, u.id);
+    const other = await createLink(store, { slug: 'other', url: 'https://e.test' }, u.id);
     const rows: ClickRow[] = Array.from({ length: 500 }, (_, i) => ({
       id: randomUUID(),
       link_id: link.id,

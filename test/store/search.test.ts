@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import type { LinkListQuery } from '../../src/store/links.js';
 import { viewerOf, type User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { addOwner, createLink, updateLink } from '../helpers/links.js';
 
 /**
  * Link lists and searches (core.md §1.3, §11.5): byte-order sorting,
@@ -24,31 +25,32 @@ describeEachDatabase('link lists and search', (ctx) => {
     admin = await store.users.create({ email: 'admin@example.com', displayName: 'Admin', role: 'admin' });
     const u = ursula.id;
     // Byte order puts '-' before digits before letters; natural collations would not.
-    await store.links.create({ slug: 'ord-ab', url: 'https://o.test/1', tags: ['Order'] }, u);
-    await store.links.create({ slug: 'ord-a0', url: 'https://o.test/2', tags: ['Order'], visibility: 'private' }, u);
-    await store.links.create({ slug: 'ord-a-b', url: 'https://o.test/3', tags: ['Order'], visibility: 'secure' }, u);
-    await store.links.create({ slug: 'ord-a', url: 'https://o.test/4' }, u);
-    await store.links.create(
+    await createLink(store, { slug: 'ord-ab', url: 'https://o.test/1', tags: ['Order'] }, u);
+    await createLink(store, { slug: 'ord-a0', url: 'https://o.test/2', tags: ['Order'], visibility: 'private' }, u);
+    await createLink(store, { slug: 'ord-a-b', url: 'https://o.test/3', tags: ['Order'], visibility: 'secure' }, u);
+    await createLink(store, { slug: 'ord-a', url: 'https://o.test/4' }, u);
+    await createLink(
+      store,
       { slug: 'caps', url: 'https://Example.COM/Some/Path', title: 'JIRA Board', description: 'MiXeD CaSe words' },
       victor.id,
     );
-    await store.links.create({ slug: 'pct-literal', url: 'https://p.test/a', title: '100% sure' }, victor.id);
-    await store.links.create({ slug: 'pct-other', url: 'https://p.test/b', title: '1000 things' }, victor.id);
-    await store.links.create({ slug: 'und-literal', url: 'https://u.test/a', description: 'uses a_b here' }, victor.id);
-    await store.links.create({ slug: 'und-other', url: 'https://u.test/b', description: 'uses axb here' }, victor.id);
-    await store.links.create({ slug: 'bang-literal', url: 'https://b.test/a', title: 'wow! great' }, victor.id);
-    await store.links.create({ slug: 'bang-other', url: 'https://b.test/b', title: 'wow great' }, victor.id);
-    const coOwned = await store.links.create({ slug: 'victor-co', url: 'https://v.test', visibility: 'private' }, victor.id);
-    await store.owners.add(coOwned.id, u);
-    await store.links.create({ slug: 'victor-shared', url: 'https://v.test/s', visibility: 'secure' }, victor.id, { shareWith: [u] });
-    const expired = await store.links.create({ slug: 'victor-expired', url: 'https://v.test/e' }, victor.id);
+    await createLink(store, { slug: 'pct-literal', url: 'https://p.test/a', title: '100% sure' }, victor.id);
+    await createLink(store, { slug: 'pct-other', url: 'https://p.test/b', title: '1000 things' }, victor.id);
+    await createLink(store, { slug: 'und-literal', url: 'https://u.test/a', description: 'uses a_b here' }, victor.id);
+    await createLink(store, { slug: 'und-other', url: 'https://u.test/b', description: 'uses axb here' }, victor.id);
+    await createLink(store, { slug: 'bang-literal', url: 'https://b.test/a', title: 'wow! great' }, victor.id);
+    await createLink(store, { slug: 'bang-other', url: 'https://b.test/b', title: 'wow great' }, victor.id);
+    const coOwned = await createLink(store, { slug: 'victor-co', url: 'https://v.test', visibility: 'private' }, victor.id);
+    await addOwner(store, coOwned.id, u);
+    await createLink(store, { slug: 'victor-shared', url: 'https://v.test/s', visibility: 'secure' }, victor.id, { shareWith: [u] });
+    const expired = await createLink(store, { slug: 'victor-expired', url: 'https://v.test/e' }, victor.id);
     await db.kysely
       .updateTable('links')
       .set({ expires_at: clock.now - 1 })
       .where('id', '=', expired.id)
       .execute();
-    const archived = await store.links.create({ slug: 'victor-archived', url: 'https://v.test/a' }, victor.id);
-    await store.links.update(archived.id, { archived: true });
+    const archived = await createLink(store, { slug: 'victor-archived', url: 'https://v.test/a' }, victor.id);
+    await updateLink(store, archived.id, { archived: true });
   });
 
   const list = (q: Partial<LinkListQuery>) => ctx().store.links.list({ scope: 'all', viewer: viewerOf(admin), limit: 100, ...q });
@@ -140,7 +142,7 @@ describeEachDatabase('link lists and search', (ctx) => {
     const pager = await store.users.create({ email: 'pager@example.com', displayName: 'Pager' });
     const viewer = viewerOf(pager);
     const originals = Array.from({ length: 12 }, (_, i) => `pg-${String(i * 10).padStart(3, '0')}`);
-    for (const slug of originals) await store.links.create({ slug, url: 'https://pg.test' }, pager.id);
+    for (const slug of originals) await createLink(store, { slug, url: 'https://pg.test' }, pager.id);
 
     const seen: string[] = [];
     let afterSlug: string | undefined;
@@ -151,8 +153,8 @@ describeEachDatabase('link lists and search', (ctx) => {
       const behind = `pg-000-${page}`;
       const [result] = await Promise.all([
         store.links.list({ scope: 'owned', viewer, afterSlug, limit: 4 }),
-        store.links.create({ slug: `${ahead}-x${extra++}`, url: 'https://pg.test' }, pager.id),
-        store.links.create({ slug: behind, url: 'https://pg.test' }, pager.id),
+        createLink(store, { slug: `${ahead}-x${extra++}`, url: 'https://pg.test' }, pager.id),
+        createLink(store, { slug: behind, url: 'https://pg.test' }, pager.id),
       ]);
       const slugs = slugsOf(result);
       if (afterSlug !== undefined) for (const s of slugs) assert.ok(s > afterSlug, `${s} is not after the cursor ${afterSlug}`);

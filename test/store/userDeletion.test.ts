@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { AppError, type ErrorCode } from '../../src/domain/errors.js';
 import type { Store } from '../../src/store/index.js';
-import type { LinkAction } from '../../src/store/userDeletion.js';
+import type { LinkAction } from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
+import { addOwner, addShare, createLink, deleteUser, removeShare } from '../helpers/links.js';
 
 /** Admin deletion of a user with link disposition (core.md §2.12), on every database. */
 
@@ -16,7 +17,7 @@ const newUser = (store: Store, displayName?: string, role: 'user' | 'admin' = 'u
   store.users.create({ email: `${unique('del')}@example.com`, displayName, role });
 
 const newLink = (store: Store, owner: User, shareWith: User[] = [], extra: { tags?: string[]; visibility?: string } = {}) =>
-  store.links.create({ slug: unique('dl'), url: 'https://e.test', ...extra }, owner.id, { shareWith: shareWith.map((u) => u.id) });
+  createLink(store, { slug: unique('dl'), url: 'https://e.test', ...extra }, owner.id, { shareWith: shareWith.map((u) => u.id) });
 
 function isAppError(code: ErrorCode, message?: string): (e: unknown) => boolean {
   return (e) => {
@@ -127,7 +128,7 @@ describeEachDatabase('user deletion', (ctx) => {
     const l1 = await newLink(c.store, t);
     const l2 = await newLink(c.store, t);
     assert.equal(await c.store.userAdmin.primaryLinkCount(t.id), 2);
-    const result = await c.store.userAdmin.deleteUser(t.id, admin.id, 'reassign');
+    const result = await deleteUser(c.store, t.id, admin.id, 'reassign');
     assert.deepEqual(result, { linkAction: 'reassign', reassignedLinks: 2, deletedLinks: 0 });
     for (const l of [l1, l2]) {
       assert.deepEqual(await ownerRows(c, l.id), [[admin.id, 1]]);
@@ -152,14 +153,14 @@ describeEachDatabase('user deletion', (ctx) => {
 
     // L: T primary, admin and co as co-owners, shared by T with reader and with the admin.
     const l = await newLink(store, t, [reader, admin], { tags: ['kept'], visibility: 'secure' });
-    await store.owners.add(l.id, admin.id);
-    await store.owners.add(l.id, co.id);
+    await addOwner(store, l.id, admin.id);
+    await addOwner(store, l.id, co.id);
     const clickOnL = await addClick(c, l.id, t.id);
     // M: other's link, T co-owns it and shared it with the admin and with the stranger.
     const m = await newLink(store, other, [], { visibility: 'secure' });
-    await store.owners.add(m.id, t.id);
-    await store.shares.add(m.id, admin.id, t.id);
-    await store.shares.add(m.id, stranger.id, t.id);
+    await addOwner(store, m.id, t.id);
+    await addShare(store, m.id, admin.id, t.id);
+    await addShare(store, m.id, stranger.id, t.id);
     // N: other shared it with T; T's received share goes with T.
     const n = await newLink(store, other, [t]);
     // An unrelated grant by the admin stays as it was.
@@ -169,7 +170,7 @@ describeEachDatabase('user deletion', (ctx) => {
     const t0 = clock.now;
     clock.now = t0 + 5_000;
     try {
-      assert.deepEqual(await store.userAdmin.deleteUser(t.id, admin.id, 'reassign'), {
+      assert.deepEqual(await deleteUser(store, t.id, admin.id, 'reassign'), {
         linkAction: 'reassign',
         reassignedLinks: 1,
         deletedLinks: 0,
@@ -216,7 +217,7 @@ describeEachDatabase('user deletion', (ctx) => {
     const reader = await newUser(store, 'Reader');
     const other = await newUser(store, 'Other');
     const l = await newLink(store, t, [reader], { tags: ['delete-mode'] });
-    await store.owners.add(l.id, co.id);
+    await addOwner(store, l.id, co.id);
     await addClick(c, l.id, reader.id);
     await db.kysely
       .insertInto('link_health')
@@ -232,12 +233,12 @@ describeEachDatabase('user deletion', (ctx) => {
       .execute();
     const l2 = await newLink(store, t);
     const m = await newLink(store, other, [co]);
-    await store.owners.add(m.id, t.id);
-    await store.shares.add(m.id, reader.id, t.id);
+    await addOwner(store, m.id, t.id);
+    await addShare(store, m.id, reader.id, t.id);
     const clickOnM = await addClick(c, m.id, t.id);
     await addTokens(c, t.id);
 
-    assert.deepEqual(await store.userAdmin.deleteUser(t.id, admin.id, 'delete'), {
+    assert.deepEqual(await deleteUser(store, t.id, admin.id, 'delete'), {
       linkAction: 'delete',
       reassignedLinks: 0,
       deletedLinks: 2,
@@ -268,11 +269,11 @@ describeEachDatabase('user deletion', (ctx) => {
     const other = await newUser(store, 'Other');
     const reader = await newUser(store, 'Reader');
     const m = await newLink(store, other, [t]);
-    await store.owners.add(m.id, t.id);
-    await store.shares.remove(m.id, t.id);
-    await store.shares.add(m.id, reader.id, t.id);
+    await addOwner(store, m.id, t.id);
+    await removeShare(store, m.id, t.id);
+    await addShare(store, m.id, reader.id, t.id);
     assert.equal(await store.userAdmin.primaryLinkCount(t.id), 0);
-    assert.deepEqual(await store.userAdmin.deleteUser(t.id, admin.id), { linkAction: 'delete', reassignedLinks: 0, deletedLinks: 0 });
+    assert.deepEqual(await deleteUser(store, t.id, admin.id), { linkAction: 'delete', reassignedLinks: 0, deletedLinks: 0 });
     assert.ok(await store.links.get(m.id));
     assert.deepEqual(await ownerRows(c, m.id), [[other.id, 1]]);
     assert.deepEqual(await shareRows(c, m.id), []);
@@ -291,18 +292,14 @@ describeEachDatabase('user deletion', (ctx) => {
     const t0 = clock.now;
     clock.now = t0 + 1_000;
     try {
-      await assert.rejects(store.userAdmin.deleteUser(admin.id, admin.id, 'delete'), isAppError('BAD_REQUEST', 'cannot delete yourself'));
+      await assert.rejects(deleteUser(store, admin.id, admin.id, 'delete'), isAppError('BAD_REQUEST', 'cannot delete yourself'));
+      await assert.rejects(deleteUser(store, t.id, admin.id), isAppError('BAD_REQUEST', 'link_action required (reassign or delete)'));
       await assert.rejects(
-        store.userAdmin.deleteUser(t.id, admin.id),
+        deleteUser(store, t.id, admin.id, 'archive' as LinkAction),
         isAppError('BAD_REQUEST', 'link_action required (reassign or delete)'),
       );
-      await assert.rejects(
-        store.userAdmin.deleteUser(t.id, admin.id, 'archive' as LinkAction),
-        isAppError('BAD_REQUEST', 'link_action required (reassign or delete)'),
-      );
-      await assert.rejects(store.userAdmin.deleteUser(randomUUID(), admin.id, 'delete'), isAppError('NOT_FOUND'));
-      await assert.rejects(store.userAdmin.deleteUser(t.id, plain.id, 'reassign'), isAppError('FORBIDDEN'));
-      await assert.rejects(store.userAdmin.deleteUser(t.id, randomUUID(), 'reassign'), isAppError('FORBIDDEN'));
+      await assert.rejects(deleteUser(store, randomUUID(), admin.id, 'delete'), isAppError('NOT_FOUND'));
+      await assert.rejects(deleteUser(store, t.id, plain.id, 'reassign'), isAppError('FORBIDDEN'));
     } finally {
       clock.now = t0;
     }
@@ -356,7 +353,7 @@ describeEachDatabase('user deletion', (ctx) => {
     };
     const kept = await bulk(keeper, 1001, admin);
     const dropped = await bulk(dropper, 501);
-    assert.deepEqual(await store.userAdmin.deleteUser(keeper.id, admin.id, 'reassign'), {
+    assert.deepEqual(await deleteUser(store, keeper.id, admin.id, 'reassign'), {
       linkAction: 'reassign',
       reassignedLinks: 1001,
       deletedLinks: 0,
@@ -366,7 +363,7 @@ describeEachDatabase('user deletion', (ctx) => {
     assert.equal(adminRows.length, 1001);
     assert.ok(adminRows.every((r) => Number(r.is_primary) === 1));
     assert.equal(new Set(adminRows.map((r) => r.link_id)).size, kept.length);
-    assert.deepEqual(await store.userAdmin.deleteUser(dropper.id, admin.id, 'delete'), {
+    assert.deepEqual(await deleteUser(store, dropper.id, admin.id, 'delete'), {
       linkAction: 'delete',
       reassignedLinks: 0,
       deletedLinks: 501,
@@ -384,8 +381,8 @@ describeEachDatabase('user deletion', (ctx) => {
     await newLink(store, t);
     const slugs = Array.from({ length: 6 }, () => unique('racing'));
     const [deletion, ...creates] = await Promise.allSettled([
-      store.userAdmin.deleteUser(t.id, admin.id, 'reassign'),
-      ...slugs.map((slug) => store.links.create({ slug, url: 'https://race.test' }, t.id)),
+      deleteUser(store, t.id, admin.id, 'reassign'),
+      ...slugs.map((slug) => createLink(store, { slug, url: 'https://race.test' }, t.id)),
     ]);
     assert.equal(deletion!.status, 'fulfilled', String((deletion as PromiseRejectedResult).reason));
     for (const r of creates) if (r.status === 'rejected') isAppError('NOT_FOUND')(r.reason);

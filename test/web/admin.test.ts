@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { createLink, setLifecycle } from '../helpers/links.js';
 
 describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)', () => {
   let s: TestServer;
@@ -13,8 +14,8 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     admin = await signedIn(s, 'root@x.io', { name: 'Root', admin: true });
     alice = await signedIn(s, 'alice@x.io', { name: 'Alice' });
     bob = await signedIn(s, 'bob@x.io', { name: 'Bob' });
-    await s.store.links.create({ slug: 'alpha', url: 'https://alpha.example', title: 'Alpha', tags: ['One'] }, alice.user!.id);
-    await s.store.links.create({ slug: 'beta', url: 'https://beta.example', title: 'Beta', visibility: 'secure' }, bob.user!.id);
+    await createLink(s.store, { slug: 'alpha', url: 'https://alpha.example', title: 'Alpha', tags: ['One'] }, alice.user!.id);
+    await createLink(s.store, { slug: 'beta', url: 'https://beta.example', title: 'Beta', visibility: 'secure' }, bob.user!.id);
   });
   after(async () => s.stop());
 
@@ -170,7 +171,7 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
   });
 
   test('admin link delete goes through the confirm dialog and answers only the toast', async () => {
-    const l = await s.store.links.create({ slug: 'gamma', url: 'https://g.example' }, alice.user!.id);
+    const l = await createLink(s.store, { slug: 'gamma', url: 'https://g.example' }, alice.user!.id);
     const confirm = await admin.page(`/admin/links/${l.id}/confirm-delete`, { htmx: true });
     has(confirm.body, new RegExp(`hx-delete="/admin/links/${l.id}" hx-target="#link-${l.id}"`));
     const del = await admin.send('DELETE', `/admin/links/${l.id}`, {}, { htmx: true });
@@ -217,7 +218,7 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
     has(empty, /0 broken link\(s\)/);
     has(empty, /No broken links/);
     const mk = async (slug: string, failures: number, opts: { optOut?: boolean; archived?: boolean; url?: string } = {}) => {
-      const l = await s.store.links.create({ slug, url: opts.url ?? `https://${slug}.example` }, alice.user!.id, {
+      const l = await createLink(s.store, { slug, url: opts.url ?? `https://${slug}.example` }, alice.user!.id, {
         healthChecksDisabled: opts.optOut,
       });
       for (let i = 0; i < failures; i++)
@@ -226,7 +227,7 @@ describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)
           { kind: 'failure', status: i === failures - 1 ? 503 : null, error: 'connect ECONNREFUSED' },
           3_600_000,
         );
-      if (opts.archived) await s.store.links.setLifecycle(l.id, { archived: true });
+      if (opts.archived) await setLifecycle(s.store, l.id, { archived: true });
       return l;
     };
     await mk('dead-one', 3);

@@ -4,6 +4,7 @@ import type { Link } from '../../src/store/types.js';
 import { addClicks, DAY, HOUR } from '../analytics/support.js';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { addOwner, createLink } from '../helpers/links.js';
 
 /**
  * `/dashboard/analytics` (SPEC-0021 REQ "Global Analytics Dashboard") over
@@ -39,7 +40,8 @@ describe('analytics dashboard (SPEC-0021)', () => {
     admin = await signedIn(s, 'root@x.io', { name: 'Root', admin: true });
     zed = await signedIn(s, 'zed@x.io', { name: 'Zed Clicksworth' });
     const mk = async (slug: string, owner: Client, opts: { visibility?: string; shareWith?: Client[] } = {}) => {
-      links[slug] = await s.store.links.create(
+      links[slug] = await createLink(
+        s.store,
         { slug, url: `https://${slug}.example`, visibility: opts.visibility ?? 'public' },
         owner.user!.id,
         { shareWith: (opts.shareWith ?? []).map((c) => c.user!.id) },
@@ -52,7 +54,7 @@ describe('analytics dashboard (SPEC-0021)', () => {
     await mk('brand-new', alice);
     await mk('falling', alice);
     await mk('co-owned', carol);
-    await s.store.owners.add(links['co-owned']!.id, alice.user!.id);
+    await addOwner(s.store, links['co-owned']!.id, alice.user!.id);
     await mk('shared-secret', carol, { visibility: 'secure', shareWith: [alice] });
     await mk('alice-idle', alice);
     await mk('shared-idle', carol, { visibility: 'secure', shareWith: [alice] });

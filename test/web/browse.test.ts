@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, type Client } from './support.js';
+import { addOwner, createLink, setLifecycle } from '../helpers/links.js';
 
 const T0 = Date.parse('2030-06-01T12:00:00Z');
 
@@ -23,7 +24,8 @@ describe('public browser, profiles and the tag browser (web-ui.md §11, §12, §
     // 30 public links, one minute apart: pub-00 is the oldest.
     for (let i = 0; i < 30; i++) {
       now = T0 + i * 60_000;
-      await s.store.links.create(
+      await createLink(
+        s.store,
         {
           slug: `pub-${String(i).padStart(2, '0')}`,
           url: `https://e.test/${i}`,
@@ -35,13 +37,13 @@ describe('public browser, profiles and the tag browser (web-ui.md §11, §12, §
       );
     }
     now = T0 + 31 * 60_000;
-    await s.store.links.create({ slug: 'priv', url: 'https://e.test/p', visibility: 'private', tags: ['Hidden Tag'] }, alice.user!.id);
-    await s.store.links.create({ slug: 'sec', url: 'https://e.test/s', visibility: 'secure' }, alice.user!.id);
-    const arch = await s.store.links.create({ slug: 'arch', url: 'https://e.test/a' }, alice.user!.id);
-    await s.store.links.setLifecycle(arch.id, { archived: true });
-    await s.store.links.create({ slug: 'exp', url: 'https://e.test/e', expiresAt: now + 1000 }, alice.user!.id);
-    const bobs = await s.store.links.create({ slug: 'bobs-link', url: 'https://e.test/b', tags: ['Team Tools'] }, bob.user!.id);
-    await s.store.owners.add(bobs.id, alice.user!.id);
+    await createLink(s.store, { slug: 'priv', url: 'https://e.test/p', visibility: 'private', tags: ['Hidden Tag'] }, alice.user!.id);
+    await createLink(s.store, { slug: 'sec', url: 'https://e.test/s', visibility: 'secure' }, alice.user!.id);
+    const arch = await createLink(s.store, { slug: 'arch', url: 'https://e.test/a' }, alice.user!.id);
+    await setLifecycle(s.store, arch.id, { archived: true });
+    await createLink(s.store, { slug: 'exp', url: 'https://e.test/e', expiresAt: now + 1000 }, alice.user!.id);
+    const bobs = await createLink(s.store, { slug: 'bobs-link', url: 'https://e.test/b', tags: ['Team Tools'] }, bob.user!.id);
+    await addOwner(s.store, bobs.id, alice.user!.id);
     now = T0 + 40 * 60_000;
   });
   after(async () => s.stop());

@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import type { User } from '../../src/store/types.js';
 import { viewerOf } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { addOwner, createLink, setLifecycle } from '../helpers/links.js';
 
 /** The web UI's page-shaped reads (store/browse.ts) behave the same on every database. */
 describeEachDatabase('browse store', (ctx) => {
@@ -17,18 +18,19 @@ describeEachDatabase('browse store', (ctx) => {
     const t0 = clock.now;
     for (let i = 0; i < 7; i++) {
       clock.now = t0 + i * 1000;
-      await store.links.create(
+      await createLink(
+        store,
         { slug: `pub-${i}`, url: `https://e.test/${i}`, title: i === 3 ? 'Quarterly 100% Report' : '', tags: i < 2 ? ['Team Tools'] : [] },
         alice.id,
       );
     }
     clock.now = t0 + 10_000;
-    await store.links.create({ slug: 'priv', url: 'https://e.test/p', visibility: 'private', tags: ['Hidden'] }, bob.id);
-    const arch = await store.links.create({ slug: 'arch', url: 'https://e.test/a' }, alice.id);
-    await store.links.setLifecycle(arch.id, { archived: true });
-    await store.links.create({ slug: 'exp', url: 'https://e.test/e', expiresAt: clock.now + 5000 }, alice.id);
-    const co = await store.links.create({ slug: 'bobs', url: 'https://e.test/b', tags: ['Bob Tag'] }, bob.id);
-    await store.owners.add(co.id, alice.id);
+    await createLink(store, { slug: 'priv', url: 'https://e.test/p', visibility: 'private', tags: ['Hidden'] }, bob.id);
+    const arch = await createLink(store, { slug: 'arch', url: 'https://e.test/a' }, alice.id);
+    await setLifecycle(store, arch.id, { archived: true });
+    await createLink(store, { slug: 'exp', url: 'https://e.test/e', expiresAt: clock.now + 5000 }, alice.id);
+    const co = await createLink(store, { slug: 'bobs', url: 'https://e.test/b', tags: ['Bob Tag'] }, bob.id);
+    await addOwner(store, co.id, alice.id);
     clock.now = t0 + 20_000;
   });
 

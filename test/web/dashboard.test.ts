@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { has, lacks, mainOf, signedIn, startWebServer, type Client } from './support.js';
+import { addOwner, addShare, createLink, setLifecycle } from '../helpers/links.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2030-06-01T12:00:00Z');
@@ -38,7 +39,7 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
     const t = now;
     now = T0 - ageDays * DAY;
     try {
-      const l = await s.store.links.create({ slug, url: `https://example.com/${slug}`, ...extra }, owner.user!.id);
+      const l = await createLink(s.store, { slug, url: `https://example.com/${slug}`, ...extra }, owner.user!.id);
       if (clickAgesDays.length > 0) {
         await s.store.clicks.insertBatch(
           clickAgesDays.map((d) => ({
@@ -73,11 +74,11 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
     await aged(bob, 'bob-private', 200, [], { visibility: 'private', tags: ['Secret Stuff'], description: 'team chat for bob' });
     await aged(bob, 'bob-public', 200, [], { tags: ['Tools'], description: 'team chat public' });
     const shared = await aged(bob, 'bob-shared', 5, [], { visibility: 'secure' });
-    await s.store.shares.add(shared.id, alice.user!.id, bob.user!.id);
+    await addShare(s.store, shared.id, alice.user!.id, bob.user!.id);
     const co = await aged(bob, 'bob-coowned', 5, []);
-    await s.store.owners.add(co.id, alice.user!.id);
+    await addOwner(s.store, co.id, alice.user!.id);
     const archived = await aged(alice, 'old-archived', 300, []);
-    await s.store.links.setLifecycle(archived.id, { archived: true });
+    await setLifecycle(s.store, archived.id, { archived: true });
   });
   after(async () => s.stop());
 
@@ -177,10 +178,10 @@ describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
     for (let i = 0; i < 3; i++) await s.store.health.record(link.id, { kind: 'failure', status: 500, error: null }, DAY, now);
     const after = (await alice.page('/dashboard', { htmx: true })).body;
     has(rowOf(after, 'slack'), />broken</);
-    await s.store.links.setLifecycle(link.id, { archived: true });
+    await setLifecycle(s.store, link.id, { archived: true });
     const archivedRow = rowOf((await alice.page('/dashboard', { htmx: true })).body, 'slack');
     has(archivedRow, />archived</);
     lacks(archivedRow, />broken</, 'archived wins over broken');
-    await s.store.links.setLifecycle(link.id, { archived: false });
+    await setLifecycle(s.store, link.id, { archived: false });
   });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { has, lacks, signedIn, startWebServer, type Client } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * Hostile text in every field a user controls — titles, descriptions, URLs,
@@ -30,7 +31,8 @@ describe('everything user-controlled is escaped (web-ui.md §1)', () => {
     s = await startWebServer();
     owner = await signedIn(s, 'owner@x.io', { name: `Mallory ${XSS}` });
     admin = await signedIn(s, 'root@x.io', { name: 'Root', admin: true });
-    const link = await s.store.links.create(
+    const link = await createLink(
+      s.store,
       { slug: 'evil', url: `https://e.example/${XSS}`, title: `T ${XSS}`, description: `D ${XSS} ${SCRIPT}`, tags: ['safe'] },
       owner.user!.id,
     );

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { addShare, createLink, setLifecycle, updateLink } from '../helpers/links.js';
 
 /**
  * Lifecycle and health on the web surfaces (lifecycle.md §5, §6, §7.6, §9):
@@ -28,7 +29,7 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
   after(async () => s.stop());
 
   const make = async (slug: string, extra: { visibility?: 'public' | 'private' | 'secure'; tags?: string[]; expiresAt?: number } = {}) =>
-    (await s.store.links.create({ slug, url: `https://${slug}.example.com/`, title: `${slug} title`, ...extra }, alice.user!.id)).id;
+    (await createLink(s.store, { slug, url: `https://${slug}.example.com/`, title: `${slug} title`, ...extra }, alice.user!.id)).id;
   const fail3 = async (id: string) => {
     for (let i = 0; i < 3; i++) await s.store.health.record(id, { kind: 'failure', status: 503, error: null }, HOUR, now);
   };
@@ -88,7 +89,7 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
 
   test('the edit form shows the opt-out as stored, and unticking it turns checks back on', async () => {
     const id = await make('opt-toggle');
-    await s.store.links.update(id, { healthChecksDisabled: true });
+    await updateLink(s.store, id, { healthChecksDisabled: true });
     const form = (await alice.page(`/dashboard/links/${id}/edit`, { htmx: true })).body;
     has(form, /<input type="checkbox" name="health_checks_disabled" value="true" class="checkbox checkbox-sm" checked/);
     has(textOf(form), /Skip destination health checks/);
@@ -105,7 +106,7 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
 
   test('detail header: expired and archived badges (archived wins), archive buttons only for CanEdit', async () => {
     const id = await make('dead-end', { visibility: 'secure', expiresAt: T0 + 60_000 });
-    await s.store.shares.add(id, bob.user!.id, alice.user!.id);
+    await addShare(s.store, id, bob.user!.id, alice.user!.id);
     now = T0 + 120_000;
     try {
       let d = await header(alice, id);
@@ -116,7 +117,7 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
       has(recipient.header, /badge-warning">expired</, 'share recipients see the badge too');
       lacks(recipient.main, />Archive<|>Unarchive<|\/renew"/);
 
-      await s.store.links.setLifecycle(id, { archived: true });
+      await setLifecycle(s.store, id, { archived: true });
       d = await header(alice, id);
       has(d.header, />archived</);
       lacks(d.header, />expired</, 'archived wins');
@@ -154,11 +155,12 @@ describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
 
   test('rows shared with a recipient and tag pages carry the badges; Renew only where the viewer may edit', async () => {
     const shared = await make('shared-old', { visibility: 'secure', tags: ['lifecycle'], expiresAt: T0 + 60_000 });
-    await s.store.shares.add(shared, bob.user!.id, alice.user!.id);
+    await addShare(s.store, shared, bob.user!.id, alice.user!.id);
     const mine = await make('tagged-archived', { tags: ['lifecycle'] });
-    await s.store.links.setLifecycle(mine, { archived: true });
+    await setLifecycle(s.store, mine, { archived: true });
     const othersPublic = (
-      await s.store.links.create(
+      await createLink(
+        s.store,
         { slug: 'carols-old', url: 'https://c.example.com/', tags: ['lifecycle'], expiresAt: T0 + 60_000 },
         carol.user!.id,
       )

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { addShare, setLifecycle } from '../helpers/links.js';
 
 const T0 = Date.parse('2030-06-01T12:00:00Z');
 
@@ -121,7 +122,7 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     has(r.body, /That slug is already taken. Choose a different one./);
     has(r.body, /value="https:\/\/another.example\/x"/);
     const archivedId = await linkId('taken');
-    await s.store.links.setLifecycle(archivedId, { archived: true });
+    await setLifecycle(s.store, archivedId, { archived: true });
     const again = await alice.send('POST', '/dashboard/links', { slug: 'taken', url: 'https://another.example/x' }, { htmx: true });
     has(again.body, /That slug is already taken/, 'an archived link keeps its slug');
   });
@@ -252,7 +253,7 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
   test('nobody but an owner or admin can edit: a share recipient and a stranger get 403 and nothing changes', async () => {
     await create(alice, 'vault', { visibility: 'secure' });
     const id = await linkId('vault');
-    await s.store.shares.add(id, bob.user!.id, alice.user!.id);
+    await addShare(s.store, id, bob.user!.id, alice.user!.id);
     for (const c of [bob, carol]) {
       const r = await c.send('PUT', `/dashboard/links/${id}`, { url: 'https://evil.example', expires_at: '' }, { htmx: true });
       assert.equal(r.status, 403);

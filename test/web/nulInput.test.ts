@@ -4,6 +4,7 @@ import type { DbDriver } from '../../src/config.js';
 import { ALL_DRIVERS } from '../helpers/databases.js';
 import { sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
 import { clientFor, has, lacks, mainOf, textOf, type Client, type Res } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * NUL characters in web input (PostgreSQL refuses them in text; SQLite and
@@ -56,7 +57,8 @@ for (const driver of ALL_DRIVERS) {
       admin = await client('root@x.io', 'Root', 'admin');
       await client('friend@x.io', 'Friend');
       linkId = (
-        await s.store.links.create(
+        await createLink(
+          s.store,
           { slug: 'jira', url: 'https://jira.example.com', title: 'Jira', visibility: 'secure', tags: ['tools'] },
           owner.user!.id,
         )

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, type Client } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 describe('layout, rendering conventions and route priority (web-ui.md §1–§5)', () => {
   let s: TestServer;
@@ -182,7 +183,7 @@ describe('layout, rendering conventions and route priority (web-ui.md §1–§5)
   });
 
   test('resolver pages carry every helmet header; its bodiless redirects only the referrer policy', async () => {
-    await s.store.links.create({ slug: 'hot', url: 'https://hot.example' }, alice.user!.id);
+    await createLink(s.store, { slug: 'hot', url: 'https://hot.example' }, alice.user!.id);
     const names = [
       'content-security-policy',
       'cross-origin-resource-policy',

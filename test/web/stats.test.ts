@@ -10,6 +10,7 @@ import { renderFragment } from '../../src/views/render.js';
 import { addClicks, DAY, HOUR, UA } from '../analytics/support.js';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * The per-link stats page, its chart fragment and the web CSV export
@@ -57,12 +58,12 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
     admin = await signedIn(s, 'root@x.io', { name: 'Root', admin: true });
     // The clicker whose identity only managers may see.
     zed = await signedIn(s, 'zed@x.io', { name: 'Zed Clicksworth' });
-    docs = await s.store.links.create({ slug: 'docs', url: 'https://docs.example.com' }, alice.user!.id);
-    memo = await s.store.links.create({ slug: 'memo', url: 'https://memo.example.com', visibility: 'private' }, alice.user!.id);
-    vault = await s.store.links.create({ slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' }, alice.user!.id, {
+    docs = await createLink(s.store, { slug: 'docs', url: 'https://docs.example.com' }, alice.user!.id);
+    memo = await createLink(s.store, { slug: 'memo', url: 'https://memo.example.com', visibility: 'private' }, alice.user!.id);
+    vault = await createLink(s.store, { slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' }, alice.user!.id, {
       shareWith: [bob.user!.id],
     });
-    quiet = await s.store.links.create({ slug: 'quiet', url: 'https://quiet.example.com' }, alice.user!.id);
+    quiet = await createLink(s.store, { slug: 'quiet', url: 'https://quiet.example.com' }, alice.user!.id);
 
     // docs: 60 clicks over the last 60 hours plus older ones at the 7/30-day edges.
     await addClicks(
@@ -370,7 +371,7 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
     const r = await startWebServer({ env: { JOE_CLICK_RETENTION: '365' }, now: () => NOW });
     try {
       const owner = await signedIn(r, 'olive@x.io', { name: 'Olive' });
-      const link = await r.store.links.create({ slug: 'kept', url: 'https://kept.example' }, owner.user!.id);
+      const link = await createLink(r.store, { slug: 'kept', url: 'https://kept.example' }, owner.user!.id);
       const main = mainOf((await owner.page(`/dashboard/links/${link.id}/stats`)).body);
       const horizon = new Date(NOW - 365 * DAY).toISOString().replace(/\.000Z$/, 'Z');
       has(main, new RegExp(`Since <time datetime="${horizon}" title="${horizon}" data-local="date">Jun 17, 2029</time>`));

@@ -7,6 +7,7 @@ import { EXPORT_ROW_CAP } from '../../src/store/analytics.js';
 import type { Link, User } from '../../src/store/types.js';
 import { addClicks, DAY, HOUR, UA, type ClickSpec } from '../analytics/support.js';
 import { sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * SPEC-0021 REQ "CSV Export": the session route behind the stats page's
@@ -63,7 +64,7 @@ describe('CSV export: the web and API routes send byte-identical bodies (SPEC-00
     await s.scheduler.stop();
     owner = await s.store.users.create({ email: 'owner@x.io', displayName: 'Owner, "The" =Boss' });
     recipient = await s.store.users.create({ email: 'rec@x.io', displayName: '@Recipient' });
-    link = await s.store.links.create({ slug: 'vault', url: 'https://vault.example', visibility: 'secure' }, owner.id, {
+    link = await createLink(s.store, { slug: 'vault', url: 'https://vault.example', visibility: 'secure' }, owner.id, {
       shareWith: [recipient.id],
     });
     ids = await addClicks(
@@ -141,7 +142,7 @@ describe('CSV export: the web and API routes send byte-identical bodies (SPEC-00
     'at the 100,000-row cap both routes send the same X-Next-Cursor and the same first and second pages',
     { timeout: 180_000 },
     async () => {
-      const busy = await s.store.links.create({ slug: 'busy', url: 'https://busy.example' }, owner.id);
+      const busy = await createLink(s.store, { slug: 'busy', url: 'https://busy.example' }, owner.id);
       // Runs of ten rows share one clicked_at, so the cap falls inside a tie.
       await addClicks(
         s.store,

@@ -6,6 +6,7 @@ import { Metrics } from '../../src/metrics.js';
 import { ClickWriter } from '../../src/workers/clickWriter.js';
 import { clickEvent, metricTotal, newClickedLink } from '../helpers/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { deleteUser } from '../helpers/links.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -70,7 +71,7 @@ describeEachDatabase('click writer', (ctx) => {
     w.enqueue({ ...clickEvent(kept.id, 2), userId: clicker.id });
     w.enqueue(clickEvent(kept.id, 3));
     assert.equal(await store.links.delete(gone.id), true);
-    await store.userAdmin.deleteUser(clicker.id, admin.id);
+    await deleteUser(store, clicker.id, admin.id);
     w.start();
     assert.equal(await w.close(5_000), true, 'the batch was stored, not retried forever');
     const rows = await db.kysely

@@ -7,9 +7,11 @@ import { decodeCursor, encodeCursor, pageLimit } from '../../domain/keysetCursor
 import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import { adminOnly, authenticate, BEARER, isUuid } from './guards.js';
+import { isUuid } from '../../links/index.js';
+import { adminOnly, authenticate, BEARER } from './guards.js';
 import { linkPage, PageQueryFields } from './links.js';
-import { isoOrNull, LinkHealthReportSchema, LinkListSchema, toOwnerBody, UpdateRoleSchema, UserListSchema } from './schemas.js';
+import { toOwnerResource } from '../../links/index.js';
+import { isoOrNull, LinkHealthReportSchema, LinkListSchema, UpdateRoleSchema, UserListSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 import { toUserBody, UserSchema } from './users.js';
 
@@ -104,7 +106,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }
         id: r.id,
         slug: r.slug,
         url: r.url,
-        owners: r.owners.map(toOwnerBody),
+        owners: r.owners.map(toOwnerResource),
         consecutive_failures: r.consecutiveFailures,
         last_status: r.lastStatus,
         // `last_error` stays on the admin page: it may quote whatever the destination answered.

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/index.js';
-import { LinkTransferStore } from '../../store/linkTransfer.js';
+import { exportLines } from '../../links/index.js';
 import { errorResponses } from './errors.js';
 import { adminOnly, authenticate, BEARER } from './guards.js';
 import { LinkExportRecordSchema } from './schemas.js';
@@ -32,7 +32,7 @@ export function registerLinkExportRoute(app: FastifyInstance, deps: { store: Sto
       },
     },
     async (req, reply) => {
-      const lines = new LinkTransferStore(deps.store).exportLines();
+      const lines = exportLines(deps.store);
       async function* ndjson() {
         for await (const line of lines) yield `${JSON.stringify(line)}\n`;
       }

@@ -1,9 +1,8 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { requireBearer } from '../../auth/bearer.js';
 import { requestUser } from '../../auth/currentUser.js';
-import type { LinkCaps } from '../../domain/caps.js';
+import { asUser, type Actor, type Capability, type GrantedLink, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
-import { viewerOf, type Link } from '../../store/types.js';
 import { sendApiError } from './errors.js';
 
 /**
@@ -18,10 +17,11 @@ export const BEARER = [{ BearerToken: [] }];
 
 export interface GuardDeps {
   store: Store;
+  links: LinkService;
 }
 
 /** Bearer authentication (auth/bearer.ts), usable as an onRequest hook. */
-export function authenticate(deps: GuardDeps): onRequestAsyncHookHandler {
+export function authenticate(deps: Pick<GuardDeps, 'store'>): onRequestAsyncHookHandler {
   return requireBearer(deps) as onRequestAsyncHookHandler;
 }
 
@@ -32,41 +32,39 @@ export function adminOnly(): onRequestAsyncHookHandler {
   };
 }
 
-export interface LinkAccess {
-  link: Link;
-  caps: LinkCaps;
+const actors = new WeakMap<FastifyRequest, Actor>();
+
+/** The authenticated caller as the links application layer sees them, one object per request. */
+export function requestActor(req: FastifyRequest): Actor {
+  let actor = actors.get(req);
+  if (!actor) {
+    actor = asUser(requestUser(req));
+    actors.set(req, actor);
+  }
+  return actor;
 }
 
-const loaded = new WeakMap<FastifyRequest, LinkAccess>();
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are UUIDs; anything else cannot name a row and costs no query. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
-}
+const granted = new WeakMap<FastifyRequest, GrantedLink>();
 
 /**
- * Loads `/links/:id` and checks one capability through LinkCaps, the single
- * authorization path (domain/caps.ts via store.access). An unknown id is a
- * 404 before any capability is considered, so a stranger learns only that
- * the id does not exist or that it is not theirs — the same as a web visitor.
+ * Loads `/links/:id` and checks one capability through the links layer's one
+ * access function. An unknown id is a 404 before any capability is
+ * considered, so a stranger learns only that the id does not exist or that
+ * it is not theirs — the same as a web visitor.
  */
-export function requireLinkCap(deps: GuardDeps, cap: keyof LinkCaps): onRequestAsyncHookHandler {
-  const { store } = deps;
+export function requireLinkCap(deps: Pick<GuardDeps, 'links'>, cap: Capability): onRequestAsyncHookHandler {
   return async function requireLinkCapability(req, reply) {
     const id = (req.params as Record<string, unknown> | undefined)?.id;
-    const link = isUuid(id) ? await store.links.get(id) : null;
-    if (!link) return sendApiError(reply, 'NOT_FOUND', 'link not found');
-    const caps = await store.access.caps(link.id, viewerOf(requestUser(req)));
-    if (!caps[cap]) return sendApiError(reply, 'FORBIDDEN', 'forbidden');
-    loaded.set(req, { link, caps });
+    const access = await deps.links.access(requestActor(req), { id: typeof id === 'string' ? id : '' }, cap);
+    if (access.outcome === 'not_found') return sendApiError(reply, 'NOT_FOUND', 'link not found');
+    if (access.outcome === 'forbidden') return sendApiError(reply, 'FORBIDDEN', 'forbidden');
+    granted.set(req, access);
   };
 }
 
-/** The link and capabilities `requireLinkCap` established for this request. */
-export function requestLink(req: FastifyRequest): LinkAccess {
-  const access = loaded.get(req);
+/** The link, capabilities and actor `requireLinkCap` established for this request. */
+export function requestLink(req: FastifyRequest): GrantedLink {
+  const access = granted.get(req);
   if (!access) throw new Error(`no link loaded on ${req.method} ${req.url}: is the route missing requireLinkCap?`);
   return access;
 }

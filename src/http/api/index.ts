@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import type { LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAnalyticsRoutes } from './analytics.js';
@@ -22,6 +23,7 @@ import { addNamedSchema, apiErrorHandler, apiValidatorCompiler, jsonBodiesOnly }
 export interface ApiDeps {
   config: Config;
   store: Store;
+  links: LinkService;
 }
 
 /**

@@ -1,13 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { requestUser } from '../../auth/currentUser.js';
-import { AppError } from '../../domain/errors.js';
+import { isUuid, toOwnerResource, toShareResource, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
-import type { User } from '../../store/types.js';
 import { errorResponses, sendApiError } from './errors.js';
-import { authenticate, BEARER, isUuid, requestLink, requireLinkCap } from './guards.js';
-import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema, toOwnerBody, toShareBody } from './schemas.js';
+import { authenticate, BEARER, requestLink, requireLinkCap } from './guards.js';
+import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
 /**
@@ -22,15 +20,8 @@ const MemberParams = Type.Object({
 });
 const LinkParams = Type.Object({ id: Type.String({ description: 'link id' }) });
 
-async function userByEmail(store: Store, email: string): Promise<User> {
-  if (email.trim() === '') throw new AppError('BAD_REQUEST', 'email is required', 'email');
-  const user = await store.users.findByExactEmail(email);
-  if (!user) throw new AppError('NOT_FOUND', 'user not found', 'email');
-  return user;
-}
-
-export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: Store }): void {
-  const { store } = deps;
+export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: Store; links: LinkService }): void {
+  const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const manage = [authenticate(deps), requireLinkCap(deps, 'canManageShares')];
 
@@ -46,7 +37,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
         response: { 200: Type.Array(ref(OwnerSchema), { description: 'Bare array of owners' }), ...errorResponses(401, 403, 404, 500) },
       },
     },
-    async (req) => (await store.owners.list(requestLink(req).link.id)).map(toOwnerBody),
+    async (req) => (await store.owners.list(requestLink(req).link.id)).map(toOwnerResource),
   );
 
   api.post(
@@ -63,8 +54,8 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
       },
     },
     async (req, reply) => {
-      const user = await userByEmail(store, req.body.email);
-      await store.owners.add(requestLink(req).link.id, user.id);
+      const granted = requestLink(req);
+      const user = await links.addOwner(granted.actor, granted, req.body.email);
       return reply.code(201).send({ id: user.id, email: user.email, is_primary: false });
     },
   );
@@ -83,7 +74,8 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
     },
     async (req, reply) => {
       if (!isUuid(req.params.uid)) return sendApiError(reply, 'NOT_FOUND', 'owner not found');
-      await store.owners.remove(requestLink(req).link.id, req.params.uid);
+      const granted = requestLink(req);
+      await links.removeOwner(granted.actor, granted, req.params.uid);
       return reply.code(204).send(null);
     },
   );
@@ -100,7 +92,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
         response: { 200: Type.Array(ref(ShareSchema), { description: 'Bare array of shares' }), ...errorResponses(401, 403, 404, 500) },
       },
     },
-    async (req) => (await store.shares.list(requestLink(req).link.id)).map(toShareBody),
+    async (req) => (await store.shares.list(requestLink(req).link.id)).map(toShareResource),
   );
 
   api.post(
@@ -117,13 +109,8 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
       },
     },
     async (req, reply) => {
-      const linkId = requestLink(req).link.id;
-      const user = await userByEmail(store, req.body.email);
-      await store.shares.add(linkId, user.id, requestUser(req).id);
-      const share = (await store.shares.list(linkId)).find((s) => s.userId === user.id);
-      // Removed again between the two statements by a concurrent request.
-      if (!share) throw new AppError('NOT_FOUND', 'share not found');
-      return reply.code(201).send(toShareBody(share));
+      const granted = requestLink(req);
+      return reply.code(201).send(toShareResource(await links.addShare(granted.actor, granted, req.body.email)));
     },
   );
 
@@ -141,7 +128,8 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
     },
     async (req, reply) => {
       if (!isUuid(req.params.uid)) return sendApiError(reply, 'NOT_FOUND', 'share not found');
-      await store.shares.remove(requestLink(req).link.id, req.params.uid);
+      const granted = requestLink(req);
+      await links.removeShare(granted.actor, granted, req.params.uid);
       return reply.code(204).send(null);
     },
   );

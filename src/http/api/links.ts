@@ -4,17 +4,16 @@ import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import { AppError } from '../../domain/errors.js';
 import { decodeCursor, encodeCursor, pageLimit, suggestLimit } from '../../domain/keysetCursor.js';
+import { expiryFromRfc3339 } from '../../domain/linkInput.js';
+import { fullLinkResource, linkResources, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import type { LinkScope } from '../../store/links.js';
 import { viewerOf, type Viewer } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import { authenticate, BEARER, requestLink, requireLinkCap } from './guards.js';
-import { changeLink, createLink, fullLinkBody, linkBodies } from './linkOperations.js';
+import { authenticate, BEARER, requestActor, requestLink, requireLinkCap } from './guards.js';
 import { CreateLinkSchema, FULL_UPDATE_FIELDS, LinkListSchema, LinkSchema, SuggestLinksSchema, UpdateLinkSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 import { OPAQUE } from './validation.js';
-
-export { linkBodies } from './linkOperations.js';
 
 /**
  * Links: list, create, autocomplete, read, update, delete (api.md §6.6–§6.10,
@@ -32,21 +31,19 @@ export const PageQueryFields = {
   ),
 };
 
-const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
-
 /** One keyset page of links in slug order (api.md §4.3). */
 export async function linkPage(store: Store, scope: LinkScope, viewer: Viewer, query: { limit?: string; cursor?: string }) {
   const after = decodeCursor(query.cursor);
   const page = await store.links.list({ scope, viewer, afterSlug: after?.key, limit: pageLimit(query.limit) });
   const last = page.links[page.links.length - 1];
   return {
-    links: await linkBodies(store, page.links, viewer),
+    links: await linkResources(store, page.links, viewer),
     next_cursor: page.hasMore && last ? encodeCursor({ key: last.slug, id: last.id }) : null,
   };
 }
 
-export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store }): void {
-  const { store } = deps;
+export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; links: LinkService }): void {
+  const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(deps);
 
@@ -73,7 +70,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
     async (req) => {
       const viewer = viewerOf(requestUser(req));
       if (req.query.url !== undefined) {
-        return { links: await linkBodies(store, await store.links.withUrl(req.query.url, viewer), viewer), next_cursor: null };
+        return { links: await linkResources(store, await store.links.withUrl(req.query.url, viewer), viewer), next_cursor: null };
       }
       return linkPage(store, viewer?.isAdmin ? 'all' : 'member', viewer, req.query);
     },
@@ -93,17 +90,17 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
     },
     async (req, reply) => {
       const body = req.body;
-      const view = await createLink(store, requestUser(req).id, {
+      const view = await links.create(requestActor(req), {
         slug: body.slug,
         url: body.url,
         title: body.title,
         description: body.description,
         visibility: body.visibility,
         tags: body.tags,
-        expiresAt: body.expires_at,
+        expiresAt: expiryFromRfc3339(body.expires_at),
         healthChecksDisabled: body.health_checks_disabled,
       });
-      return reply.code(201).send(await fullLinkBody(store, view));
+      return reply.code(201).send(await fullLinkResource(store, view));
     },
   );
 
@@ -146,7 +143,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
     async (req) => {
       const view = await store.links.view(requestLink(req).link.id);
       if (!view) throw new AppError('NOT_FOUND', 'link not found');
-      return fullLinkBody(store, view);
+      return fullLinkResource(store, view);
     },
   );
 
@@ -167,29 +164,27 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
       },
     },
     async (req) => {
-      const { link } = requestLink(req);
+      const granted = requestLink(req);
       const body = req.body;
-      const fullUpdate = FULL_UPDATE_FIELDS.some((f) => body[f] !== undefined);
-      if (!fullUpdate && (body.archived !== undefined || body.health_checks_disabled !== undefined)) {
-        // Toggle-only body (api.md §6.9 rule 2): nothing else is touched.
-        return fullLinkBody(
-          store,
-          await changeLink(store, link, { archived: body.archived, healthChecksDisabled: body.health_checks_disabled }),
-        );
-      }
-      if (!present(body.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
-      // A full update replaces title, description and tags; omitted or empty visibility keeps the stored one.
-      const view = await changeLink(store, link, {
-        url: body.url,
-        title: body.title ?? '',
-        description: body.description ?? '',
-        tags: body.tags ?? [],
-        visibility: body.visibility,
-        expiresAt: body.expires_at,
-        archived: body.archived,
-        healthChecksDisabled: body.health_checks_disabled,
-      });
-      return fullLinkBody(store, view);
+      const toggles = { archived: body.archived, healthChecksDisabled: body.health_checks_disabled };
+      const togglesOnly =
+        !FULL_UPDATE_FIELDS.some((f) => body[f] !== undefined) &&
+        (toggles.archived !== undefined || toggles.healthChecksDisabled !== undefined);
+      // A body with only the toggles touches nothing else. Anything else is a full update: it
+      // needs url and replaces title, description and tags; omitted or empty visibility keeps
+      // the stored one.
+      const changes = togglesOnly
+        ? toggles
+        : {
+            url: body.url ?? '',
+            title: body.title ?? '',
+            description: body.description ?? '',
+            tags: body.tags ?? [],
+            visibility: body.visibility,
+            expiresAt: expiryFromRfc3339(body.expires_at),
+            ...toggles,
+          };
+      return fullLinkResource(store, await links.update(granted.actor, granted, changes));
     },
   );
 
@@ -206,7 +201,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store })
       },
     },
     async (req, reply) => {
-      await store.links.delete(requestLink(req).link.id);
+      const granted = requestLink(req);
+      await links.delete(granted.actor, granted);
       return reply.code(204).send(null);
     },
   );

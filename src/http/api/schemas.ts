@@ -1,8 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { LinkHealth } from '../../domain/health.js';
 import { BROWSER_FAMILIES, OS_FAMILIES } from '../../domain/userAgent.js';
-import { lifecycleState } from '../../domain/lifecycle.js';
-import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
+import type { HealthResource, LinkResource, OwnerResource, ShareResource } from '../../links/index.js';
 import { ApiErrorSchema } from './errors.js';
 import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
 import { UserSchema } from './users.js';
@@ -117,7 +115,9 @@ export const UpdateLinkSchema = Type.Object(
   },
 );
 
-export const EmailRequestFields = { email: Type.String({ description: 'exact email of an existing user' }) };
+export const EmailRequestFields = {
+  email: Type.String({ description: 'email of an existing user, matched without regard to case or surrounding spaces' }),
+};
 export const AddOwnerSchema = Type.Object(EmailRequestFields, { $id: 'AddOwnerRequest' });
 export const AddShareSchema = Type.Object(EmailRequestFields, { $id: 'AddShareRequest' });
 
@@ -393,56 +393,14 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   AnalyticsSchema,
 ];
 
-export type LinkBody = Static<typeof LinkSchema>;
-export type OwnerBody = Static<typeof OwnerSchema>;
+/** Holds only when the two types are the same: a response schema and the resource it serialises. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemasMatchResources: [
+  Same<Static<typeof LinkSchema>, LinkResource>,
+  Same<Static<typeof OwnerSchema>, OwnerResource>,
+  Same<Static<typeof HealthSchema>, HealthResource>,
+  Same<Static<typeof ShareSchema>, ShareResource>,
+] = [true, true, true, true];
+void schemasMatchResources;
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
-
-export function toOwnerBody(o: LinkOwner): OwnerBody {
-  return { id: o.userId, email: o.email, is_primary: o.isPrimary };
-}
-
-export function toHealthBody(h: LinkHealth): Static<typeof HealthSchema> {
-  return { status: h.status, last_checked_at: isoOrNull(h.lastCheckedAt), last_status: h.lastStatus };
-}
-
-/**
- * The link resource (api.md §4.4). `health` is passed only for callers
- * holding CanView on the link; without it both health keys are left out.
- */
-export function toLinkBody(link: LinkView, now: number, health: LinkHealth | undefined): LinkBody {
-  const body: LinkBody = {
-    id: link.id,
-    slug: link.slug,
-    url: link.url,
-    title: link.title,
-    description: link.description,
-    visibility: link.visibility,
-    expires_at: isoOrNull(link.expiresAt),
-    archived_at: isoOrNull(link.archivedAt),
-    lifecycle_state: lifecycleState(link, now),
-    tags: link.tags.map((t) => t.name),
-    owners: link.owners.map(toOwnerBody),
-    created_at: iso(link.createdAt),
-    updated_at: iso(link.updatedAt),
-  };
-  if (health !== undefined) {
-    body.health = toHealthBody(health);
-    body.health_checks_disabled = link.healthChecksDisabled;
-  }
-  return body;
-}
-
-export function toShareBody(s: LinkShare): Static<typeof ShareSchema> {
-  return {
-    link_id: s.linkId,
-    user_id: s.userId,
-    email: s.email,
-    display_name: s.displayName,
-    shared_by: s.sharedBy,
-    created_at: iso(s.createdAt),
-  };
-}
-
-export { iso, isoOrNull };
+export { iso, isoOrNull } from '../../links/index.js';

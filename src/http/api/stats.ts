@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
 import { parseSeriesDays, SERIES_DAYS, type SeriesDays } from '../../domain/timeseries.js';
+import type { LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { sendClickCsv } from '../clickCsv.js';
 import { errorResponses } from './errors.js';
@@ -38,7 +39,7 @@ function windowDays(raw: string | undefined): SeriesDays {
   return days;
 }
 
-export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config; store: Store }): void {
+export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config; store: Store; links: LinkService }): void {
   const { store, config } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — every per-link analytics read is CanStats.

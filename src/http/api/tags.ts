@@ -7,7 +7,8 @@ import type { Store } from '../../store/index.js';
 import { viewerOf, type LinkView, type Viewer } from '../../store/types.js';
 import { errorResponses, sendApiError } from './errors.js';
 import { authenticate, BEARER } from './guards.js';
-import { linkBodies, PageQueryFields } from './links.js';
+import { linkResources } from '../../links/index.js';
+import { PageQueryFields } from './links.js';
 import { LinkListSchema, TagListSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
@@ -85,7 +86,7 @@ export function registerTagRoutes(app: FastifyInstance, deps: { store: Store }):
       // A tag with nothing the caller may see answers exactly like a missing one; admins see
       // every link, so for them only a missing tag is a 404.
       if (!tag || (links.length === 0 && !viewer?.isAdmin)) return sendApiError(reply, 'NOT_FOUND', 'tag not found');
-      return { links: await linkBodies(store, links, viewer), next_cursor: null };
+      return { links: await linkResources(store, links, viewer), next_cursor: null };
     },
   );
 }

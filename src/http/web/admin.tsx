@@ -5,7 +5,7 @@ import { issueSignInUrl } from '../../auth/localLogin.js';
 import { isAppError } from '../../domain/errors.js';
 import { KEYWORD_PATTERN } from '../../store/keywords.js';
 import type { Role, User } from '../../store/types.js';
-import type { LinkAction } from '../../store/userDeletion.js';
+import { isUuid, type LinkAction } from '../../links/index.js';
 import {
   AdminOverview,
   ConfirmDeleteUser,
@@ -26,10 +26,10 @@ import { firstNulKey, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import {
   field,
-  isUuid,
   notFound,
   param,
   query,
+  requestActor,
   seeOther,
   sendFragment,
   textError,
@@ -117,7 +117,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const action: LinkAction | undefined = raw === 'reassign' || raw === 'delete' ? raw : undefined;
     if (raw !== '' && action === undefined) return textError(reply, 400, 'link_action required (reassign or delete)');
     try {
-      await store.userAdmin.deleteUser(target.id, requestUser(req).id, action);
+      await deps.links.deleteUser(requestActor(req), target.id, action);
     } catch (e) {
       if (isAppError(e) && e.status < 500) return textError(reply, e.status, e.message);
       throw e;

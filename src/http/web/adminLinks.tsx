@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireAdmin } from '../../auth/guards.js';
-import { VISIBILITIES, type Visibility } from '../../domain/caps.js';
+import { VISIBILITIES } from '../../domain/caps.js';
 import { isAppError } from '../../domain/errors.js';
-import { validateDescription, validateTitle } from '../../domain/linkInput.js';
-import { validateDestination } from '../../domain/url.js';
 import { isStalenessFilter, stalenessHint } from '../../store/staleness.js';
 import type { LinkView } from '../../store/types.js';
 import { viewerOf } from '../../store/types.js';
@@ -125,21 +123,21 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
       };
       return editReply(req, reply, view, shown, nulMessage(nul));
     }
-    let patch;
+    let updated;
     try {
-      if (values.url.trim() === '') return editReply(req, reply, view, values, 'URL is required.');
-      patch = {
-        url: validateDestination(values.url),
-        title: validateTitle(values.title),
-        description: validateDescription(values.description),
-        // An unknown visibility leaves the stored one alone; expiry and tags are not edited here.
-        ...((VISIBILITIES as readonly string[]).includes(values.visibility) ? { visibility: values.visibility as Visibility } : {}),
-      };
+      // An unknown visibility leaves the stored one alone; expiry and tags are not edited here.
+      const visibility = (VISIBILITIES as readonly string[]).includes(values.visibility) ? values.visibility : undefined;
+      updated = await deps.links.update(got.actor, got, {
+        url: values.url,
+        title: values.title,
+        description: values.description,
+        visibility,
+      });
     } catch (e) {
-      if (isAppError(e)) return editReply(req, reply, view, values, e.message);
+      if (isAppError(e) && e.code === 'BAD_REQUEST' && e.field === 'url') return editReply(req, reply, view, values, 'URL is required.');
+      if (isAppError(e) && e.status === 400) return editReply(req, reply, view, values, e.message);
       throw e;
     }
-    const updated = await store.links.update(view.id, patch);
     if (!wantsFragment(req)) return seeOther(reply, '/admin/links');
     return sendFragment(reply, withToast(await readOnlyRow(req, updated), 'success', `Saved ${updated.slug}.`));
   });
@@ -166,7 +164,7 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
   webRoute(app, 'DELETE', '/admin/links/:id', guard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canDelete');
     if (!got) return reply;
-    await store.links.delete(got.link.id);
+    await deps.links.delete(got.actor, got);
     if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'Link deleted.'));
     return seeOther(reply, '/admin/links');
   });

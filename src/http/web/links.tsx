@@ -3,12 +3,11 @@ import QRCode from 'qrcode';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireUser } from '../../auth/guards.js';
 import type { LinkCaps } from '../../domain/caps.js';
-import { isAppError } from '../../domain/errors.js';
+import { AppError, isAppError } from '../../domain/errors.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
-import { validateDescription, validateExpiry, validateTitle, validateVisibility } from '../../domain/linkInput.js';
+import { Unreadable } from '../../domain/linkInput.js';
 import { slugError } from '../../domain/slug.js';
-import { normalizeTags, splitTagList, type TagInput } from '../../domain/tags.js';
-import { validateDestination } from '../../domain/url.js';
+import { splitTagList } from '../../domain/tags.js';
 import type { Link } from '../../store/types.js';
 import { datetimeLocalValue } from '../../views/format.js';
 import { ConfirmDelete, LinkDetail, OwnersSection, SharesPanel, type LinkDetailProps } from '../../views/pages/linkDetail.js';
@@ -34,6 +33,7 @@ import {
   param,
   parseExpiresInput,
   query,
+  requestActor,
   seeOther,
   sendFragment,
   tableEnv,
@@ -50,17 +50,6 @@ import {
  * Every route loads the link, then asks LinkCaps; nothing here decides access.
  */
 
-interface ValidLinkForm {
-  url: string;
-  title: string;
-  description: string;
-  /** undefined on edit with an empty field: keep the stored value. */
-  visibility: ReturnType<typeof validateVisibility> | undefined;
-  tags: TagInput[];
-  expiresAt: number | null;
-  healthChecksDisabled: boolean;
-}
-
 function formValues(req: FastifyRequest): LinkFormValues {
   return {
     slug: field(req, 'slug').trim(),
@@ -74,18 +63,10 @@ function formValues(req: FastifyRequest): LinkFormValues {
   };
 }
 
-/**
- * The checks of web-ui.md §7 in their order, first failure wins: slug → URL
- * (scheme, host, duplicate variables) → title/description → tags →
- * visibility → expiry. The store re-checks everything on write.
- */
-function validateLinkForm(
-  v: LinkFormValues,
-  opts: { create: boolean; now: number; storedExpiry: number | null },
-): { ok: ValidLinkForm } | { error: FormError } {
-  // A NUL never reaches the store (PostgreSQL refuses it): named beside its field, in form order.
+/** A NUL never reaches the store (PostgreSQL refuses it): named beside its field, in form order. */
+function nulError(v: LinkFormValues, create: boolean): FormError | null {
   const text: Array<[string, string]> = [
-    ['slug', opts.create ? v.slug : ''],
+    ['slug', create ? v.slug : ''],
     ['url', v.url],
     ['title', v.title],
     ['description', v.description],
@@ -93,30 +74,34 @@ function validateLinkForm(
     ['visibility', v.visibility],
     ['expires_at', v.expiresAt],
   ];
-  for (const [name, value] of text) if (hasNul(value)) return { error: { field: name, message: nulMessage(name) } };
-  try {
-    if (opts.create) {
-      const msg = slugError(v.slug);
-      if (msg) return { error: { field: 'slug', message: msg } };
-    }
-    if (v.url.trim() === '') return { error: { field: 'url', message: 'url is required' } };
-    const url = validateDestination(v.url);
-    const title = validateTitle(v.title);
-    const description = validateDescription(v.description);
-    const tags = normalizeTags(splitTagList(v.tags));
-    const visibility = !opts.create && v.visibility === '' ? undefined : validateVisibility(v.visibility);
-    const parsed = parseExpiresInput(v.expiresAt);
-    if (!parsed.ok) return { error: { field: 'expires_at', message: parsed.message } };
-    const expiresAt = validateExpiry(parsed.value, opts.now, opts.create ? null : opts.storedExpiry);
-    return { ok: { url, title, description, visibility, tags, expiresAt, healthChecksDisabled: v.healthChecksDisabled } };
-  } catch (e) {
-    if (isAppError(e)) return { error: { field: e.field ?? null, message: e.message } };
-    throw e;
-  }
+  for (const [name, value] of text) if (hasNul(value)) return { field: name, message: nulMessage(name) };
+  return null;
+}
+
+/** The form's fields as the links layer takes them; a date it cannot read is reported in the expiry's place. */
+function draftOf(v: LinkFormValues) {
+  const parsed = parseExpiresInput(v.expiresAt);
+  return {
+    url: v.url,
+    title: v.title,
+    description: v.description,
+    visibility: v.visibility,
+    tags: splitTagList(v.tags),
+    expiresAt: parsed.ok ? parsed.value : new Unreadable(new AppError('BAD_REQUEST', parsed.message, 'expires_at')),
+    healthChecksDisabled: v.healthChecksDisabled,
+  };
+}
+
+/** A refused save as the form shows it: the rule's message beside its field. */
+function formError(e: unknown, fallback: string): FormError | null {
+  if (!isAppError(e)) return null;
+  if (e.code === 'SLUG_CONFLICT') return { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
+  if (e.status === 400) return { field: e.field ?? null, message: e.message };
+  return { field: null, message: fallback };
 }
 
 export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
-  const { store, config } = deps;
+  const { store, config, links } = deps;
   const guard = { preHandler: requireUser(deps) };
   // Routes whose handler names a NUL character beside the field it is in (http/web/nulGuard.tsx).
   const formGuard = { ...guard, config: { handlesNul: true } };
@@ -188,32 +173,16 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   );
 
   app.post('/dashboard/links', formGuard, async (req, reply) => {
-    const user = requestUser(req);
     const values = formValues(req);
-    const checked = validateLinkForm(values, { create: true, now: store.now(), storedExpiry: null });
-    if ('error' in checked) return renderForm(req, reply, { mode: 'create', values, error: checked.error }, 400);
-    const v = checked.ok;
+    const nul = nulError(values, true);
+    if (nul) return renderForm(req, reply, { mode: 'create', values, error: nul }, 400);
     try {
-      await store.links.create(
-        {
-          slug: values.slug,
-          url: v.url,
-          title: v.title,
-          description: v.description,
-          visibility: v.visibility,
-          tags: v.tags.map((t) => t.name),
-          expiresAt: v.expiresAt,
-        },
-        user.id,
-        { healthChecksDisabled: v.healthChecksDisabled },
-      );
+      await links.create(requestActor(req), { slug: values.slug, ...draftOf(values) });
     } catch (e) {
-      let error: FormError = { field: null, message: 'Could not create the link. Please try again.' };
-      if (isAppError(e) && e.code === 'SLUG_CONFLICT')
-        error = { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
-      else if (isAppError(e) && e.status === 400) error = { field: e.field ?? null, message: e.message };
-      else req.log.error({ err: e }, 'creating a link from the web form failed');
-      return renderForm(req, reply, { mode: 'create', values, error }, isAppError(e) ? e.status : 500);
+      const error = formError(e, 'Could not create the link. Please try again.');
+      if (!error) req.log.error({ err: e }, 'creating a link from the web form failed');
+      const shown = error ?? { field: null, message: 'Could not create the link. Please try again.' };
+      return renderForm(req, reply, { mode: 'create', values, error: shown }, isAppError(e) ? e.status : 500);
     }
     if (wantsFragment(req)) {
       // Nothing to swap: the modal closes and #link-list refreshes itself on the event.
@@ -270,32 +239,16 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const { link } = got;
     // The slug is immutable: whatever the form sends for it is ignored.
     const values = { ...formValues(req), slug: link.slug };
-    const checked = validateLinkForm(values, { create: false, now: store.now(), storedExpiry: link.expiresAt });
-    if ('error' in checked) return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: checked.error }, 400);
-    const v = checked.ok;
+    const nul = nulError(values, false);
+    if (nul) return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: nul }, 400);
     try {
-      await store.links.update(link.id, {
-        url: v.url,
-        title: v.title,
-        description: v.description,
-        ...(v.visibility !== undefined ? { visibility: v.visibility } : {}),
-        expiresAt: v.expiresAt,
-        healthChecksDisabled: v.healthChecksDisabled,
-      });
+      // One transaction: the fields and the tag set are saved together or not at all.
+      await links.update(got.actor, got, draftOf(values));
     } catch (e) {
-      const error: FormError =
-        isAppError(e) && e.status === 400 ? { field: e.field ?? null, message: e.message } : { field: null, message: 'Update failed.' };
-      if (!isAppError(e)) req.log.error({ err: e }, 'updating a link from the web form failed');
-      return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error }, isAppError(e) ? e.status : 500);
-    }
-    // The tag set is saved on its own, after the fields (web-ui.md §7), so a
-    // failure there can say exactly what was and was not saved.
-    try {
-      await store.links.update(link.id, { tags: v.tags.map((t) => t.name) });
-    } catch (e) {
-      req.log.error({ err: e }, 'saving the tags of an edited link failed');
-      const error: FormError = { field: 'tags', message: 'The link was saved, but its tags could not be updated. Please try again.' };
-      return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error }, 500);
+      const error = formError(e, 'Update failed.');
+      if (!error) req.log.error({ err: e }, 'updating a link from the web form failed');
+      const shown = error ?? { field: null, message: 'Update failed.' };
+      return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: shown }, isAppError(e) ? e.status : 500);
     }
     if (wantsFragment(req)) {
       return reply
@@ -332,7 +285,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   webRoute(app, 'DELETE', '/dashboard/links/:id', guard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canDelete');
     if (!got) return reply;
-    await store.links.delete(got.link.id);
+    await links.delete(got.actor, got);
     // The row's outerHTML becomes nothing; only the toast arrives (web-ui.md §9).
     if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'Link deleted.'));
     return seeOther(reply, '/dashboard');
@@ -344,7 +297,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     app.post(`/dashboard/links/:id/${action}`, guard, async (req, reply) => {
       const got = await linkFor(deps, req, reply, 'canEdit');
       if (!got) return reply;
-      await store.links.setLifecycle(got.link.id, { archived: action === 'archive' });
+      await (action === 'archive' ? links.archive(got.actor, got) : links.unarchive(got.actor, got));
       if (!wantsFragment(req)) return seeOther(reply, `/dashboard/links/${got.link.id}`);
       const props = await detailProps(req, got.link, got.caps);
       const message = action === 'archive' ? 'Link archived. It no longer redirects.' : 'Link unarchived. It redirects again.';
@@ -355,7 +308,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.post('/dashboard/links/:id/renew', guard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canEdit');
     if (!got) return reply;
-    const view = await store.links.setLifecycle(got.link.id, { renew: true });
+    const view = await links.renew(got.actor, got);
     if (!wantsFragment(req)) return seeOther(reply, '/dashboard');
     // The row keeps the columns of the table it came from (lifecycle.md §6).
     const from = headerPath(req.headers['hx-current-url']);
@@ -387,24 +340,14 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.post('/dashboard/links/:id/owners', formGuard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
-    const email = field(req, 'email').trim();
-    if (email === '') return ownersReply(req, reply, got.link, got.caps, 'Email is required.', 400);
+    const email = field(req, 'email');
     if (hasNul(email)) return ownersReply(req, reply, got.link, got.caps, 'Email must not contain NUL characters.', 400);
-    const user = await store.users.findByEmail(email);
-    if (!user) return ownersReply(req, reply, got.link, got.caps, 'No user found with that email.', 400);
     try {
-      await store.owners.add(got.link.id, user.id);
+      await links.addOwner(got.actor, got, email);
     } catch (e) {
-      const duplicate = isAppError(e) && e.code === 'DUPLICATE_OWNER';
-      if (!duplicate) req.log.error({ err: e }, 'adding a co-owner failed');
-      return ownersReply(
-        req,
-        reply,
-        got.link,
-        got.caps,
-        duplicate ? 'User is already a co-owner.' : 'Could not add co-owner.',
-        duplicate ? 400 : 500,
-      );
+      const message = memberError(e, 'DUPLICATE_OWNER', 'User is already a co-owner.');
+      if (!message) req.log.error({ err: e }, 'adding a co-owner failed');
+      return ownersReply(req, reply, got.link, got.caps, message ?? 'Could not add co-owner.', message ? 400 : 500);
     }
     return ownersReply(req, reply, got.link, got.caps, null);
   });
@@ -413,7 +356,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     try {
-      await store.owners.remove(got.link.id, param(req, 'uid'));
+      await links.removeOwner(got.actor, got, param(req, 'uid'));
     } catch (e) {
       if (isAppError(e) && e.code === 'PRIMARY_OWNER_PROTECTED') return textError(reply, 400, 'Cannot remove primary owner');
       if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user is not an owner of this link.');
@@ -434,17 +377,15 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.post('/dashboard/links/:id/shares', formGuard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
-    const email = field(req, 'email').trim();
-    if (email === '') return sharesReply(req, reply, got.link, got.caps, 'Email is required.', 400);
+    const email = field(req, 'email');
     if (hasNul(email)) return sharesReply(req, reply, got.link, got.caps, 'Email must not contain NUL characters.', 400);
-    const user = await store.users.findByEmail(email);
-    if (!user) return sharesReply(req, reply, got.link, got.caps, 'No user found with that email.', 400);
     try {
       // The acting user is recorded as the grantor.
-      await store.shares.add(got.link.id, user.id, got.user.id);
+      await links.addShare(got.actor, got, email);
     } catch (e) {
-      if (!(isAppError(e) && e.code === 'DUPLICATE_SHARE')) req.log.error({ err: e }, 'adding a share failed');
-      return sharesReply(req, reply, got.link, got.caps, 'Could not add user. They may already have access.', 400);
+      const message = memberError(e, 'DUPLICATE_SHARE', 'Could not add user. They may already have access.');
+      if (!message) req.log.error({ err: e }, 'adding a share failed');
+      return sharesReply(req, reply, got.link, got.caps, message ?? 'Could not add user. They may already have access.', 400);
     }
     return sharesReply(req, reply, got.link, got.caps, null);
   });
@@ -453,13 +394,22 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     try {
-      await store.shares.remove(got.link.id, param(req, 'uid'));
+      await links.removeShare(got.actor, got, param(req, 'uid'));
     } catch (e) {
       if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user has no access to remove.');
       throw e;
     }
     return sharesReply(req, reply, got.link, got.caps, null);
   });
+}
+
+/** What the owners and shares panels say when adding someone is refused; null for an unexpected failure. */
+function memberError(e: unknown, duplicateCode: 'DUPLICATE_OWNER' | 'DUPLICATE_SHARE', duplicate: string): string | null {
+  if (!isAppError(e)) return null;
+  if (e.code === 'BAD_REQUEST' && e.field === 'email') return 'Email is required.';
+  if (e.code === 'NOT_FOUND' && e.field === 'email') return 'No user found with that email.';
+  if (e.code === duplicateCode) return duplicate;
+  return null;
 }
 
 /** The address an add-by-email form sent, as it can be shown again. */

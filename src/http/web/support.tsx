@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import { requestUser } from '../../auth/currentUser.js';
 import type { Config } from '../../config.js';
-import { CAPABILITIES, type LinkCaps } from '../../domain/caps.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
+import { asUser, type Actor, type Capability, type GrantedLink, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
-import { viewerOf, type Link, type LinkView, type User } from '../../store/types.js';
+import { viewerOf, type LinkView, type User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
 import { Forbidden, PlainNotFound } from '../../views/pages/errors.js';
 import type { LinkRowData, LinkTableEnv } from '../../views/partials/linkTable.js';
@@ -18,13 +18,19 @@ import { errorToastHeader, isHtmx, pageContext, requestOrigin, sendHtml } from '
 export interface WebDeps {
   config: Config;
   store: Store;
+  links: LinkService;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const actors = new WeakMap<FastifyRequest, Actor>();
 
-/** Ids are UUIDs; anything else cannot name a row and is answered 404 without a query. */
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
+/** The signed-in user as the links application layer sees them, one object per request (behind a guard). */
+export function requestActor(req: FastifyRequest): Actor {
+  let actor = actors.get(req);
+  if (!actor) {
+    actor = asUser(requestUser(req));
+    actors.set(req, actor);
+  }
+  return actor;
 }
 
 export function param(req: FastifyRequest, name: string): string {
@@ -84,8 +90,6 @@ export function textError(reply: FastifyReply, status: number, message: string):
   return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(message);
 }
 
-export type Capability = keyof LinkCaps;
-
 /**
  * Loads a link for a guarded route and checks one capability through
  * LinkCaps: an unknown id is a 404 before any capability check, a missing
@@ -96,20 +100,17 @@ export async function linkFor(
   req: FastifyRequest,
   reply: FastifyReply,
   need: Capability,
-): Promise<{ link: Link; caps: LinkCaps; user: User } | null> {
-  const id = param(req, 'id');
-  const user = requestUser(req);
-  const link = isUuid(id) ? await deps.store.links.get(id) : null;
-  if (!link) {
+): Promise<(GrantedLink & { user: User }) | null> {
+  const access = await deps.links.access(requestActor(req), { id: param(req, 'id') }, need);
+  if (access.outcome === 'not_found') {
     await notFound(deps, req, reply, 'That link does not exist.');
     return null;
   }
-  const caps = await deps.store.access.caps(link.id, viewerOf(user));
-  if (!CAPABILITIES.includes(need) || !caps[need]) {
+  if (access.outcome === 'forbidden') {
     await forbidden(deps, req, reply);
     return null;
   }
-  return { link, caps, user };
+  return { ...access, user: requestUser(req) };
 }
 
 /**

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../domain/errors.js';
+import { validateDescription, validateTitle, validateVisibility } from '../domain/linkInput.js';
+import type { LinkRecord } from '../domain/linkRecords.js';
+import { assertValidSlug } from '../domain/slug.js';
+import { normalizeTags } from '../domain/tags.js';
+import { validateDestination } from '../domain/url.js';
+import type { LinkWrite } from '../store/links.js';
+import type { Link, User } from '../store/types.js';
+import { eventActor, type Actor } from './actor.js';
+import { commit, fieldsOf, type LinkContext } from './context.js';
+import { fieldChanges } from './events.js';
+
+/**
+ * The idempotent import behind `joe-links links import` (docs/api.md#bulk-export-and-import):
+ * a record creates its link when the slug is free, updates it when it differs
+ * from what is stored, and otherwise leaves it alone, so importing the same
+ * file twice changes nothing the second time. Each record is its own
+ * transaction, so one bad record never leaves half a link and never stops
+ * the others.
+ */
+
+export type ImportAction = 'created' | 'updated' | 'skipped';
+
+export interface ImportOutcome {
+  action: ImportAction;
+  /** Things worth telling the operator, e.g. owners that matched no user. */
+  notes: string[];
+}
+
+export interface ImportOptions {
+  /** Owner of links whose listed owners match no user (and of every CSV row); null: such links are refused. */
+  fallbackOwnerId: string | null;
+  /** Decide and validate everything, then roll back. */
+  dryRun: boolean;
+  /** The format the records came from, named in their events. */
+  source: string;
+}
+
+const wholeSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
+
+async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, notes: string[]): Promise<string[]> {
+  // Only the operator and admins may hand links to the people a file names; anyone else imports for themselves.
+  if (actor.kind === 'user' && actor.user.role !== 'admin') return [actor.user.id];
+  const ids: string[] = [];
+  for (const email of record.owners ?? []) {
+    const user: User | null = await ctx.store.users.findByEmail(email);
+    if (!user) notes.push(`owner ${email} matches no user`);
+    else if (!ids.includes(user.id)) ids.push(user.id);
+  }
+  return ids;
+}
+
+/**
+ * Every link rule applies, except that expiry and archive times are restored
+ * as given (an export of an expired link must import back). Fields the record
+ * does not carry (CSV has no visibility, owners or dates) are kept.
+ */
+export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {
+  assertValidSlug(record.slug);
+  const url = validateDestination(record.url);
+  const title = validateTitle(record.title);
+  const description = validateDescription(record.description);
+  const tags = normalizeTags(record.tags);
+  const visibility = record.visibility === undefined ? undefined : validateVisibility(record.visibility);
+  const expiresAt = record.expiresAt === undefined || record.expiresAt === null ? record.expiresAt : wholeSecond(record.expiresAt);
+  const archivedAt = record.archivedAt;
+  const notes: string[] = [];
+  const ownerIds = await ownersOf(ctx, actor, record, notes);
+  const { store } = ctx;
+
+  try {
+    return await commit(
+      ctx,
+      async (tx, events) => {
+        const now = ctx.now();
+        const base = { at: now, actor: eventActor(actor), source: opts.source };
+        const existing = await store.links.getBySlug(record.slug, tx);
+        if (!existing) {
+          const owners = ownerIds.length > 0 ? ownerIds : opts.fallbackOwnerId !== null ? [opts.fallbackOwnerId] : [];
+          if (owners.length === 0) {
+            throw new AppError('BAD_REQUEST', 'no owner: none of its owners is a user here; pass --owner to give such links to someone');
+          }
+          const given = 'given to the --owner user';
+          if (ownerIds.length === 0 && (record.owners?.length ?? 0) > 0 && !notes.includes(given)) notes.push(given);
+          const link: Link = {
+            id: randomUUID(),
+            slug: record.slug,
+            url,
+            title,
+            description,
+            visibility: visibility ?? 'public',
+            createdAt: record.createdAt ?? now,
+            updatedAt: now,
+            expiresAt: expiresAt ?? null,
+            archivedAt: archivedAt ?? null,
+            healthChecksDisabled: record.healthChecksDisabled === true,
+          };
+          await store.links.insert(link, tx);
+          for (const [i, u] of owners.entries()) await store.owners.insert(link.id, u, { primary: i === 0, at: now }, tx);
+          await store.tags.setForLink(link.id, tags, tx, { fresh: true });
+          events.push({
+            ...base,
+            linkId: link.id,
+            slug: link.slug,
+            kind: 'created',
+            changes: fieldChanges(
+              null,
+              fieldsOf(
+                link,
+                tags.map((t) => t.name),
+              ),
+            ),
+          });
+          return { action: 'created' as const, notes };
+        }
+
+        const current = (await store.links.lockForChange(existing.id, tx)) ?? existing;
+        const write: LinkWrite = { updatedAt: now };
+        if (current.url !== url) write.url = url;
+        if (current.title !== title) write.title = title;
+        if (current.description !== description) write.description = description;
+        if (visibility !== undefined && current.visibility !== visibility) write.visibility = visibility;
+        if (expiresAt !== undefined && current.expiresAt !== expiresAt) write.expiresAt = expiresAt;
+        if (archivedAt !== undefined && current.archivedAt !== archivedAt) write.archivedAt = archivedAt;
+        if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
+          write.healthChecksDisabled = record.healthChecksDisabled;
+        }
+        const stored = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
+        const tagsDiffer =
+          stored
+            .map((t) => t.slug)
+            .sort()
+            .join('\n') !==
+          tags
+            .map((t) => t.slug)
+            .sort()
+            .join('\n');
+        const existingOwners = new Set((await store.owners.list(current.id, tx)).map((o) => o.userId));
+        // Owners are only ever added: an import never takes a link away from anyone.
+        const newOwners = ownerIds.filter((u) => !existingOwners.has(u));
+        if (Object.keys(write).length === 1 && !tagsDiffer && newOwners.length === 0) return { action: 'skipped' as const, notes };
+        await store.links.write(current.id, write, tx);
+        if (tagsDiffer) await store.tags.setForLink(current.id, tags, tx);
+        const link = { ...current, slug: current.slug };
+        const after: Link = { ...current, ...write } as Link;
+        const changes = fieldChanges(
+          fieldsOf(
+            current,
+            stored.map((t) => t.name),
+          ),
+          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name)),
+        );
+        if (Object.keys(changes).length > 0) events.push({ ...base, linkId: link.id, slug: link.slug, kind: 'updated', changes });
+        for (const u of newOwners) {
+          await store.owners.insert(current.id, u, { primary: false, at: now }, tx);
+          const user = await store.users.findById(u, tx);
+          if (user) {
+            events.push({
+              ...base,
+              linkId: link.id,
+              slug: link.slug,
+              kind: 'owner_added',
+              member: { userId: u, email: user.email, displayName: user.displayName },
+            });
+          }
+        }
+        return { action: 'updated' as const, notes };
+      },
+      { dryRun: opts.dryRun },
+    );
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'SLUG_CONFLICT') {
+      throw new AppError('SLUG_CONFLICT', 'slug was taken while importing; run the import again');
+    }
+    throw e;
+  }
+}

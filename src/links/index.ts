@@ -1,0 +1,9 @@
+export { accessLink, isUuid, type Capability, type GrantedLink, type LinkAccess, type LinkLookup } from './access.js';
+export type { LinkAction, UserDeletion } from './accounts.js';
+export { actorViewer, asSystem, asUser, type Actor } from './actor.js';
+export { LinkEventBus, type LinkEvent, type LinkEventKind, type LinkEventListener } from './events.js';
+export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
+export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
+export * from './resource.js';
+export { LinkService } from './service.js';
+export type { NewLink } from './writes.js';

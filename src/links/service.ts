@@ -1,0 +1,95 @@
+import type { LinkChanges } from '../domain/linkInput.js';
+import type { LinkRecord } from '../domain/linkRecords.js';
+import type { Store } from '../store/index.js';
+import type { Link, LinkShare, LinkView, User } from '../store/types.js';
+import { accessLink, type Capability, type GrantedLink, type LinkAccess, type LinkLookup } from './access.js';
+import { deleteUser, type LinkAction, type UserDeletion } from './accounts.js';
+import type { Actor } from './actor.js';
+import { userByEmail, type LinkContext } from './context.js';
+import { LinkEventBus } from './events.js';
+import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
+import { addOwner, addShare, removeOwner, removeShare } from './members.js';
+import { archiveLink, createLink, deleteLink, renewLink, setHealthChecks, unarchiveLink, updateLink, type NewLink } from './writes.js';
+
+type Target = GrantedLink | string;
+
+/**
+ * The links application layer: the one place a link or its membership
+ * changes. Web pages, REST, MCP and the CLI translate their input into one of
+ * these calls and its outcome into their response. Each call takes the
+ * acting user (or the system), authorizes through LinkCaps, validates once,
+ * writes in one transaction and, after the commit, publishes one event per
+ * change on `events`.
+ */
+export class LinkService {
+  readonly events: LinkEventBus;
+  private readonly ctx: LinkContext;
+
+  constructor(store: Store, opts: { events?: LinkEventBus; now?: () => number } = {}) {
+    this.events = opts.events ?? new LinkEventBus();
+    this.ctx = { store, events: this.events, now: opts.now ?? store.now };
+  }
+
+  /** A link for someone, with what they may do to it; the one access check of every surface. */
+  access(actor: Actor, lookup: LinkLookup, need: Capability): Promise<LinkAccess> {
+    return accessLink(this.ctx.store, actor, lookup, need);
+  }
+
+  /** The user an email names, by the rule every surface shares. */
+  userByEmail(email: string, field?: string): Promise<User> {
+    return userByEmail(this.ctx, email, field);
+  }
+
+  create(actor: Actor, input: NewLink): Promise<LinkView> {
+    return createLink(this.ctx, actor, input);
+  }
+
+  update(actor: Actor, target: Target, changes: LinkChanges): Promise<LinkView> {
+    return updateLink(this.ctx, actor, target, changes);
+  }
+
+  archive(actor: Actor, target: Target): Promise<LinkView> {
+    return archiveLink(this.ctx, actor, target);
+  }
+
+  unarchive(actor: Actor, target: Target): Promise<LinkView> {
+    return unarchiveLink(this.ctx, actor, target);
+  }
+
+  renew(actor: Actor, target: Target): Promise<LinkView> {
+    return renewLink(this.ctx, actor, target);
+  }
+
+  setHealthChecks(actor: Actor, target: Target, disabled: boolean): Promise<LinkView> {
+    return setHealthChecks(this.ctx, actor, target, disabled);
+  }
+
+  delete(actor: Actor, target: Target): Promise<Link> {
+    return deleteLink(this.ctx, actor, target);
+  }
+
+  addOwner(actor: Actor, target: Target, email: string): Promise<User> {
+    return addOwner(this.ctx, actor, target, email);
+  }
+
+  removeOwner(actor: Actor, target: Target, userId: string): Promise<void> {
+    return removeOwner(this.ctx, actor, target, userId);
+  }
+
+  addShare(actor: Actor, target: Target, email: string): Promise<LinkShare> {
+    return addShare(this.ctx, actor, target, email);
+  }
+
+  removeShare(actor: Actor, target: Target, userId: string): Promise<void> {
+    return removeShare(this.ctx, actor, target, userId);
+  }
+
+  importRecord(actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {
+    return importRecord(this.ctx, actor, record, opts);
+  }
+
+  /** Deletes a user account, reassigning or deleting the links they are primary owner of. */
+  deleteUser(actor: Actor, targetId: string, linkAction?: LinkAction): Promise<UserDeletion> {
+    return deleteUser(this.ctx, actor, targetId, linkAction);
+  }
+}
