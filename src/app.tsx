@@ -20,6 +20,7 @@ import { registerWebRoutes } from './http/web/index.js';
 import { registerSecurityHeaders } from './http/web/security.js';
 import { registerThemeRoute } from './http/web/theme.js';
 import type { LinkService } from './links/index.js';
+import type { LinkSuggestions } from './llm/index.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
 import { isBusy, isUnavailable } from './store/dbErrors.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   config: Config;
   store: Store;
   links: LinkService;
+  /** LLM link suggestions, shared by REST and MCP; null when no provider is configured. */
+  suggestions: LinkSuggestions | null;
   metrics: Metrics;
   recordClick(event: ClickEvent): void;
   /** Logger settings; tests pass `false`. */

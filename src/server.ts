@@ -5,8 +5,9 @@ import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
 import { Metrics } from './metrics.js';
-import { createClickRecorder } from './store/clickSink.js';
+import { createClickRecorder } from './workers/clickSink.js';
 import { LinkEventBus, LinkService } from './links/index.js';
+import { createLinkSuggestions } from './llm/index.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
 import { startGaugeUpdater } from './workers/gauges.js';
@@ -58,15 +59,18 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const links = new LinkService(store, { events });
     const ipHashSecret = await store.settings.ipHashSecret();
     let clickWriter: ClickRecorder | null = null;
+    const suggestions = createLinkSuggestions(config);
     const app = await buildApp({
       config,
       store,
       links,
+      suggestions,
       metrics,
       logger: opts.logger,
       recordClick: (e) => clickWriter!.enqueue(e),
     });
     log = app.log;
+    if (suggestions) app.addHook('onClose', async () => suggestions.close());
     if (applied.length > 0) app.log.info(`applied migrations: ${applied.join(', ')}`);
     clickWriter = createClickRecorder(db, store.clicks, config.db.dsn, { metrics, log: app.log, ipHashSecret });
     clickWriter.start();
@@ -79,7 +83,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       tickMs: config.jobs.tickMs,
       ...opts.scheduler,
     });
-    for (const job of periodicJobs({ config, store, metrics, log: app.log })) scheduler.add(job);
+    for (const job of periodicJobs({ config, store, sqlite: db.sqlite, metrics, log: app.log })) scheduler.add(job);
     await opts.onReady?.({ app, store, links, metrics, clickWriter, scheduler });
 
     await app.listen({ host: config.http.host, port: config.http.port });

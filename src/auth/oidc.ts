@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import * as client from 'openid-client';
 import type { Config } from '../config.js';
-import { randomToken, sha256Base64Url } from './secrets.js';
+import { randomToken, sha256Base64Url } from '../domain/secrets.js';
 
 /**
  * OIDC sign-in with openid-client (api.md §2.2, §2.3): authorization code

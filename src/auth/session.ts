@@ -4,7 +4,7 @@ import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
 import { authCookieAttributes, clearAuthCookie, readCookie } from './cookies.js';
 import { SESSION_COOKIE, setCurrentSession } from './currentUser.js';
-import { isRandomTokenShaped, randomToken } from './secrets.js';
+import { isRandomTokenShaped, randomToken } from '../domain/secrets.js';
 
 /**
  * Starting and ending browser sessions (api.md §2.6). Every sign-in path —

@@ -2,7 +2,7 @@
  * The CSV click export as an HTTP response, shared by both export routes
  * (SPEC-0021 REQ "CSV Export"; ADR-0021 (g)):
  *
- *   sendClickCsv(reply: FastifyReply, store: Store, req: ClickCsvRequest): Promise<FastifyReply>
+ *   sendClickCsv(reply: FastifyReply, store: Pick<Store, 'analytics'>, req: ClickCsvRequest): Promise<FastifyReply>
  *
  *   req.link         { id, slug } of a link the route has already authorized with CanStats
  *   req.attribution  the caller's CanManageShares: fills the `user_agent` and `user` columns
@@ -50,7 +50,7 @@ function fileSafe(slug: string): string {
   return slug.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
-export async function sendClickCsv(reply: FastifyReply, store: Store, req: ClickCsvRequest): Promise<FastifyReply> {
+export async function sendClickCsv(reply: FastifyReply, store: Pick<Store, 'analytics'>, req: ClickCsvRequest): Promise<FastifyReply> {
   const from = parseInstantParam('from', single('from', req.query.from));
   const to = parseInstantParam('to', single('to', req.query.to));
   const cursor = single('cursor', req.query.cursor);

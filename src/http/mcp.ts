@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
-import { createLinkSuggestions, type LinkSuggestions } from '../llm/index.js';
+import type { LinkSuggestions } from '../llm/index.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Metrics } from '../metrics.js';
 import type { LinkService } from '../links/index.js';
@@ -67,12 +67,12 @@ export interface McpDeps {
   config: Config;
   store: Store;
   links: LinkService;
+  suggestions: LinkSuggestions | null;
   metrics: Metrics;
 }
 
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
-  const { config, store, links, metrics } = deps;
-  const suggestions: LinkSuggestions | null = createLinkSuggestions(config);
+  const { config, store, links, suggestions, metrics } = deps;
 
   async function exchange(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     let request: Request;
@@ -103,7 +103,6 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   }
 
   await app.register(async (mcp) => {
-    if (suggestions) mcp.addHook('onClose', async () => suggestions.close());
     // The shared bearer check answers 401 with the API's body; MCP clients also expect the challenge (§1.2 rule 2).
     mcp.addHook('onSend', async (_req, reply, payload) => {
       if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer realm="joe-links"');

@@ -116,6 +116,7 @@ export async function generateOpenApiDocument(opts: { extend?: (app: FastifyInst
       config,
       store,
       links: new LinkService(store),
+      suggestions: null,
       metrics: new Metrics(),
       recordClick: () => {},
       logger: false,

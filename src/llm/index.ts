@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { GuardedClient } from '../net/guardedClient.js';
-import { APP_VERSION } from '../views/version.js';
+import { APP_VERSION } from '../version.js';
 import { AnthropicSuggester } from './anthropic.js';
 import { CONTEXT_TIMEOUT_MS, EMPTY_CONTEXT, fetchPageContext, type PageContext } from './context.js';
 import { OpenAiSuggester } from './openai.js';

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { asUser } from '../links/index.js';
 import type { Metrics } from '../metrics.js';
-import { APP_VERSION } from '../views/version.js';
+import { APP_VERSION } from '../version.js';
 import type { AuthedContext, ToolContext, ToolDefinition } from './context.js';
 import { ToolError, toToolError } from './errors.js';
 import { createLinkTool, deleteLinkTool, getLinkTool, listLinksTool, updateLinkTool } from './linkTools.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isRandomTokenShaped, randomToken, sha256Hex } from '../auth/secrets.js';
+import { isRandomTokenShaped, randomToken, sha256Hex } from '../domain/secrets.js';
 import type { Database } from '../db/schema.js';
 import { toUser, USER_COLUMNS } from './rows.js';
 import type { Clock, User } from './types.js';

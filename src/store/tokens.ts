@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { isPatShaped, newPersonalAccessToken, sha256Hex } from '../auth/secrets.js';
+import { isPatShaped, newPersonalAccessToken, sha256Hex } from '../domain/secrets.js';
 import type { ApiTokensTable, Database } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
+import { TOKEN_EXPIRY_CHOICES, validateTokenName } from '../domain/tokens.js';
 import { toUser, USER_COLUMNS } from './rows.js';
 import type { Clock, User } from './types.js';
 
@@ -28,16 +29,6 @@ export interface CreatedToken {
   plaintext: string;
 }
 
-/** The web form's expiry choices (api.md §3.5): "" = never, else 30 days, 90 days, 1 year. */
-export const TOKEN_EXPIRY_CHOICES: Readonly<Record<string, number | null>> = Object.freeze({
-  '': null,
-  '720h': 720 * 3_600_000,
-  '2160h': 2160 * 3_600_000,
-  '8760h': 8760 * 3_600_000,
-});
-
-const NAME_MAX = 255;
-
 const COLUMNS = ['id', 'user_id', 'name', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'] as const;
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
@@ -52,18 +43,6 @@ function toToken(r: Pick<Selectable<ApiTokensTable>, (typeof COLUMNS)[number]>):
     expiresAt: num(r.expires_at),
     revokedAt: num(r.revoked_at),
   };
-}
-
-/** Active = not revoked and not past its expiry at `now`. */
-export function isTokenActive(t: ApiToken, now: number): boolean {
-  return t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now);
-}
-
-export function validateTokenName(name: unknown): string {
-  const n = typeof name === 'string' ? name.trim() : '';
-  if (n === '') throw new AppError('BAD_REQUEST', 'name is required', 'name');
-  if ([...n].length > NAME_MAX) throw new AppError('BAD_REQUEST', `name must be at most ${NAME_MAX} characters`, 'name');
-  return n;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -3,7 +3,7 @@ import { asset } from './assets.js';
 import type { PageContext } from './context.js';
 import { Icon, type IconName } from './partials/icons.js';
 import { Avatar } from './partials/ui.js';
-import { APP_VERSION } from './version.js';
+import { APP_VERSION } from '../version.js';
 
 interface LayoutProps {
   ctx: PageContext;

@@ -3,7 +3,12 @@ import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 
 /** Refreshes the link and user gauges at start and every 60 s, on every replica (core.md §1.5). */
-export function startGaugeUpdater(store: Store, metrics: Metrics, log: FastifyBaseLogger, everyMs = 60_000): { stop(): void } {
+export function startGaugeUpdater(
+  store: Pick<Store, 'links' | 'users'>,
+  metrics: Metrics,
+  log: FastifyBaseLogger,
+  everyMs = 60_000,
+): { stop(): void } {
   const update = async () => {
     try {
       const [links, users] = await Promise.all([store.links.count(), store.users.count()]);

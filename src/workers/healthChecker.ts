@@ -47,7 +47,7 @@ interface Log {
 }
 
 export interface HealthCheckerOptions {
-  store: Store;
+  store: Pick<Store, 'health' | 'now'>;
   intervalMs: number;
   timeoutMs: number;
   allowPrivate: boolean;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import { clickPrunerJob, logRetentionAtStartup } from './clickPruner.js';
@@ -12,6 +13,8 @@ import { stateLinkSweepJob } from './stateLinkSweep.js';
 export interface JobDeps {
   config: Config;
   store: Store;
+  /** The SQLite connection the backup job copies; null on PostgreSQL and MySQL. */
+  sqlite: Db['sqlite'];
   metrics: Metrics;
   log: FastifyBaseLogger;
 }
@@ -35,7 +38,7 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
     // Disabled means never started: no probe is sent and no link_health row is written.
     ...(deps.config.healthChecks.enabled ? [healthCheckerJob({ store, log, ...deps.config.healthChecks })] : []),
     stateLinkSweepJob(store, deps.config.stateLinks.intervalMs, log),
-    ...sqliteBackupJobs(store, { ...deps.config.backup, intervalMs: deps.config.stateLinks.intervalMs }, log),
+    ...sqliteBackupJobs(deps.sqlite, store, { ...deps.config.backup, intervalMs: deps.config.stateLinks.intervalMs }, log),
     clickRollupJob(store.clickRollups, log),
     // Retention is opt-in: unset or 0 means the pruner does not exist and no click is ever deleted.
     ...retentionJobs(deps),

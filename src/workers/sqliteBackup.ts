@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connect.js';
 import type { Store } from '../store/index.js';
 import { writeSqliteCopy } from '../store/sqliteFiles.js';
 import type { PeriodicJob } from './scheduler.js';
@@ -72,11 +73,11 @@ export function pruneBackups(dir: string, keep: number): string[] {
  * instances then leave no files behind.
  */
 export function sqliteBackupJobs(
-  store: Store,
+  sqlite: Db['sqlite'],
+  store: Pick<Store, 'leases' | 'now'>,
   opts: { dir: string; keep: number; intervalMs: number },
   log: FastifyBaseLogger,
 ): PeriodicJob[] {
-  const sqlite = store.db.sqlite;
   if (sqlite === null) return [];
   return [
     {

@@ -7,7 +7,7 @@ import type { PeriodicJob } from './scheduler.js';
  * BACKUP_INTERVAL_MS, on one replica at a time under the `state-link-sweep`
  * lease. Expired links already read as missing; this only frees their space.
  */
-export function stateLinkSweepJob(store: Store, intervalMs: number, log: FastifyBaseLogger): PeriodicJob {
+export function stateLinkSweepJob(store: Pick<Store, 'stateLinks'>, intervalMs: number, log: FastifyBaseLogger): PeriodicJob {
   return {
     name: 'state-link-sweep',
     intervalMs,

@@ -122,7 +122,7 @@ describe('retention configuration', () => {
     const config = loadConfig({ cwd: '/nonexistent', env: { ...base, ...env } });
     // periodicJobs only builds job descriptions; nothing touches the database until a job runs.
     const db = connect({ driver: 'sqlite3', dsn: ':memory:' });
-    const jobs = periodicJobs({ config, store: createStore(db), metrics: new Metrics({ processMetrics: false }), log });
+    const jobs = periodicJobs({ config, store: createStore(db), sqlite: db.sqlite, metrics: new Metrics({ processMetrics: false }), log });
     void db.close();
     return { jobs, lines };
   };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sha256Hex } from '../../src/auth/secrets.js';
+import { sha256Hex } from '../../src/domain/secrets.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { actor, assertError, call, createLink, startApi, type Actor } from './support.js';
 import { addShare } from '../helpers/links.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { sha256Hex } from '../../src/auth/secrets.js';
+import { sha256Hex } from '../../src/domain/secrets.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { eventually, get, sessionCookie, startTestServer, type RawResponse, type TestServer } from '../helpers/server.js';
 

@@ -5,7 +5,7 @@ import { crossSiteReason } from '../../src/auth/crossSite.js';
 import { isEnvGrantedAdmin, roleAfterLogin } from '../../src/auth/grants.js';
 import { readClaims } from '../../src/auth/oidc.js';
 import { safeReturnUrl } from '../../src/auth/returnUrl.js';
-import { base62, isPatShaped, newPersonalAccessToken, randomToken, sha256Base64Url, sha256Hex } from '../../src/auth/secrets.js';
+import { base62, isPatShaped, newPersonalAccessToken, randomToken, sha256Base64Url, sha256Hex } from '../../src/domain/secrets.js';
 
 describe('safe return URLs (api.md §2.9)', () => {
   const cases: Array<[unknown, string]> = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sha256Hex } from '../../src/auth/secrets.js';
+import { sha256Hex } from '../../src/domain/secrets.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { LOGIN_TOKEN_TTL_MS } from '../../src/store/loginTokens.js';
 import { describeEachDatabase } from '../helpers/databases.js';

@@ -129,7 +129,7 @@ describeEachDatabase('periodic jobs per driver', (ctx) => {
   test('the state-link sweep is leased everywhere; the SQLite backup exists only on SQLite', async () => {
     const { store, driver } = ctx();
     const config = loadConfig({ cwd: tmpdir(), env: { JOE_LOG_LEVEL: 'silent', BACKUP_INTERVAL_MS: '7200000' } });
-    const jobs = periodicJobs({ config, store, metrics: new Metrics(), log: Fastify({ logger: false }).log });
+    const jobs = periodicJobs({ config, store, sqlite: store.db.sqlite, metrics: new Metrics(), log: Fastify({ logger: false }).log });
     const sweep = jobs.find((j) => j.name === 'state-link-sweep');
     assert.ok(sweep);
     assert.equal(sweep.intervalMs, 7_200_000);

@@ -4,7 +4,7 @@ import { connect, type Db } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
 import { hashClientIp } from '../../src/domain/click.js';
 import { Metrics } from '../../src/metrics.js';
-import { createClickRecorder } from '../../src/store/clickSink.js';
+import { createClickRecorder } from '../../src/workers/clickSink.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import type { ClickRecorder } from '../../src/workers/clickWriter.js';
 import { CLICK_EPOCH, clickEvent, metricTotal, newClickedLink } from '../helpers/clicks.js';

@@ -1,5 +1,4 @@
-import type { Ddl } from './ddl.js';
-import type { MigrationStep } from './index.js';
+import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
  * Click rollups, the escape hatch ADR-0021 names for when on-the-fly

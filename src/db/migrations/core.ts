@@ -1,5 +1,4 @@
-import type { Ddl } from './ddl.js';
-import type { MigrationStep } from './index.js';
+import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
  * The core schema of core.md §2, built with Kysely's portable schema builder.

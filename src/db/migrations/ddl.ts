@@ -7,6 +7,9 @@ import type { DbDriver } from '../../config.js';
  * COLLATE "C" on PostgreSQL), blob types, MySQL's table options and its
  * table-qualified DROP INDEX.
  */
+/** One named schema change, applied by `up` and undone by `down`. */
+export type MigrationStep = { name: string; up(d: Ddl): Promise<void>; down(d: Ddl): Promise<void> };
+
 export class Ddl {
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration runs against a past schema, not today's table types

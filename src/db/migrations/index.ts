@@ -1,11 +1,9 @@
 import type { Kysely, Migration } from 'kysely';
 import type { DbDriver } from '../../config.js';
-import { Ddl } from './ddl.js';
+import { Ddl, type MigrationStep } from './ddl.js';
 import { analyticsMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
 import { stateLinkMigrations } from './stateLinks.js';
-
-export type MigrationStep = { name: string; up(d: Ddl): Promise<void>; down(d: Ddl): Promise<void> };
 
 /** Every migration, in order of application. Names are stable forever once released. */
 const ALL: MigrationStep[] = [...coreMigrations, ...stateLinkMigrations, ...analyticsMigrations];

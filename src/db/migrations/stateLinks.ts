@@ -1,5 +1,4 @@
-import type { Ddl } from './ddl.js';
-import type { MigrationStep } from './index.js';
+import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
  * App-state short links (state-links.md). Ids are case-sensitive base62, so

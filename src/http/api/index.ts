@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { LinkService } from '../../links/index.js';
+import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAnalyticsRoutes } from './analytics.js';
@@ -24,6 +25,7 @@ export interface ApiDeps {
   config: Config;
   store: Store;
   links: LinkService;
+  suggestions: LinkSuggestions | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../auth/bearer.js';
-import { isPatShaped, sha256Hex } from '../../auth/secrets.js';
+import { isPatShaped, sha256Hex } from '../../domain/secrets.js';
 import type { Config } from '../../config.js';
 import { clientIp } from '../../domain/clientIp.js';
 import { AppError } from '../../domain/errors.js';

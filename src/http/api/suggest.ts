@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
-import { createLinkSuggestions } from '../../llm/index.js';
+import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
 import { ApiErrorSchema, errorResponses, sendApiError } from './errors.js';
 import { authenticate, BEARER } from './guards.js';
@@ -38,11 +38,13 @@ export const SuggestResponseSchema = Type.Object(
   { $id: 'SuggestResponseBody', additionalProperties: false, description: 'Advisory metadata; nothing is saved.' },
 );
 
-export function registerLinkSuggestRoute(app: FastifyInstance, deps: { config: Config; store: Store }): void {
+export function registerLinkSuggestRoute(
+  app: FastifyInstance,
+  deps: { config: Config; store: Store; suggestions: LinkSuggestions | null },
+): void {
   addNamedSchema(app, SuggestRequestSchema);
   addNamedSchema(app, SuggestResponseSchema);
-  const suggestions = createLinkSuggestions(deps.config);
-  if (suggestions) app.addHook('onClose', async () => suggestions.close());
+  const { suggestions } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post(

@@ -1,4 +1,5 @@
-import { isTokenActive, type ApiToken } from '../../store/tokens.js';
+import { isTokenActive } from '../../domain/tokens.js';
+import type { ApiToken } from '../../store/tokens.js';
 import { LocalTime } from '../partials/localTime.js';
 import { Icon } from '../partials/icons.js';
 import { Alert, CopyButton, EmptyState, FieldError, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';

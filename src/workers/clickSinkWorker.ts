@@ -2,9 +2,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely, SqliteDialect } from 'kysely';
 import { openSqlite } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
-import { ClickWriter, type ClickMetrics } from '../workers/clickWriter.js';
+import { ClickWriter, type ClickMetrics } from './clickWriter.js';
 import { eventsOf, type ClickWorkerData, type FromClickWorker, type ToClickWorker } from './clickSink.js';
-import { SqliteClickStore } from './clicks.js';
+import { SqliteClickStore } from '../store/clicks.js';
 
 /**
  * How much WAL builds up before it is copied back into the database.

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
-import { CLICK_QUEUE_CAPACITY, ClickWriter, type ClickEvent, type ClickRecorder, type ClickWriterOptions } from '../workers/clickWriter.js';
-import type { ClickRows } from './clicks.js';
+import { CLICK_QUEUE_CAPACITY, ClickWriter, type ClickEvent, type ClickRecorder, type ClickWriterOptions } from './clickWriter.js';
+import type { ClickRows } from '../store/clicks.js';
 
 /**
  * Starts a worker from a sibling module. Compiled builds load the `.js` file;
