@@ -18,7 +18,7 @@ import {
 import { createLink } from '../helpers/links.js';
 
 /**
- * Issue 10 "bad input": PostgreSQL stops and starts under the server's feet.
+ * PostgreSQL stops and starts under the server's feet.
  * A private throwaway cluster (initdb + pg_ctl on its own port) stands in for
  * the database, so stopping it disturbs nobody else's tests. While it is down
  * every request answers 503 quickly (the API in its error shape); when it

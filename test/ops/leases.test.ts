@@ -7,7 +7,7 @@ import { createTestDatabase } from '../helpers/databases.js';
 import { skipWithout, sleep, spawnServer, waitFor, type ServerProcess } from './support.js';
 
 /**
- * Issue 10 item 1 / architecture §3: three real server processes on one
+ * docs/server.md#running-several-replicas: three real server processes on one
  * PostgreSQL (then MariaDB) database. Each periodic job runs on exactly one of
  * them per interval; a SIGKILLed holder's leases move to another replica once
  * they expire; a SIGTERMed one hands them on at once.

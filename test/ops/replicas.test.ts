@@ -5,7 +5,7 @@ import { createTestDatabase } from '../helpers/databases.js';
 import { skipWithout, spawnServer, waitFor, type ServerProcess } from './support.js';
 
 /**
- * Issue 10 item 4 / architecture §5: two replicas sharing PostgreSQL behind a
+ * docs/server.md#running-several-replicas: two replicas sharing PostgreSQL behind a
  * round-robin proxy are interchangeable. Sessions, sign-in links, tokens and
  * links live in the database, so whichever replica answers sees the same
  * state at once: no sticky sessions, no cache to wait out.

@@ -12,7 +12,7 @@ import { spawnServer } from './support.js';
 import { createLink } from '../helpers/links.js';
 
 /**
- * Issue 10 item 3: 20,000 redirects from a concurrent keep-alive client, a
+ * 20,000 redirects from a concurrent keep-alive client, a
  * SIGTERM halfway through, and afterwards exactly one stored click for every
  * 302 the client received: in-flight requests finish, the click queue is
  * flushed, nothing answered is lost and nothing unanswered is recorded.

@@ -10,7 +10,7 @@ import { migrateUp } from '../../src/db/migrate.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 
 /**
- * Issue 10 item 2: `joe-links serve` refuses to start against a database a
+ * `joe-links serve` refuses to start against a database a
  * newer build has migrated — an old replica left behind in a rolling upgrade
  * must not run against a schema it does not know.
  */
