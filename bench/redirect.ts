@@ -2,17 +2,78 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type { DbConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrateUp } from '../src/db/migrate.js';
 import { createStore } from '../src/store/index.js';
+import { createTestDatabase } from '../test/helpers/databases.js';
 import { createLink } from '../test/helpers/links.js';
+import { sessionCookie } from '../test/helpers/server.js';
+import { SERVER_CORE, wrk, type LoadResult, type LoadShape } from './wrk.js';
 
-const LINKS = 10_000;
+/**
+ * Redirect throughput of every kind of go-link hop, each against a bare
+ * `node:http` server doing one indexed slug lookup, in alternating rounds of
+ * one run (method and figures: bench/RESULTS.md). The measured servers run on
+ * one core with their click thread; wrk runs on the other core, so the load
+ * generator never competes with what it measures.
+ */
+
+const PLAIN = 10_000;
+const SECURE = 1_000;
 const CONNECTIONS = 50;
-const DURATION_S = 8;
-/** Rounds of each server, alternating; the ratio is the median of the rounds' own ratios. */
+const SECONDS = 5;
 const ROUNDS = 5;
+
+interface Scenario {
+  name: string;
+  shape: LoadShape;
+  /** Whether each answer stores a click (keyword templates do not). */
+  clicks: boolean;
+}
+
+interface Seeded {
+  cookie: string;
+}
+
+async function seed(config: DbConfig, plainOnly: boolean): Promise<Seeded> {
+  const db = connect(config);
+  try {
+    await migrateUp(db);
+    const store = createStore(db);
+    const owner = await store.users.create({ email: 'bench@example.com', displayName: 'Bench' });
+    for (let i = 0; i < PLAIN; i++) await createLink(store, { slug: `link-${i}`, url: `https://example.com/destination/${i}` }, owner.id);
+    if (!plainOnly) {
+      await createLink(store, { slug: 'jira', url: 'https://jira.example.com/browse/$ticket' }, owner.id);
+      for (let i = 0; i < SECURE; i++) {
+        await createLink(store, { slug: `secure-${i}`, url: `https://example.com/secret/${i}`, visibility: 'secure' }, owner.id);
+      }
+      await store.keywords.create({ keyword: 'wiki', urlTemplate: 'https://wiki.example.com/{slug}' });
+    }
+    // A day-long session, so no round outlives it.
+    return { cookie: await sessionCookie(store, owner, 86_400_000) };
+  } finally {
+    await db.close();
+  }
+}
+
+function scenarios(cookie: string): Scenario[] {
+  const signedIn = { cookie };
+  return [
+    { name: 'anonymous', clicks: true, shape: { path: '"/link-" .. n', count: PLAIN } },
+    { name: 'signed_in', clicks: true, shape: { path: '"/link-" .. n', count: PLAIN, headers: signedIn } },
+    { name: 'template', clicks: true, shape: { path: '"/jira/ABC-" .. n', count: PLAIN } },
+    { name: 'keyword_host', clicks: false, shape: { path: '"/page-" .. n', count: PLAIN, headers: { host: 'wiki' } } },
+    { name: 'secure_owner', clicks: true, shape: { path: '"/secure-" .. n', count: SECURE, headers: signedIn } },
+  ];
+}
+
+/** What the bare server answers: the same stride through the plain links. */
+const BARE: LoadShape = { path: '"/link-" .. n', count: PLAIN };
+
+function pinned(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn('taskset', ['-c', SERVER_CORE, command, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
 
 function waitFor(child: ChildProcess, pattern: RegExp): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -20,9 +81,9 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<void> {
     const onData = (c: Buffer) => {
       out += c.toString();
       if (!pattern.test(out)) return;
-      // Stop collecting: the load generator shares this process.
       child.stdout?.off('data', onData);
       child.stderr?.off('data', onData);
+      // Keep draining, so a chatty server never blocks on a full pipe.
       child.stdout?.resume();
       child.stderr?.resume();
       resolve();
@@ -33,46 +94,6 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<void> {
   });
 }
 
-async function seed(dbPath: string): Promise<string[]> {
-  const db = connect({ driver: 'sqlite3', dsn: dbPath });
-  await migrateUp(db);
-  const store = createStore(db);
-  const owner = await store.users.create({ email: 'bench@example.com' });
-  const slugs: string[] = [];
-  for (let i = 0; i < LINKS; i++) {
-    const slug = `link-${i}`;
-    await createLink(store, { slug, url: `https://example.com/destination/${i}` }, owner.id);
-    slugs.push(slug);
-  }
-  await db.close();
-  return slugs;
-}
-
-interface LoadRun {
-  rps: number;
-  redirects: number;
-}
-
-async function load(port: number, slugs: string[]): Promise<LoadRun> {
-  let i = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    requests: [
-      {
-        setupRequest: (req) => {
-          i = (i + 7919) % slugs.length;
-          return { ...req, path: `/${slugs[i]}` };
-        },
-      },
-    ],
-  });
-  const bad = result.non2xx - (result['3xx'] ?? 0);
-  if (result.errors > 0 || bad > 0) throw new Error(`load run had ${result.errors} errors and ${bad} non-redirects`);
-  return { rps: result.requests.average, redirects: result['3xx'] ?? 0 };
-}
-
 /** A counter's value on the server's /metrics. */
 async function counter(port: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -81,14 +102,14 @@ async function counter(port: number, name: string): Promise<number> {
 }
 
 /**
- * Waits until the server has stored a click for every redirect it answered,
- * and fails if it dropped any: click recording is part of what is measured,
- * and work it left over would otherwise run during the baseline's round.
+ * Waits until the server has stored a click for every redirect wrk counted,
+ * and fails if it dropped any: recording clicks is part of what is measured,
+ * and work left over would otherwise run during the baseline's round.
  */
-async function settleClicks(port: number, redirects: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while ((await counter(port, 'joelinks_clicks_recorded_total')) < redirects) {
-    if (Date.now() > deadline) throw new Error(`clicks of ${redirects} redirects were not all stored within 60 s`);
+async function settleClicks(port: number, expected: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while ((await counter(port, 'joelinks_clicks_recorded_total')) < expected) {
+    if (Date.now() > deadline) throw new Error(`clicks of ${expected} redirects were not all stored within 120 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const dropped = await counter(port, 'joelinks_clicks_dropped_total');
@@ -97,53 +118,115 @@ async function settleClicks(port: number, redirects: number): Promise<void> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/**
- * Redirect throughput of `GET /{slug}` with click recording on, against the
- * bare baseline, alternating rounds in one run (architecture.md §6).
- */
-export async function benchRedirects(): Promise<{ ours: number; bare: number; ratio: number; ratios: number[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'joe-links-bench-'));
-  const dbPath = join(dir, 'bench.db');
-  const slugs = await seed(dbPath);
-  // The baseline reads its own copy of the same links: our click writes grow the
-  // shared file's WAL, which would otherwise make its reads vary from round to round.
-  const barePath = join(dir, 'bare.db');
-  copyFileSync(dbPath, barePath);
+export interface ScenarioResult {
+  name: string;
+  /** Median of the per-round ratios ours / bare. */
+  ratio: number;
+  ratios: number[];
+  oursRps: number;
+  bareRps: number;
+  /** Median over rounds of our p99 latency. */
+  p99Ms: number;
+}
 
-  const oursPort = 18_181;
-  const barePort = 18_182;
-  const ours = spawn(process.execPath, ['dist/src/cli.js', 'serve'], {
-    env: {
-      ...process.env,
-      JOE_DB_DSN: dbPath,
-      JOE_HTTP_ADDR: `127.0.0.1:${oursPort}`,
-      JOE_HEALTH_CHECKS_ENABLED: 'false',
-      JOE_LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+interface Servers {
+  oursPort: number;
+  barePort: number;
+  list: Scenario[];
+}
+
+/**
+ * Alternating rounds: each of our rounds is compared with the baseline round
+ * right after it, because this machine's speed drifts by tens of percent
+ * within minutes and far less within one pair.
+ */
+async function measure({ oursPort, barePort, list }: Servers): Promise<ScenarioResult[]> {
+  const load = { connections: CONNECTIONS, seconds: SECONDS };
+  let clicks = 0;
+  const ours = async (s: Scenario): Promise<LoadResult> => {
+    const r = await wrk(oursPort, s.shape, load);
+    if (s.clicks) clicks += r.requests;
+    await settleClicks(oursPort, clicks);
+    return r;
+  };
+  // Warm-up: JIT, statement caches and page cache on both sides.
+  for (const s of list) await ours(s);
+  await wrk(barePort, BARE, load);
+  const runs = new Map(list.map((s) => [s.name, [] as { ours: LoadResult; bare: LoadResult }[]]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const s of list) {
+      const o = await ours(s);
+      const b = await wrk(barePort, BARE, load);
+      runs.get(s.name)!.push({ ours: o, bare: b });
+    }
+  }
+  return list.map((s) => {
+    const pairs = runs.get(s.name)!;
+    const ratios = pairs.map((p) => p.ours.rps / p.bare.rps);
+    return {
+      name: s.name,
+      ratio: median(ratios),
+      ratios,
+      oursRps: median(pairs.map((p) => p.ours.rps)),
+      bareRps: median(pairs.map((p) => p.bare.rps)),
+      p99Ms: median(pairs.map((p) => p.ours.p99Ms)),
+    };
   });
-  const bare = spawn(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function serverEnv(config: DbConfig, port: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    JOE_DB_DRIVER: config.driver,
+    JOE_DB_DSN: config.dsn,
+    JOE_HTTP_ADDR: `127.0.0.1:${port}`,
+    JOE_HEALTH_CHECKS_ENABLED: 'false',
+    JOE_LOG_LEVEL: 'warn',
+  };
+}
+
+async function withServers<T>(ours: ChildProcess, bare: ChildProcess, work: () => Promise<T>): Promise<T> {
   try {
     await Promise.all([waitFor(ours, /listening on/), waitFor(bare, /ready/)]);
-    // Warm both up so JIT and caches are comparable.
-    let redirects = (await load(oursPort, slugs)).redirects;
-    await settleClicks(oursPort, redirects);
-    await load(barePort, slugs);
-    const oursRuns: number[] = [];
-    const bareRuns: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      const ran = await load(oursPort, slugs);
-      oursRuns.push(ran.rps);
-      redirects += ran.redirects;
-      await settleClicks(oursPort, redirects);
-      bareRuns.push((await load(barePort, slugs)).rps);
-    }
-    // Each of our rounds is compared with the baseline round right after it: the
-    // VM's speed drifts by tens of percent within minutes, far less within one pair.
-    const ratios = oursRuns.map((o, r) => o / bareRuns[r]!);
-    return { ours: median(oursRuns), bare: median(bareRuns), ratio: median(ratios), ratios };
+    return await work();
   } finally {
     ours.kill('SIGTERM');
     bare.kill('SIGTERM');
+  }
+}
+
+/** Every kind of redirect on an SQLite file, each against the bare better-sqlite3 server. */
+export async function benchRedirects(): Promise<ScenarioResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'joe-links-bench-'));
+  const config: DbConfig = { driver: 'sqlite3', dsn: join(dir, 'bench.db') };
+  const { cookie } = await seed(config, false);
+  // The baseline reads its own copy: our click writes grow the shared file's
+  // WAL, which would otherwise make its reads vary from round to round.
+  const barePath = join(dir, 'bare.db');
+  copyFileSync(config.dsn, barePath);
+  const oursPort = 18_181;
+  const barePort = 18_182;
+  const ours = pinned(process.execPath, ['dist/src/cli.js', 'serve'], serverEnv(config, oursPort));
+  const bare = pinned(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], process.env);
+  return withServers(ours, bare, () => measure({ oursPort, barePort, list: scenarios(cookie) }));
+}
+
+/**
+ * Anonymous redirects on PostgreSQL (JOE_TEST_PG_DSN) against a bare
+ * `node:http` + `pg` server with the same pool size; null when it is not set.
+ */
+export async function benchPostgresRedirects(): Promise<ScenarioResult | null> {
+  if (!process.env.JOE_TEST_PG_DSN) return null;
+  const database = await createTestDatabase('postgres');
+  try {
+    await seed(database.config, true);
+    const oursPort = 18_183;
+    const barePort = 18_184;
+    const ours = pinned(process.execPath, ['dist/src/cli.js', 'serve'], serverEnv(database.config, oursPort));
+    const bare = pinned(process.execPath, ['bench/barePgServer.mjs', database.config.dsn, String(barePort)], process.env);
+    const [result] = await withServers(ours, bare, () => measure({ oursPort, barePort, list: scenarios('').slice(0, 1) }));
+    return result!;
+  } finally {
+    await database.drop();
   }
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { benchAnalytics } from './analytics.js';
-import { benchRedirects } from './redirect.js';
+import { benchPostgresRedirects, benchRedirects, type ScenarioResult } from './redirect.js';
 
 /**
  * `npm run bench`: one line per figure, each a ratio or bound measured in
@@ -13,11 +13,16 @@ const only = process.argv.slice(2);
 const want = (name: string) => only.length === 0 || only.includes(name);
 
 if (want('redirect')) {
-  const r = await benchRedirects();
-  console.log(`redirect_ours_rps=${r.ours.toFixed(0)}`);
-  console.log(`redirect_bare_rps=${r.bare.toFixed(0)}`);
-  console.log(`redirect_round_ratios=${r.ratios.map((x) => x.toFixed(3)).join(',')}`);
-  console.log(`redirect_ratio=${r.ratio.toFixed(3)} (target >= 0.7)`);
+  const report = (prefix: string, r: ScenarioResult) => {
+    console.log(
+      `${prefix}_${r.name}: ratio=${r.ratio.toFixed(3)} rounds=${r.ratios.map((x) => x.toFixed(3)).join(',')} ` +
+        `ours_rps=${r.oursRps.toFixed(0)} bare_rps=${r.bareRps.toFixed(0)} ours_p99_ms=${r.p99Ms.toFixed(1)}`,
+    );
+  };
+  for (const r of await benchRedirects()) report('redirect', r);
+  const pg = await benchPostgresRedirects();
+  if (pg) report('redirect_postgres', pg);
+  else console.log('redirect_postgres: skipped (JOE_TEST_PG_DSN not set)');
 }
 
 if (want('analytics')) {
