@@ -22,6 +22,8 @@ export interface SessionsTable {
   token: string;
   data: Buffer;
   expiry: number;
+  /** The session's user (also in `data`); null only for rows no migration could read. */
+  user_id: string | null;
 }
 
 export interface LinksTable {

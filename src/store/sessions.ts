@@ -1,6 +1,9 @@
+import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Clock } from './types.js';
+import type { Database, UsersTable } from '../db/schema.js';
+import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
+import { toUser, USER_COLUMNS } from './rows.js';
+import type { Clock, User } from './types.js';
 
 export interface SessionData {
   userId: string;
@@ -8,17 +11,59 @@ export interface SessionData {
   createdAt: number;
 }
 
-/** Server-side sessions (api.md §2.6): any replica can serve any session. */
+/**
+ * Who a session cookie names, as the resolver needs it: nobody (no such live
+ * session), a session whose user has since been deleted, or the user as the
+ * database holds them now (so a role change applies on the next request).
+ */
+export type SessionViewer = { kind: 'none' } | { kind: 'orphaned' } | { kind: 'user'; user: User };
+
+const NONE: SessionViewer = { kind: 'none' };
+const ORPHANED: SessionViewer = { kind: 'orphaned' };
+
+/** `users.*` without the table prefix: the row keys of the viewer lookup. */
+const USER_FIELDS = USER_COLUMNS.map((c) => c.slice('users.'.length) as keyof UsersTable);
+
+type ViewerRow = [expiry: number | string, userId: string | null, ...user: unknown[]];
+
+/** Server-side sessions (docs/auth.md#sessions): any replica can serve any session. */
 export class SessionStore {
+  private readonly viewerQuery: HotQuery<ViewerRow>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
-  ) {}
+    reader: () => SqliteDatabase.Database | null = () => null,
+  ) {
+    // The session joined to its user in one compiled lookup: synchronous on an SQLite file.
+    this.viewerQuery = new HotQuery(
+      db,
+      db
+        .selectFrom('sessions')
+        .leftJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.expiry', 'sessions.user_id', ...USER_COLUMNS])
+        .where('sessions.token', '=', '')
+        .compile(),
+      ['expiry', 'user_id', ...USER_FIELDS],
+      reader,
+    );
+  }
+
+  /** The viewer a session token names, checked against its expiry by this store's clock. */
+  viewer(token: string): MaybePromise<SessionViewer> {
+    return andThen(this.viewerQuery.first([token]), (r) => {
+      if (!r || Number(r[0]) <= this.now() || r[1] === null) return NONE;
+      const user = r.slice(2);
+      if (user[0] === null || user[0] === undefined) return ORPHANED;
+      const row = Object.fromEntries(USER_FIELDS.map((f, i) => [f, user[i]])) as unknown as Parameters<typeof toUser>[0];
+      return { kind: 'user', user: toUser(row) };
+    });
+  }
 
   async create(token: string, data: SessionData, expiry: number): Promise<void> {
     await this.db
       .insertInto('sessions')
-      .values({ token, data: Buffer.from(JSON.stringify(data)), expiry })
+      .values({ token, data: Buffer.from(JSON.stringify(data)), expiry, user_id: data.userId })
       .execute();
   }
 

@@ -33,6 +33,28 @@ describeEachDatabase(
       assert.deepEqual(await migrateUp(db), [names[names.length - 1]]);
     });
 
+    test('00019 gives sessions made before it their user from the session data', async () => {
+      const { db } = ctx();
+      assert.deepEqual(await migrateDownOne(db), ['00019_add_sessions_user_id']);
+      const data = (userId: unknown) => Buffer.from(JSON.stringify({ userId, role: 'user', createdAt: 1 }));
+      await db.kysely
+        .insertInto('sessions')
+        .values([
+          { token: 'before-19', data: data('user-19'), expiry: 1 },
+          { token: 'unreadable', data: Buffer.from('not json'), expiry: 1 },
+          { token: 'no-user', data: data(42), expiry: 1 },
+        ] as never)
+        .execute();
+      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id']);
+      const rows = await db.kysely.selectFrom('sessions').select(['token', 'user_id']).orderBy('token').execute();
+      assert.deepEqual(rows, [
+        { token: 'before-19', user_id: 'user-19' },
+        { token: 'no-user', user_id: null },
+        { token: 'unreadable', user_id: null },
+      ]);
+      await db.kysely.deleteFrom('sessions').execute();
+    });
+
     test('a schema newer than the code is refused, naming the migration', async () => {
       const { db } = ctx();
       await db.kysely

@@ -26,6 +26,29 @@ describeEachDatabase('sessions', (ctx) => {
     assert.equal(await store.sessions.get('tok-missing'), null);
   });
 
+  test('viewer: one lookup names the current user, nobody past expiry, and an orphan once the user is gone', async () => {
+    const { store, clock, db } = ctx();
+    const user = await store.users.create({ email: `viewer-${randomUUID()}@example.test`, displayName: 'Viewer' });
+    await store.sessions.create('tok-viewer', { userId: user.id, role: 'user', createdAt: clock.now }, clock.now + 1_000);
+    const seen = await store.sessions.viewer('tok-viewer');
+    assert.equal(seen.kind, 'user');
+    assert.equal(seen.kind === 'user' && seen.user.email, user.email);
+    // The role comes from the users row, not from what the session recorded at sign-in.
+    await store.users.setRole(user.id, 'admin', 'manual');
+    const promoted = await store.sessions.viewer('tok-viewer');
+    assert.equal(promoted.kind === 'user' && promoted.user.role, 'admin');
+    assert.deepEqual(await store.sessions.viewer('tok-nobody'), { kind: 'none' });
+    const t0 = clock.now;
+    try {
+      clock.now = t0 + 1_000;
+      assert.deepEqual(await store.sessions.viewer('tok-viewer'), { kind: 'none' }, 'expiry is exclusive');
+    } finally {
+      clock.now = t0;
+    }
+    await db.kysely.deleteFrom('users').where('id', '=', user.id).execute();
+    assert.deepEqual(await store.sessions.viewer('tok-viewer'), { kind: 'orphaned' });
+  });
+
   test('tokens are case-sensitive keys', async () => {
     const { store, clock } = ctx();
     await store.sessions.create('CaseTok', { userId: 'u1', role: 'user', createdAt: clock.now }, clock.now + 60_000);
