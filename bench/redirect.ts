@@ -63,7 +63,7 @@ function scenarios(cookie: string): Scenario[] {
     { name: 'anonymous', clicks: true, shape: { path: '"/link-" .. n', count: PLAIN } },
     { name: 'signed_in', clicks: true, shape: { path: '"/link-" .. n', count: PLAIN, headers: signedIn } },
     { name: 'template', clicks: true, shape: { path: '"/jira/ABC-" .. n', count: PLAIN } },
-    { name: 'keyword_host', clicks: false, shape: { path: '"/page-" .. n', count: PLAIN, headers: { host: 'wiki' } } },
+    { name: 'keyword_host', clicks: false, shape: { path: '"/page-" .. n', count: PLAIN, headers: { Host: 'wiki' } } },
     { name: 'secure_owner', clicks: true, shape: { path: '"/secure-" .. n', count: SECURE, headers: signedIn } },
   ];
 }
@@ -181,7 +181,7 @@ function serverEnv(config: DbConfig, port: number): NodeJS.ProcessEnv {
     JOE_DB_DSN: config.dsn,
     JOE_HTTP_ADDR: `127.0.0.1:${port}`,
     JOE_HEALTH_CHECKS_ENABLED: 'false',
-    JOE_LOG_LEVEL: 'warn',
+    JOE_LOG_LEVEL: 'info',
   };
 }
 
