@@ -6,7 +6,7 @@ import { AppError } from '../../domain/errors.js';
 import { createLinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
 import { ApiErrorSchema, errorResponses, sendApiError } from './errors.js';
-import { authenticate, BEARER } from './guards.js';
+import { BEARER } from './guards.js';
 import { ref } from './schemaRef.js';
 import { addNamedSchema } from './validation.js';
 
@@ -46,10 +46,9 @@ export function registerLinkSuggestRoute(app: FastifyInstance, deps: { config: C
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post(
-    '/api/v1/links/suggest',
+    '/links/suggest',
     {
       onRequest: [
-        authenticate(deps),
         async function requireLlmProvider(_req, reply) {
           if (!suggestions) return sendApiError(reply, 'LLM_NOT_CONFIGURED', 'LLM suggestions are not configured');
         },
