@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const { generateOpenApiDocument, formatOpenApiDocument } = await import('../src/http/openapi.ts');
+const { generateOpenApiDocument, formatOpenApiDocument } = await import('../src/openapiDocument.ts');
 
 const target = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 const text = formatOpenApiDocument(await generateOpenApiDocument());

@@ -1,32 +1,26 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { currentUser } from './auth/currentUser.js';
 import type { Config } from './config.js';
-import { isAppError } from './domain/errors.js';
-import { registerApiRoutes } from './http/api/index.js';
-import { registerMcp } from './http/mcp.js';
+import { sendApiError, useApiErrors } from './http/api/errors.js';
+import { REST_PREFIX, registerRestApi } from './http/api/index.js';
+import { createApiBudgets } from './http/api/rateLimit.js';
+import { MCP_PATH, registerMcp } from './http/mcp.js';
 import { registerOpenApi } from './http/openapi.js';
 import { redirectFastPath } from './http/redirectFastPath.js';
-import { registerResolver } from './http/resolve.js';
-import { registerStateLinkRoutes } from './http/stateLinks.js';
+import { registerStateLinkApi, registerStateLinkRedirects, stateLinkLimits } from './http/stateLinks.js';
 import { registerSystemRoutes } from './http/system.js';
-import { registerAuth } from './http/web/auth.js';
-import { pageContext, sendHtml } from './http/web/render.js';
-import { registerWebRoutes } from './http/web/index.js';
+import { webErrorHandler } from './http/web/errors.js';
+import { registerWeb } from './http/web/index.js';
 import { registerSecurityHeaders } from './http/web/security.js';
-import { registerThemeRoute } from './http/web/theme.js';
 import type { LinkService } from './links/index.js';
 import type { LinkSuggestions } from './llm/index.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
-import { isBusy, isUnavailable } from './store/dbErrors.js';
 import type { Store } from './store/index.js';
-import { PlainNotFound, ServerError, Unavailable } from './views/pages/errors.js';
-import { Landing } from './views/pages/landing.js';
 import type { ClickEvent } from './workers/clickWriter.js';
 
 declare module 'fastify' {
@@ -43,27 +37,55 @@ export interface AppDeps {
   suggestions: LinkSuggestions | null;
   metrics: Metrics;
   recordClick(event: ClickEvent): void;
+  /** What /readyz reports: the migrations the database still lacks. */
+  migrationStatus(): Promise<{ pending: string[] }>;
   /** Logger settings; tests pass `false`. */
   logger?: boolean | object;
+  /** Routes added inside a surface's context after its own; tests use them to watch the rules reach a new route. */
+  extend?: SurfaceExtensions;
+}
+
+export interface SurfaceExtensions {
+  /** Into the REST API's authenticated context (paths relative to /api/v1). */
+  api?: (api: FastifyInstance) => void;
+  /** Into the web context's pages, beside the dashboard and admin areas. */
+  pages?: (pages: FastifyInstance) => void;
 }
 
 /** Request bodies above this are refused with 413 (api.md §4.2). */
 export const BODY_LIMIT = 1024 * 1024;
 
-function isApiRequest(req: FastifyRequest): boolean {
-  return req.url.startsWith('/api/') || req.url === '/mcp' || req.url.startsWith('/mcp?');
-}
+/** Everything under this prefix answers in the API's error body. */
+export const API_PREFIX = '/api';
 
-function sendApiError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  return reply.code(status).type('application/json').send({ error: message, code });
+/**
+ * The one URL test of the app, for requests that never reach a context: a
+ * malformed percent-encoding or an oversized path parameter fails in the
+ * router, before any route or context is chosen. Those under the API's and
+ * MCP's prefixes still get the API's error body; everything else plain text.
+ */
+function underProgramPrefix(url: string): boolean {
+  const path = url.split('?')[0]!;
+  return [API_PREFIX, MCP_PATH].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 /**
- * Builds the Fastify instance: plugins, named routes, then the catch-all
- * resolver last so named routes always win (web-ui.md §2).
+ * Builds the Fastify instance. Each surface is an encapsulated context that
+ * owns its hooks, error handler and not-found handler, so which rules apply
+ * follows from where a route is registered (ARCHITECTURE.md, "Surfaces and their contexts"):
+ *
+ *   root      cookies, form bodies, security headers, static files
+ *   system    /healthz, /readyz, /metrics
+ *   /api      the API's error and 404 bodies; the OpenAPI document and docs;
+ *             /api/v1 (per-token budget, bearer auth, JSON only);
+ *             /api/links (state links, their own error body)
+ *   /mcp      per-token budget, bearer auth, the API's error and 404 bodies
+ *   /s        state-link redirects, no session
+ *   web       cross-site check, sessions, HTML error and 404 pages; the slug
+ *             resolver's catch-all `GET /*` last
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, store } = deps;
+  const { config } = deps;
   let closing = false;
   const fastRedirect = redirectFastPath({ ...deps, closing: () => closing });
   const app = Fastify({
@@ -90,11 +112,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 2048 },
-    // Malformed percent-encoding or an oversized path parameter never reaches a route; the API
-    // still answers those in its error shape (api.md §4.2), everything else in plain text.
     frameworkErrors: (error, req, res) => {
       const reply = res as unknown as FastifyReply;
-      if (isApiRequest(req)) sendApiError(reply, 400, 'BAD_REQUEST', 'malformed request URL');
+      if (underProgramPrefix(req.url)) sendApiError(reply, 'BAD_REQUEST', 'malformed request URL');
       else reply.code(400).type('text/plain; charset=utf-8').send(error.message);
     },
   });
@@ -128,70 +148,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     },
   });
+  // Static files and probes belong to no surface: their rare failures get the HTML error pages.
+  app.setErrorHandler(webErrorHandler(deps));
 
-  app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, req, reply) => {
-    if (isAppError(error)) {
-      if (isApiRequest(req)) return sendApiError(reply, error.status, error.code, error.message);
-      return sendHtml(
-        req,
-        reply,
-        await pageContext(deps, req).catch(() => fallbackCtx(req)),
-        'Error',
-        <PlainNotFound message={error.message} />,
-        error.status,
-      );
-    }
-    if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return isApiRequest(req)
-        ? sendApiError(reply, 413, 'PAYLOAD_TOO_LARGE', 'request body too large (limit 1 MiB)')
-        : reply.code(413).type('text/plain').send('request body too large');
-    }
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return isApiRequest(req)
-        ? sendApiError(reply, 400, 'BAD_REQUEST', error.message || 'invalid request')
-        : reply.code(error.statusCode).type('text/plain').send(error.message);
-    }
-    if (isUnavailable(error) || isBusy(error)) {
-      req.log.warn({ err: error }, 'database unavailable');
-      if (isApiRequest(req)) return sendApiError(reply, 503, 'UNAVAILABLE', 'database unavailable, please retry later');
-      return sendHtml(req, reply, fallbackCtx(req), 'Unavailable', <Unavailable />, 503);
-    }
-    req.log.error({ err: error }, 'unhandled error');
-    if (isApiRequest(req)) return sendApiError(reply, 500, 'INTERNAL_ERROR', 'internal error');
-    return sendHtml(req, reply, fallbackCtx(req), 'Error', <ServerError />, 500);
+  await app.register(async (system) => registerSystemRoutes(system, deps));
+
+  // Created once: /api/v1 and /mcp spend the same per-token budget.
+  const budgets = await createApiBudgets(app, config);
+  const limits = stateLinkLimits(deps);
+
+  await app.register(
+    async (api) => {
+      useApiErrors(api, { notFound: true });
+      // The OpenAPI collector must see the REST routes being added, so it comes first.
+      await registerOpenApi(api);
+      await api.register(async (v1) => registerRestApi(v1, { ...deps, budgets, extend: deps.extend?.api }), { prefix: REST_PREFIX });
+      await api.register(async (links) => registerStateLinkApi(links, { ...deps, limits }), { prefix: '/links' });
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.register(async (mcp) => registerMcp(mcp, { ...deps, budgets }), { prefix: MCP_PATH });
+  await app.register(async (s) => {
+    s.setErrorHandler(webErrorHandler(deps));
+    registerStateLinkRedirects(s, { ...deps, limits });
   });
-
-  app.setNotFoundHandler(async (req, reply) => {
-    if (isApiRequest(req)) return sendApiError(reply, 404, 'NOT_FOUND', 'not found');
-    return sendHtml(req, reply, await pageContext(deps, req).catch(() => fallbackCtx(req)), 'Not found', <PlainNotFound />, 404);
-  });
-
-  const fallbackCtx = (req: FastifyRequest) => ({
-    user: null,
-    theme: null,
-    path: req.url.split('?')[0]!,
-    shortKeyword: config.shortKeyword || 'go',
-  });
-
-  // Cross-site protection and the session hook run before every route below.
-  registerAuth(app, deps);
-  registerSystemRoutes(app, deps);
-  registerThemeRoute(app);
-  // The OpenAPI collector must see the API routes being added, so it comes first.
-  await registerOpenApi(app);
-  await registerApiRoutes(app, deps);
-  // After the API, whose root hook sets the per-token budget /mcp shares; before the resolver.
-  await registerMcp(app, deps);
-
-  app.get('/', async (req, reply) => {
-    const user = await currentUser(req, store);
-    if (user) return reply.redirect('/dashboard', 302);
-    const ctx = await pageContext(deps, req, null);
-    return sendHtml(req, reply, ctx, 'Welcome', <Landing shortKeyword={ctx.shortKeyword} />);
-  });
-
-  registerWebRoutes(app, deps);
-  registerStateLinkRoutes(app, deps);
-  registerResolver(app, deps);
+  // Last and without a prefix: its not-found page answers every path the others leave.
+  await app.register(async (web) => registerWeb(web, { ...deps, extend: deps.extend?.pages }));
   return app;
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, type SurfaceExtensions } from './app.js';
 import { bootstrapBanner, bootstrapLocalAdmin } from './auth/localLogin.js';
 import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
-import { migrateUp } from './db/migrate.js';
+import { migrateUp, migrationStatus } from './db/migrate.js';
 import { Metrics } from './metrics.js';
 import { createClickRecorder } from './workers/clickSink.js';
 import { LinkEventBus, LinkService } from './links/index.js';
@@ -42,6 +42,8 @@ export interface StartOptions {
    * stdout. `serve` turns it on; embedded and test servers leave it off.
    */
   localBootstrap?: boolean;
+  /** Routes added inside the app's surfaces (tests; see app.tsx). */
+  extend?: SurfaceExtensions;
 }
 
 /** Opens the database, applies migrations, starts workers and listens. */
@@ -68,6 +70,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       metrics,
       logger: opts.logger,
       recordClick: (e) => clickWriter!.enqueue(e),
+      migrationStatus: () => migrationStatus(db),
+      extend: opts.extend,
     });
     log = app.log;
     if (suggestions) app.addHook('onClose', async () => suggestions.close());

@@ -1,13 +1,15 @@
-import type { FastifyBaseLogger, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { sendUnauthorized } from '../http/api/errors.js';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Store } from '../store/index.js';
+import type { User } from '../store/types.js';
 import { setCurrentSession } from './currentUser.js';
 
 /**
  * Personal-access-token authentication for `/api/v1` and `/mcp` (api.md §3.3,
  * §3.4). Only `Authorization: Bearer <token>` counts: a session cookie is
  * never consulted and no cookie is ever set, so a browser's ambient
- * credentials cannot reach the API. Every rejection looks the same.
+ * credentials cannot reach the API. This module decides who is calling; the
+ * API and MCP contexts run it as a hook and answer a null with their one 401
+ * body (http/api/guards.ts), so every rejection looks the same.
  */
 
 export interface BearerDeps {
@@ -25,17 +27,21 @@ export function bearerToken(req: FastifyRequest): string | null {
   return token === '' ? null : token;
 }
 
-export function requireBearer(deps: BearerDeps): preHandlerAsyncHookHandler {
+/**
+ * The user the request's token belongs to, or null (no token, malformed,
+ * unknown, expired or revoked). On success the request's user is set, so
+ * handlers use `requestUser(req)` as behind a web guard.
+ */
+export async function authenticateBearer(deps: BearerDeps, req: FastifyRequest): Promise<User | null> {
   const { store } = deps;
-  return async function requireBearerToken(req, reply) {
-    const token = bearerToken(req);
-    // Malformed or oversized values fail the shape check inside `authenticate` without a query.
-    const found = token === null ? null : await store.tokens.authenticate(token);
-    if (!found) return sendUnauthorized(reply);
-    setCurrentSession(req, { token: null, user: found.user, orphaned: false });
-    // Fire and forget: the response never waits for bookkeeping, and its failure never fails the call.
-    store.tokens.touch(found.tokenId).catch((err: unknown) => {
-      (deps.log ?? req.log).warn({ err, tokenId: found.tokenId }, 'could not record token use');
-    });
-  };
+  const token = bearerToken(req);
+  // Malformed or oversized values fail the shape check inside `authenticate` without a query.
+  const found = token === null ? null : await store.tokens.authenticate(token);
+  if (!found) return null;
+  setCurrentSession(req, { token: null, user: found.user, orphaned: false });
+  // Fire and forget: the response never waits for bookkeeping, and its failure never fails the call.
+  store.tokens.touch(found.tokenId).catch((err: unknown) => {
+    (deps.log ?? req.log).warn({ err, tokenId: found.tokenId }, 'could not record token use');
+  });
+  return found.user;
 }

@@ -8,17 +8,19 @@ import type { Metrics } from '../metrics.js';
 import type { LinkService } from '../links/index.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
+import { useApiErrors } from './api/errors.js';
 import { authenticate } from './api/guards.js';
+import { spend, type ApiBudgets } from './api/rateLimit.js';
 import { requestOrigin } from './web/render.js';
 
 /**
- * The MCP endpoint (agents-and-extension.md §1.1–§1.2): Streamable HTTP at
- * `/mcp`, stateless, one JSON response per POST. Fastify stays in charge of
- * the HTTP edge — bearer authentication before anything is parsed, the
- * per-token rate limit (the API's root hook), the 1 MiB body cap, security
- * headers, error bodies — and hands the SDK's transport a web `Request`
- * built from the raw body, so malformed frames get the SDK's own JSON-RPC
- * parse errors.
+ * The MCP endpoint: Streamable HTTP at `/mcp`, stateless, one JSON response
+ * per POST, registered as a context of its own with `prefix: MCP_PATH`.
+ * Fastify stays in charge of the HTTP edge — the per-token budget it shares
+ * with the REST API, bearer authentication before anything is parsed, the
+ * 1 MiB body cap, security headers, the API's error and 404 bodies — and
+ * hands the SDK's transport a web `Request` built from the raw body, so
+ * malformed frames get the SDK's own JSON-RPC parse errors.
  */
 
 export const MCP_PATH = '/mcp';
@@ -69,9 +71,10 @@ export interface McpDeps {
   links: LinkService;
   suggestions: LinkSuggestions | null;
   metrics: Metrics;
+  budgets: ApiBudgets;
 }
 
-export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<void> {
+export async function registerMcp(mcp: FastifyInstance, deps: McpDeps): Promise<void> {
   const { config, store, links, suggestions, metrics } = deps;
 
   async function exchange(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -102,28 +105,33 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     }
   }
 
-  await app.register(async (mcp) => {
-    // The shared bearer check answers 401 with the API's body; MCP clients also expect the challenge (§1.2 rule 2).
-    mcp.addHook('onSend', async (_req, reply, payload) => {
-      if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer realm="joe-links"');
-      return payload;
-    });
-    // Bodies reach the SDK as text, whatever their type: it answers a wrong
-    // Content-Type with 415 and bad JSON with a JSON-RPC parse error.
-    mcp.removeAllContentTypeParsers();
-    mcp.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // Every path under /mcp answers failures and unknown methods in the API's body, and spends the token's budget.
+  useApiErrors(mcp, { notFound: true });
+  spend(mcp, deps.budgets.perToken);
+  // The bearer check answers 401 with the API's body; MCP clients also expect the challenge.
+  mcp.addHook('onSend', async (_req, reply, payload) => {
+    if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer realm="joe-links"');
+    return payload;
+  });
+  // Bodies reach the SDK as text, whatever their type: it answers a wrong
+  // Content-Type with 415 and bad JSON with a JSON-RPC parse error.
+  mcp.removeAllContentTypeParsers();
+  mcp.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-    const route = { onRequest: authenticate({ store }), helmet: MCP_HELMET, schema: { hide: true } };
-    mcp.post(MCP_PATH, route, exchange);
+  // The endpoint itself: bearer authentication before anything else.
+  await mcp.register(async (endpoint) => {
+    endpoint.addHook('onRequest', authenticate({ store }));
+    const route = { helmet: MCP_HELMET, schema: { hide: true } };
+    endpoint.post('', route, exchange);
     // No session exists to end, so DELETE is the SDK's stateless no-op.
-    mcp.delete(MCP_PATH, route, exchange);
-    // No server-initiated streams (§1.1 rule 4).
-    mcp.get(MCP_PATH, route, async (_req, reply) =>
+    endpoint.delete('', route, exchange);
+    // No server-initiated streams.
+    endpoint.get('', route, async (_req, reply) =>
       reply
         .code(405)
         .header('allow', 'POST, DELETE')
         .type('application/json')
-        .send(jsonRpcError(-32000, 'Method not allowed: POST JSON-RPC messages to /mcp')),
+        .send(jsonRpcError(-32000, `Method not allowed: POST JSON-RPC messages to ${MCP_PATH}`)),
     );
   });
 }

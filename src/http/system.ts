@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { migrationStatus } from '../db/migrate.js';
 import type { Metrics } from '../metrics.js';
-import type { Store } from '../store/index.js';
 
-/** Probes and metrics (core.md §1.5, §12.3): unauthenticated, cheap, never clicks. */
-export function registerSystemRoutes(app: FastifyInstance, deps: { store: Store; metrics: Metrics }): void {
+export interface SystemDeps {
+  metrics: Metrics;
+  /** The migrations the database still lacks (server.ts hands down db/migrate.ts's answer). */
+  migrationStatus(): Promise<{ pending: string[] }>;
+}
+
+/**
+ * Probes and metrics, in a context of their own (app.tsx): unauthenticated,
+ * cheap, never clicks; no session is read and no API budget spent.
+ */
+export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps): void {
   app.get('/healthz', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return reply.type('text/plain; charset=utf-8').send('ok\n');
@@ -13,7 +20,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: { store: Store;
   app.get('/readyz', async (_req, reply) => {
     reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8');
     try {
-      const status = await migrationStatus(deps.store.db);
+      const status = await deps.migrationStatus();
       if (status.pending.length > 0) return reply.code(503).send(`migrations pending: ${status.pending.join(', ')}\n`);
       return reply.send('ready\n');
     } catch (e) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ERROR_STATUS } from '../../src/domain/errors.js';
-import { formatOpenApiDocument, generateOpenApiDocument } from '../../src/http/openapi.js';
+import { formatOpenApiDocument, generateOpenApiDocument } from '../../src/openapiDocument.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { startApi } from './support.js';
 
@@ -71,7 +71,7 @@ describe('OpenAPI document and Swagger UI (api.md §7)', () => {
 
   test('adding an /api/v1 route changes the generated document, so a stale copy cannot pass', async () => {
     const changed = await generateOpenApiDocument({
-      extend: (app) => app.get('/api/v1/zz-new-route', { schema: { summary: 'new', tags: ['Links'] } }, async () => ({})),
+      extend: (api) => api.get('/zz-new-route', { schema: { summary: 'new', tags: ['Links'] } }, async () => ({})),
     });
     assert.ok('/zz-new-route' in (changed.paths as object));
     assert.notEqual(formatOpenApiDocument(changed), readFileSync(COMMITTED, 'utf8'));

@@ -8,7 +8,7 @@ import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
 import { isUuid } from '../../links/index.js';
-import { adminOnly, authenticate, BEARER } from './guards.js';
+import { adminOnly, BEARER } from './guards.js';
 import { linkPage, PageQueryFields } from './links.js';
 import { toOwnerResource } from '../../links/index.js';
 import { isoOrNull, LinkHealthReportSchema, LinkListSchema, UpdateRoleSchema, UserListSchema } from './schemas.js';
@@ -19,10 +19,10 @@ import { toUserBody, UserSchema } from './users.js';
 export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const admin = [authenticate(deps), adminOnly()];
+  const admin = adminOnly();
 
   api.get(
-    '/api/v1/admin/users',
+    '/admin/users',
     {
       onRequest: admin,
       schema: {
@@ -48,7 +48,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }
   );
 
   api.put(
-    '/api/v1/admin/users/:id/role',
+    '/admin/users/:id/role',
     {
       onRequest: admin,
       schema: {
@@ -71,7 +71,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }
   );
 
   api.get(
-    '/api/v1/admin/links',
+    '/admin/links',
     {
       onRequest: admin,
       schema: {
@@ -86,7 +86,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }
   );
 
   api.get(
-    '/api/v1/admin/link-health',
+    '/admin/link-health',
     {
       onRequest: admin,
       schema: {

@@ -8,7 +8,7 @@ import { parseDashboardScope } from '../../store/analytics.js';
 import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import { authenticate, BEARER } from './guards.js';
+import { BEARER } from './guards.js';
 import { AnalyticsSchema, iso } from './schemas.js';
 import { ref, StringEnum } from './schemaRef.js';
 
@@ -23,9 +23,8 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Sto
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
-    '/api/v1/analytics',
+    '/analytics',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: 'Top links with trend, never-clicked links and busiest referrers across the caller’s links',
         tags: ['Analytics'],

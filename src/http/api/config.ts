@@ -11,7 +11,7 @@ import { errorResponses } from './errors.js';
  */
 export function registerConfigRoutes(app: FastifyInstance, deps: { config: Config }): void {
   app.get(
-    '/api/v1/config',
+    '/config',
     {
       schema: {
         summary: 'Public server settings for clients (the short keyword)',

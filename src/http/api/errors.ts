@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import { ERROR_STATUS, type ErrorCode } from '../../domain/errors.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_STATUS, isAppError, type ErrorCode } from '../../domain/errors.js';
+import { isBusy, isUnavailable } from '../../store/dbErrors.js';
 import { ref } from './schemaRef.js';
 
 /**
@@ -28,6 +29,47 @@ export function sendApiError(reply: FastifyReply, code: ErrorCode, message: stri
 /** The exact body every rejected credential gets (api.md §3.3 rule 4): nothing about why. */
 export function sendUnauthorized(reply: FastifyReply): FastifyReply {
   return sendApiError(reply, 'UNAUTHORIZED', 'unauthorized');
+}
+
+/**
+ * Every failure in the error body: domain errors keep their code, framework
+ * errors (oversized or unreadable bodies) become PAYLOAD_TOO_LARGE or
+ * BAD_REQUEST, an unreachable database UNAVAILABLE, anything else
+ * INTERNAL_ERROR.
+ */
+export function answerApiError(
+  error: Error & { statusCode?: number; code?: string },
+  req: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (isAppError(error)) return sendApiError(reply, error.code, error.message);
+  if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return sendApiError(reply, 'PAYLOAD_TOO_LARGE', 'request body too large (limit 1 MiB)');
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return sendApiError(reply, 'BAD_REQUEST', error.message || 'invalid request');
+  }
+  if (isUnavailable(error) || isBusy(error)) {
+    req.log.warn({ err: error }, 'database unavailable');
+    return sendApiError(reply, 'UNAVAILABLE', 'database unavailable, please retry later');
+  }
+  req.log.error({ err: error }, 'unhandled error');
+  return sendApiError(reply, 'INTERNAL_ERROR', 'internal error');
+}
+
+/** The API's 404 body for a path no route of the context answers. */
+export async function apiNotFound(_req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  return sendApiError(reply, 'NOT_FOUND', 'not found');
+}
+
+/**
+ * Makes a context answer in the error body: its error handler, and — for a
+ * context with a prefix of its own — its not-found handler, which Fastify
+ * applies to every unknown path under that prefix.
+ */
+export function useApiErrors(instance: FastifyInstance, opts: { notFound: boolean }): void {
+  instance.setErrorHandler(answerApiError);
+  if (opts.notFound) instance.setNotFoundHandler(apiNotFound);
 }
 
 /** What each error status means on this API, for the OpenAPI document. */

@@ -1,9 +1,9 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { requireBearer } from '../../auth/bearer.js';
+import { authenticateBearer } from '../../auth/bearer.js';
 import { requestUser } from '../../auth/currentUser.js';
 import { asUser, type Actor, type Capability, type GrantedLink, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
-import { sendApiError } from './errors.js';
+import { sendApiError, sendUnauthorized } from './errors.js';
 
 /**
  * The checks every authenticated API route runs, as onRequest hooks so they
@@ -20,9 +20,15 @@ export interface GuardDeps {
   links: LinkService;
 }
 
-/** Bearer authentication (auth/bearer.ts), usable as an onRequest hook. */
+/**
+ * Bearer authentication (auth/bearer.ts) as an onRequest hook: the
+ * authenticated contexts of the REST API and MCP add it once for all their
+ * routes. A failure is the one `401 UNAUTHORIZED` body.
+ */
 export function authenticate(deps: Pick<GuardDeps, 'store'>): onRequestAsyncHookHandler {
-  return requireBearer(deps) as onRequestAsyncHookHandler;
+  return async function requireBearerToken(req, reply) {
+    if ((await authenticateBearer(deps, req)) === null) return sendUnauthorized(reply);
+  };
 }
 
 /** Role `admin` required; everyone else gets `403 FORBIDDEN` "forbidden" (api.md §6.23). */

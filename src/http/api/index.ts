@@ -6,13 +6,14 @@ import type { Store } from '../../store/index.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAnalyticsRoutes } from './analytics.js';
 import { registerConfigRoutes } from './config.js';
-import { sendApiError } from './errors.js';
+import { apiNotFound } from './errors.js';
 import { registerLinkExportRoute } from './export.js';
+import { authenticate } from './guards.js';
 import { registerKeywordRoutes } from './keywords.js';
 import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
 import { registerLinkRoutes } from './links.js';
-import { registerApiRateLimit } from './rateLimit.js';
+import { spend, type ApiBudgets } from './rateLimit.js';
 import { NAMED_SCHEMAS } from './schemas.js';
 import { registerStatsRoutes } from './stats.js';
 import { registerLinkSuggestRoute } from './suggest.js';
@@ -26,29 +27,51 @@ export interface ApiDeps {
   store: Store;
   links: LinkService;
   suggestions: LinkSuggestions | null;
+  budgets: ApiBudgets;
+  /** Routes added to the authenticated context after the API's own (a test adds one to watch the rules reach it). */
+  extend?: (api: FastifyInstance) => void;
 }
 
+/** Where the REST API is registered inside the `/api` context (app.tsx), and the base URL of its OpenAPI document. */
+export const REST_PREFIX = '/v1';
+
 /**
- * The REST API under `/api/v1` (api.md §4): bearer tokens only, JSON only.
- * Its routes live in one encapsulated context with strict TypeBox validation,
- * JSON-only body parsing and the named schemas of the OpenAPI document. One
- * module per resource registers its routes into that context
- * (`register…Routes(api, deps)`), with TypeBox schemas on every route and
- * named schemas added through `addNamedSchema`.
+ * The REST API under `/api/v1`: bearer tokens only, JSON only. Registered
+ * with `prefix: REST_PREFIX` inside the `/api` context, whose error handler
+ * answers in the API's error body. The rules are those of the contexts a
+ * route is registered in, never of its URL:
+ *
+ * - this context: strict TypeBox validation, JSON-only bodies, body errors
+ *   in the error body, the named schemas of the OpenAPI document;
+ * - `open`: the public routes, budgeted per client address, no credentials read;
+ * - `authenticated`: every other route, budgeted per token, behind the bearer
+ *   hook (401 before anything else). A route added here gets all of it;
+ * - `unmatched`: unknown paths under /api/v1 spend the per-token budget and
+ *   get the API's 404 body (never the slug resolver's page).
+ *
+ * One module per resource registers its routes (`register…Routes(api, deps)`,
+ * paths relative to /api/v1), with TypeBox schemas on every route and named
+ * schemas added through `addNamedSchema`.
  */
-export async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
-  await registerApiRateLimit(app, deps.config);
+export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promise<void> {
+  for (const schema of NAMED_SCHEMAS) addNamedSchema(v1, schema);
+  strictValidation(v1);
+  jsonBodiesOnly(v1);
+  apiErrorHandler(v1);
 
-  await app.register(async (api) => {
-    for (const schema of NAMED_SCHEMAS) addNamedSchema(api, schema);
-    api.setValidatorCompiler(apiValidatorCompiler(api));
-    jsonBodiesOnly(api);
-    apiErrorHandler(api);
+  await v1.register(async (open) => {
+    strictValidation(open);
+    spend(open, deps.budgets.perClient);
+    registerConfigRoutes(open, deps);
+    registerKeywordRoutes(open, deps);
+  });
 
-    registerConfigRoutes(api, deps);
-    registerKeywordRoutes(api, deps);
+  await v1.register(async (api) => {
+    strictValidation(api);
+    spend(api, deps.budgets.perToken);
+    api.addHook('onRequest', authenticate(deps));
     registerKeywordTemplateRoutes(api, deps);
-    registerUserRoutes(api, deps);
+    registerUserRoutes(api);
     registerTokenRoutes(api, deps);
     registerLinkRoutes(api, deps);
     registerLinkSuggestRoute(api, deps);
@@ -58,12 +81,26 @@ export async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Pr
     registerTagRoutes(api, deps);
     registerAdminRoutes(api, deps);
     registerLinkExportRoute(api, deps);
-
-    // Unknown API paths answer the API's 404 body (api.md §4.1 rule 6). Without
-    // these, the slug resolver's catch-all would answer them with an HTML page.
-    const notFound = async (_req: unknown, reply: Parameters<typeof sendApiError>[0]) => sendApiError(reply, 'NOT_FOUND', 'not found');
-    for (const url of ['/api/v1', '/api/v1/*']) {
-      api.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, schema: { hide: true }, handler: notFound });
-    }
+    deps.extend?.(api);
   });
+
+  // Unknown paths under /api/v1 spend the per-token budget and answer the API's
+  // 404 body. GET needs routes of its own, or the slug resolver's `GET /*`
+  // would answer; other methods reach the not-found handler, which this
+  // context (without a prefix of its own) sets for /api/v1, running its hooks.
+  await v1.register(async (unmatched) => {
+    spend(unmatched, deps.budgets.perToken);
+    for (const url of ['', '/*']) unmatched.get(url, { schema: { hide: true } }, apiNotFound);
+    unmatched.setNotFoundHandler(apiNotFound);
+  });
+}
+
+/**
+ * TypeBox validation for a context. Each context that defines routes sets it
+ * itself: a child context that adds schemas of its own (as the suggestion
+ * route does) would otherwise get its validator rebuilt from Fastify's
+ * server-wide default (Ajv, which coerces types).
+ */
+function strictValidation(instance: FastifyInstance): void {
+  instance.setValidatorCompiler(apiValidatorCompiler(instance));
 }

@@ -2,16 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/index.js';
 import { errorResponses } from './errors.js';
-import { authenticate, BEARER } from './guards.js';
+import { BEARER } from './guards.js';
 import { KeywordTemplateSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
 /** `GET /api/v1/keywords/templates` (api.md §6.3): every root-forward keyword with its template. */
 export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { store: Store }): void {
   app.get(
-    '/api/v1/keywords/templates',
+    '/keywords/templates',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: 'Keyword URL templates, ordered by keyword',
         tags: ['Keywords'],

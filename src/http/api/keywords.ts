@@ -14,7 +14,7 @@ import { errorResponses } from './errors.js';
  */
 export function registerKeywordRoutes(app: FastifyInstance, deps: { store: Store }): void {
   app.get(
-    '/api/v1/keywords',
+    '/keywords',
     {
       schema: {
         summary: 'Keyword host names, ordered by name (public)',

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { isUuid, toOwnerResource, toShareResource, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { errorResponses, sendApiError } from './errors.js';
-import { authenticate, BEARER, requestLink, requireLinkCap } from './guards.js';
+import { BEARER, requestLink, requireLinkCap } from './guards.js';
 import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
@@ -23,10 +23,10 @@ const LinkParams = Type.Object({ id: Type.String({ description: 'link id' }) });
 export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: Store; links: LinkService }): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const manage = [authenticate(deps), requireLinkCap(deps, 'canManageShares')];
+  const manage = requireLinkCap(deps, 'canManageShares');
 
   api.get(
-    '/api/v1/links/:id/owners',
+    '/links/:id/owners',
     {
       onRequest: manage,
       schema: {
@@ -41,7 +41,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
   );
 
   api.post(
-    '/api/v1/links/:id/owners',
+    '/links/:id/owners',
     {
       onRequest: manage,
       schema: {
@@ -61,7 +61,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
   );
 
   api.delete(
-    '/api/v1/links/:id/owners/:uid',
+    '/links/:id/owners/:uid',
     {
       onRequest: manage,
       schema: {
@@ -81,7 +81,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
   );
 
   api.get(
-    '/api/v1/links/:id/shares',
+    '/links/:id/shares',
     {
       onRequest: manage,
       schema: {
@@ -96,7 +96,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
   );
 
   api.post(
-    '/api/v1/links/:id/shares',
+    '/links/:id/shares',
     {
       onRequest: manage,
       schema: {
@@ -115,7 +115,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: St
   );
 
   api.delete(
-    '/api/v1/links/:id/shares/:uid',
+    '/links/:id/shares/:uid',
     {
       onRequest: manage,
       schema: {

@@ -10,7 +10,7 @@ import type { Store } from '../../store/index.js';
 import type { LinkScope } from '../../store/links.js';
 import { viewerOf, type Viewer } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import { authenticate, BEARER, requestActor, requestLink, requireLinkCap } from './guards.js';
+import { BEARER, requestActor, requestLink, requireLinkCap } from './guards.js';
 import { CreateLinkSchema, FULL_UPDATE_FIELDS, LinkListSchema, LinkSchema, SuggestLinksSchema, UpdateLinkSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 import { OPAQUE } from './validation.js';
@@ -45,12 +45,10 @@ export async function linkPage(store: Store, scope: LinkScope, viewer: Viewer, q
 export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; links: LinkService }): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const auth = authenticate(deps);
 
   api.get(
-    '/api/v1/links',
+    '/links',
     {
-      onRequest: auth,
       schema: {
         summary: 'List links: the caller’s own and shared ones (admins: all), or every visible link with one destination',
         tags: ['Links'],
@@ -77,9 +75,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; l
   );
 
   api.post(
-    '/api/v1/links',
+    '/links',
     {
-      onRequest: auth,
       schema: {
         summary: 'Create a link owned by the caller',
         tags: ['Links'],
@@ -105,9 +102,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; l
   );
 
   api.get(
-    '/api/v1/links/suggest',
+    '/links/suggest',
     {
-      onRequest: auth,
       schema: {
         summary: 'Autocomplete: slugs matching a typed prefix, substring, title or near miss',
         tags: ['Links'],
@@ -129,9 +125,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; l
   );
 
   api.get(
-    '/api/v1/links/:id',
+    '/links/:id',
     {
-      onRequest: [auth, requireLinkCap(deps, 'canView')],
+      onRequest: requireLinkCap(deps, 'canView'),
       schema: {
         summary: 'Get one link (owners, co-owners, share recipients, admins)',
         tags: ['Links'],
@@ -148,9 +144,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; l
   );
 
   api.put(
-    '/api/v1/links/:id',
+    '/links/:id',
     {
-      onRequest: [auth, requireLinkCap(deps, 'canEdit')],
+      onRequest: requireLinkCap(deps, 'canEdit'),
       schema: {
         summary: 'Update a link, or only archive/unarchive it or toggle its health checks',
         tags: ['Links'],
@@ -189,9 +185,9 @@ export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; l
   );
 
   api.delete(
-    '/api/v1/links/:id',
+    '/links/:id',
     {
-      onRequest: [auth, requireLinkCap(deps, 'canDelete')],
+      onRequest: requireLinkCap(deps, 'canDelete'),
       schema: {
         summary: 'Delete a link with its owners, tags, shares, clicks and health',
         tags: ['Links'],

@@ -7,9 +7,9 @@ import { clientIp } from '../../domain/clientIp.js';
 import { AppError } from '../../domain/errors.js';
 
 /**
- * Request budgets (api.md §4.7): each bearer token gets JOE_API_RATE_LIMIT
- * requests per minute across `/api/v1` and `/mcp`; the two public routes are
- * budgeted per client IP instead. Counters live in this process's memory, so
+ * Request budgets: each bearer token gets JOE_API_RATE_LIMIT requests per
+ * minute across `/api/v1` and `/mcp`; the public REST routes are budgeted per
+ * client IP instead. Counters live in this process's memory, so
  * with N replicas a token may make up to N × the limit (README). The exports
  * pass through here like every other request, so a bulk download spends the
  * same budget.
@@ -23,20 +23,25 @@ const WINDOW_MS = 60_000;
  */
 const MAX_KEYS = 100_000;
 
-/** Unauthenticated and keyed by client address (api.md §4.1 rule 3). */
-const PUBLIC_PATHS = new Set(['/api/v1/config', '/api/v1/keywords']);
+/** An onRequest hook spending one request of a budget; it answers 429 through the context's error handler. */
+export type BudgetHook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+export interface ApiBudgets {
+  /** Per presented token (or, without a usable one, per client address): the authenticated REST API and /mcp. */
+  perToken: BudgetHook | null;
+  /** Per client address: the public REST routes. */
+  perClient: BudgetHook | null;
 }
 
-function isBudgeted(path: string): boolean {
-  return path === '/api/v1' || path.startsWith('/api/v1/') || path === '/mcp' || path.startsWith('/mcp/');
-}
-
-export async function registerApiRateLimit(app: FastifyInstance, config: Pick<Config, 'apiRateLimit' | 'trustedProxies'>): Promise<void> {
-  if (config.apiRateLimit <= 0) return;
+/**
+ * Creates the budgets once, so that the REST API and /mcp, two contexts of
+ * their own, spend the same per-token counters. Nothing is hooked here: each
+ * context adds the budget its routes spend (http/api/index.ts, http/mcp.ts),
+ * so every route registered inside one is covered without opting in. Both are
+ * null when JOE_API_RATE_LIMIT is 0.
+ */
+export async function createApiBudgets(app: FastifyInstance, config: Pick<Config, 'apiRateLimit' | 'trustedProxies'>): Promise<ApiBudgets> {
+  if (config.apiRateLimit <= 0) return { perToken: null, perClient: null };
   await app.register(rateLimit, {
     global: false,
     max: config.apiRateLimit,
@@ -56,12 +61,17 @@ export async function registerApiRateLimit(app: FastifyInstance, config: Pick<Co
   };
   const perToken = app.rateLimit({ keyGenerator: tokenKey, cache: MAX_KEYS });
   const perClient = app.rateLimit({ keyGenerator: ipKey, cache: MAX_KEYS });
+  return {
+    perToken: async (req, reply) => {
+      await perToken.call(app, req, reply);
+    },
+    perClient: async (req, reply) => {
+      await perClient.call(app, req, reply);
+    },
+  };
+}
 
-  // One root hook rather than route options, so routes registered by other modules
-  // (the MCP endpoint, later API resources) are covered without opting in.
-  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
-    const path = pathOf(req.url);
-    if (PUBLIC_PATHS.has(path)) return perClient.call(app, req, reply);
-    if (isBudgeted(path)) return perToken.call(app, req, reply);
-  });
+/** Adds a budget to a context (nothing when rate limiting is off). */
+export function spend(instance: FastifyInstance, budget: BudgetHook | null): void {
+  if (budget) instance.addHook('onRequest', budget);
 }

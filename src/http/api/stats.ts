@@ -8,7 +8,7 @@ import type { LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { sendClickCsv } from '../clickCsv.js';
 import { errorResponses } from './errors.js';
-import { authenticate, BEARER, requestLink, requireLinkCap } from './guards.js';
+import { BEARER, requestLink, requireLinkCap } from './guards.js';
 import { LinkIdParams } from './links.js';
 import { BreakdownsSchema, ClickListSchema, iso, LinkStatsSchema, TimeSeriesSchema } from './schemas.js';
 import { ref, StringEnum } from './schemaRef.js';
@@ -43,10 +43,10 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
   const { store, config } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — every per-link analytics read is CanStats.
-  const stats = [authenticate(deps), requireLinkCap(deps, 'canStats')];
+  const stats = requireLinkCap(deps, 'canStats');
 
   api.get(
-    '/api/v1/links/:id/stats',
+    '/links/:id/stats',
     {
       onRequest: stats,
       schema: {
@@ -65,7 +65,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
   );
 
   api.get(
-    '/api/v1/links/:id/clicks',
+    '/links/:id/clicks',
     {
       onRequest: stats,
       schema: {
@@ -108,7 +108,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
   );
 
   api.get(
-    '/api/v1/links/:id/stats/timeseries',
+    '/links/:id/stats/timeseries',
     {
       onRequest: stats,
       schema: {
@@ -133,7 +133,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
   );
 
   api.get(
-    '/api/v1/links/:id/stats/breakdowns',
+    '/links/:id/stats/breakdowns',
     {
       onRequest: stats,
       schema: {
@@ -162,7 +162,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
   );
 
   api.get(
-    '/api/v1/links/:id/stats/export',
+    '/links/:id/stats/export',
     {
       onRequest: stats,
       schema: {

@@ -6,7 +6,7 @@ import { AppError } from '../../domain/errors.js';
 import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
 import { ApiErrorSchema, errorResponses, sendApiError } from './errors.js';
-import { authenticate, BEARER } from './guards.js';
+import { BEARER } from './guards.js';
 import { ref } from './schemaRef.js';
 import { addNamedSchema } from './validation.js';
 
@@ -48,10 +48,9 @@ export function registerLinkSuggestRoute(
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post(
-    '/api/v1/links/suggest',
+    '/links/suggest',
     {
       onRequest: [
-        authenticate(deps),
         async function requireLlmProvider(_req, reply) {
           if (!suggestions) return sendApiError(reply, 'LLM_NOT_CONFIGURED', 'LLM suggestions are not configured');
         },

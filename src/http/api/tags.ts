@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, pageLimit } from '../../domain/keysetCursor
 import type { Store } from '../../store/index.js';
 import { viewerOf, type LinkView, type Viewer } from '../../store/types.js';
 import { errorResponses, sendApiError } from './errors.js';
-import { authenticate, BEARER } from './guards.js';
+import { BEARER } from './guards.js';
 import { linkResources } from '../../links/index.js';
 import { PageQueryFields } from './links.js';
 import { LinkListSchema, TagListSchema } from './schemas.js';
@@ -39,9 +39,8 @@ export function registerTagRoutes(app: FastifyInstance, deps: { store: Store }):
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
-    '/api/v1/tags',
+    '/tags',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: 'List tags with the number of links the caller may see',
         tags: ['Tags'],
@@ -65,9 +64,8 @@ export function registerTagRoutes(app: FastifyInstance, deps: { store: Store }):
   );
 
   api.get(
-    '/api/v1/tags/:slug/links',
+    '/tags/:slug/links',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: 'Links carrying a tag that the caller may see',
         tags: ['Tags'],

@@ -6,7 +6,7 @@ import { parseRfc3339 } from '../../domain/timeseries.js';
 import type { Store } from '../../store/index.js';
 import type { ApiToken } from '../../store/tokens.js';
 import { errorResponses, sendApiError } from './errors.js';
-import { authenticate, BEARER } from './guards.js';
+import { BEARER } from './guards.js';
 import { CreateTokenSchema, iso, TokenCreatedSchema, TokenListSchema, type TokenSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
@@ -34,9 +34,8 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Store }
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
-    '/api/v1/tokens',
+    '/tokens',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: "List the caller's tokens, newest first (revoked ones included)",
         tags: ['Tokens'],
@@ -51,9 +50,8 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Store }
   );
 
   api.post(
-    '/api/v1/tokens',
+    '/tokens',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: 'Create a token; the response is the only time it is shown',
         tags: ['Tokens'],
@@ -75,9 +73,8 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Store }
   );
 
   api.delete(
-    '/api/v1/tokens/:id',
+    '/tokens/:id',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: 'Revoke one of the caller’s tokens',
         tags: ['Tokens'],

@@ -1,10 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import type { Store } from '../../store/index.js';
 import type { User } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import { authenticate, BEARER } from './guards.js';
+import { BEARER } from './guards.js';
 import { ref, StringEnum } from './schemaRef.js';
 
 /** The User resource (api.md §4.6, §6.4). */
@@ -35,11 +34,10 @@ export function toUserBody(u: User): UserBody {
   };
 }
 
-export function registerUserRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function registerUserRoutes(app: FastifyInstance): void {
   app.get(
-    '/api/v1/users/me',
+    '/users/me',
     {
-      onRequest: authenticate(deps),
       schema: {
         summary: 'The user who owns the presented token',
         tags: ['Users'],

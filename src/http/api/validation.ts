@@ -103,8 +103,22 @@ function isTypeBox(schema: unknown): schema is TSchema {
   return typeof schema === 'object' && schema !== null && Kind in schema;
 }
 
-/** The TypeBox originals of each context's named schemas (Fastify keeps only plain clones). */
-const namedSchemas = new WeakMap<FastifyInstance, Map<string, TSchema>>();
+/**
+ * The TypeBox originals of the named schemas (Fastify keeps only plain
+ * clones), kept on the context that set the validator compiler and shared by
+ * the contexts inside it.
+ */
+const namedSchemas = new WeakMap<object, Map<string, TSchema>>();
+
+/** The named schemas in reach of a context: its own map or the nearest enclosing context's. */
+function namedSchemaMap(instance: FastifyInstance): Map<string, TSchema> | undefined {
+  // An encapsulated Fastify context is created with its parent as prototype.
+  for (let i: object | null = instance; i !== null; i = Object.getPrototypeOf(i) as object | null) {
+    const map = namedSchemas.get(i);
+    if (map) return map;
+  }
+  return undefined;
+}
 
 /**
  * Adds a named schema (one with an `$id`) to an API context: it becomes a
@@ -114,7 +128,7 @@ const namedSchemas = new WeakMap<FastifyInstance, Map<string, TSchema>>();
 export function addNamedSchema(instance: FastifyInstance, schema: TSchema): void {
   if (typeof schema.$id !== 'string') throw new Error('a named schema needs an $id');
   instance.addSchema(schema);
-  let map = namedSchemas.get(instance);
+  let map = namedSchemaMap(instance);
   if (!map) namedSchemas.set(instance, (map = new Map()));
   map.set(schema.$id, schema);
 }
@@ -126,7 +140,7 @@ export function addNamedSchema(instance: FastifyInstance, schema: TSchema): void
 export function apiValidatorCompiler(instance: FastifyInstance): FastifySchemaCompiler<TSchema> {
   return ({ schema, httpPart, method, url }) => {
     const part = (httpPart ?? 'body') as Part;
-    const named = [...(namedSchemas.get(instance)?.values() ?? [])];
+    const named = [...(namedSchemaMap(instance)?.values() ?? [])];
     const $ref = (schema as { $ref?: unknown }).$ref;
     const target = typeof $ref === 'string' ? named.find((s) => s.$id === $ref) : schema;
     if (!isTypeBox(target)) {
@@ -166,7 +180,7 @@ const BODY_ERRORS: Record<string, string> = {
 
 /**
  * Framework-level body errors in the API's error shape. Everything else goes
- * on to the application's error handler, which already speaks it.
+ * on to the enclosing `/api` context's handler (errors.ts answerApiError).
  */
 export function apiErrorHandler(instance: FastifyInstance): void {
   instance.setErrorHandler((error: Error & { code?: string; statusCode?: number }, _req, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { requireAdmin } from '../../auth/guards.js';
+import { requireAdmin } from './guards.js';
 import { issueSignInUrl } from '../../auth/localLogin.js';
 import { isAppError } from '../../domain/errors.js';
 import { KEYWORD_PATTERN } from '../../store/keywords.js';

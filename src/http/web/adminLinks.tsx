@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { requireAdmin } from '../../auth/guards.js';
+import { requireAdmin } from './guards.js';
 import { VISIBILITIES } from '../../domain/caps.js';
 import { isAppError } from '../../domain/errors.js';
 import { isStalenessFilter, stalenessHint } from '../../store/staleness.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { requireUser } from '../../auth/guards.js';
+import { requireUser } from './guards.js';
 import { isAppError } from '../../domain/errors.js';
 import { parsePeriod } from '../../domain/timeseries.js';
 import { parseDashboardScope } from '../../store/analytics.js';

@@ -2,12 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import { PRE_AUTH, PRE_AUTH_MAX_AGE_S, authCookieAttributes, clearAuthCookie, readCookie } from '../../auth/cookies.js';
 import { currentUser } from '../../auth/currentUser.js';
-import { crossSiteGuard } from '../../auth/crossSite.js';
 import { applyLoginGrant, isEnvGrantedAdmin } from '../../auth/grants.js';
 import { OidcCallbackError, OidcClient } from '../../auth/oidc.js';
 import { safeReturnUrl } from '../../auth/returnUrl.js';
 import { endSession, startSession } from '../../auth/session.js';
-import { webSessionHook } from '../../auth/webSession.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/index.js';
 import type { User } from '../../store/types.js';
@@ -23,9 +21,9 @@ import {
 import { pageContext, sendHtml } from './render.js';
 
 /**
- * The sign-in routes (api.md §2) and the hooks every browser request passes:
- * cross-site protection first, then the session hook (forward-auth sign-in,
- * vanished-user cleanup). Registered before any other route.
+ * The sign-in routes, in the web context's `signIn` context (http/web/index.ts):
+ * they pass the cross-site check and forward-auth sign-in like every page, but
+ * not the vanished-user check, because they replace the session themselves.
  */
 
 export interface AuthDeps {
@@ -44,9 +42,6 @@ const PRE_AUTH_NAMES = Object.values(PRE_AUTH);
 
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): { oidc: OidcClient | null } {
   const { config, store } = deps;
-
-  app.addHook('onRequest', crossSiteGuard(config));
-  app.addHook('onRequest', webSessionHook(deps));
 
   let oidc: OidcClient | null = null;
   if (config.authMode === 'oidc') {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { requireUser } from '../../auth/guards.js';
+import { requireUser } from './guards.js';
 import { isStalenessFilter, stalenessHint } from '../../store/staleness.js';
 import { viewerOf } from '../../store/types.js';
 import { DashboardPage, LinkList, type DashboardFilter, type LinkListProps } from '../../views/pages/dashboard.js';

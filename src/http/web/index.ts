@@ -1,27 +1,75 @@
 import type { FastifyInstance } from 'fastify';
+import type { Metrics } from '../../metrics.js';
+import type { ClickEvent } from '../../workers/clickWriter.js';
+import { registerResolver } from '../resolve.js';
+import { registerStateLinkPages } from '../stateLinks.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAdminLinkRoutes } from './adminLinks.js';
 import { registerAnalyticsRoutes } from './analytics.js';
+import { registerAuth } from './auth.js';
 import { registerBrowseRoutes } from './browse.js';
+import { crossSiteGuard } from './crossSite.js';
 import { registerDashboardRoutes } from './dashboard.js';
+import { webErrorHandler, webNotFound } from './errors.js';
+import { registerLandingRoute } from './landing.js';
 import { registerLinkRoutes } from './links.js';
 import { installNulGuard } from './nulGuard.js';
+import { forwardAuthHook, vanishedUserHook } from './session.js';
 import { registerStatsRoutes } from './stats.js';
 import type { WebDeps } from './support.js';
 import { registerTagRoutes } from './tags.js';
+import { registerThemeRoute } from './theme.js';
 import { registerTokenRoutes } from './tokens.js';
 
-/** Every HTML page and HTMX fragment of web-ui.md, registered before the resolver. */
-export function registerWebRoutes(app: FastifyInstance, deps: WebDeps): void {
-  // First, so it reaches every web route registered after it.
-  installNulGuard(app, deps);
-  registerDashboardRoutes(app, deps);
-  registerLinkRoutes(app, deps);
-  registerStatsRoutes(app, deps);
-  registerAnalyticsRoutes(app, deps);
-  registerTagRoutes(app, deps);
-  registerBrowseRoutes(app, deps);
-  registerTokenRoutes(app, deps);
-  registerAdminRoutes(app, deps);
-  registerAdminLinkRoutes(app, deps);
+export interface WebSurfaceDeps extends WebDeps {
+  metrics: Metrics;
+  recordClick(event: ClickEvent): void;
+  /** Routes added to `pages` after the app's own (tests). */
+  extend?: (pages: FastifyInstance) => void;
+}
+
+/**
+ * Everything a browser is served, as one context registered without a
+ * prefix (app.tsx), last. The rules come from where a route is registered:
+ *
+ * - this context: the cross-site check (http/web/crossSite.tsx), then
+ *   forward-auth sign-in (http/web/session.ts), as onRequest hooks; HTML error
+ *   pages; and the not-found page, which Fastify also uses for every path
+ *   outside the prefixed contexts (`/api`, `/mcp`);
+ * - `signIn`: the /auth/* routes, which replace the session themselves;
+ * - `site`: every other page, which also drops a session whose user vanished;
+ *   inside it `pages` (the dashboard, links, tags, browse, tokens and admin
+ *   areas) refuses NUL characters, and the slug resolver's `GET /*` comes last.
+ */
+export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): Promise<void> {
+  web.setErrorHandler(webErrorHandler(deps));
+  web.setNotFoundHandler(webNotFound(deps));
+  web.addHook('onRequest', crossSiteGuard(deps.config));
+  web.addHook('onRequest', forwardAuthHook(deps));
+
+  await web.register(async (signIn) => {
+    registerAuth(signIn, deps);
+  });
+
+  await web.register(async (site) => {
+    site.addHook('onRequest', vanishedUserHook(deps));
+    registerThemeRoute(site);
+    registerLandingRoute(site, deps);
+    await site.register(async (pages) => {
+      // First, so it reaches every page registered after it.
+      installNulGuard(pages, deps);
+      registerDashboardRoutes(pages, deps);
+      registerLinkRoutes(pages, deps);
+      registerStatsRoutes(pages, deps);
+      registerAnalyticsRoutes(pages, deps);
+      registerTagRoutes(pages, deps);
+      registerBrowseRoutes(pages, deps);
+      registerTokenRoutes(pages, deps);
+      registerAdminRoutes(pages, deps);
+      registerAdminLinkRoutes(pages, deps);
+      deps.extend?.(pages);
+    });
+    registerStateLinkPages(site, deps);
+    registerResolver(site, deps);
+  });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { requestUser } from '../../auth/currentUser.js';
-import { requireUser } from '../../auth/guards.js';
+import { requireUser } from './guards.js';
 import type { LinkCaps } from '../../domain/caps.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { lifecycleState } from '../../domain/lifecycle.js';

@@ -75,21 +75,15 @@ function refuseNul(deps: PageDeps): preHandlerAsyncHookHandler {
   };
 }
 
-/** Web areas the guard covers; the API, MCP, state links and the resolver have their own rules. */
-const WEB_AREAS = ['dashboard', 'admin', 'links', 'u'];
-
-function isWebPath(url: string): boolean {
-  return WEB_AREAS.includes(url.split('/')[1] ?? '');
-}
-
 /**
  * Adds the guard, after the route's own preHandlers (sign-in and role
- * checks answer first), to every web route registered from here on.
+ * checks answer first), to every route registered in this context from here
+ * on: the pages' context (http/web/index.ts). The API, MCP, state links and
+ * the resolver live in other contexts with their own rules.
  */
 export function installNulGuard(app: FastifyInstance, deps: PageDeps): void {
   const guard = refuseNul(deps);
   app.addHook('onRoute', (route) => {
-    if (!isWebPath(route.url ?? '') || route.config?.resolver === true) return;
     const existing = route.preHandler;
     const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
     route.preHandler = [...list, guard];

@@ -32,15 +32,17 @@ export const CSP_DIRECTIVES: Readonly<Record<string, string[]>> = Object.freeze(
 /**
  * Swagger UI (`/api/docs/`, served by @fastify/swagger-ui) renders with
  * React and applies inline styles, which `style-src 'self'` blocks (the
- * browser test sees the violation), so only under that prefix `style-src`
- * also allows inline styles. Scripts stay same-origin there too: the UI's
- * scripts are static files.
+ * browser test sees the violation), so only the docs' context (http/openapi.ts)
+ * gives its routes this policy, where `style-src` also allows inline styles.
+ * Scripts stay same-origin there too: the UI's scripts are static files.
  */
-export const API_DOCS_PREFIX = '/api/docs';
 export const API_DOCS_CSP_DIRECTIVES: Readonly<Record<string, string[]>> = Object.freeze({
   ...CSP_DIRECTIVES,
   'style-src': ["'self'", "'unsafe-inline'"],
 });
+
+/** The route-level helmet settings of the docs (the form @fastify/helmet keeps in a route's config). */
+export const API_DOCS_HELMET = { contentSecurityPolicy: { useDefaults: false, directives: { ...API_DOCS_CSP_DIRECTIVES } } };
 
 /** What a destination learns of where a visitor came from: our origin only, never the path. */
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
@@ -99,12 +101,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Pick
   };
   // Runs before helmet's own onRoute hook (registered below), which reads `routeOptions.helmet`.
   app.addHook('onRoute', (route) => {
-    const url = route.url ?? '';
-    const target = route as { helmet?: unknown };
-    if (url === API_DOCS_PREFIX || url.startsWith(`${API_DOCS_PREFIX}/`)) {
-      target.helmet = { contentSecurityPolicy: { useDefaults: false, directives: { ...API_DOCS_CSP_DIRECTIVES } } };
-    } else if (route.config?.resolver === true) {
-      target.helmet = false;
+    if (route.config?.resolver === true) {
+      (route as { helmet?: unknown }).helmet = false;
       route.onSend = appendHook(route.onSend, setResolverHeaders);
     }
   });

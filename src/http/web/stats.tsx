@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireUser } from '../../auth/guards.js';
+import { requireUser } from './guards.js';
 import type { LinkCaps } from '../../domain/caps.js';
 import { isAppError } from '../../domain/errors.js';
 import { parseSeriesDays, retentionHorizon, type SeriesDays } from '../../domain/timeseries.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { requireUser } from '../../auth/guards.js';
+import { requireUser } from './guards.js';
 import { viewerOf } from '../../store/types.js';
 import { TagSuggestions } from '../../views/pages/linkForm.js';
 import { TagDetail, TagsIndex } from '../../views/pages/tags.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { requireUser } from '../../auth/guards.js';
+import { requireUser } from './guards.js';
 import { isAppError } from '../../domain/errors.js';
 import { ConfirmRevoke, TokensPage, TokensSection, type TokensState } from '../../views/pages/tokens.js';
 import { webRoute } from './methodOverride.js';

@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { h } from 'preact';
-import type { Config } from '../config.js';
-import { isHtmx, pageContext, sendHtml } from '../http/web/render.js';
-import type { Store } from '../store/index.js';
-import { Forbidden } from '../views/pages/errors.js';
-import { clearAuthCookie } from './cookies.js';
-import { currentSession, SESSION_COOKIE, setCurrentSession } from './currentUser.js';
+import { clearAuthCookie } from '../../auth/cookies.js';
+import { currentSession, SESSION_COOKIE, setCurrentSession } from '../../auth/currentUser.js';
+import type { Config } from '../../config.js';
+import type { Store } from '../../store/index.js';
+import { Forbidden } from '../../views/pages/errors.js';
+import { isHtmx, pageContext, sendHtml } from './render.js';
 
 /**
  * Web route guards (api.md §2.7) as Fastify preHandlers:
@@ -64,7 +63,7 @@ export function requireAdmin(deps: GuardDeps): preHandlerAsyncHookHandler {
     if (reply.sent) return reply;
     const { user } = await currentSession(req, deps.store);
     if (user?.role !== 'admin') {
-      return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', h(Forbidden, {}), 403);
+      return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
     }
   };
 }
