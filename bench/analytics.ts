@@ -13,7 +13,7 @@ import { DAY_MS } from '../src/domain/timeseries.js';
 import { createStore } from '../src/store/index.js';
 
 /**
- * Analytics at the reference scale of architecture.md §6 / SPEC-0021:
+ * Analytics at the reference scale of docs/server.md#performance-targets / docs/analytics.md:
  * 1,000,000 link_clicks rows on SQLite, one link holding 200,000 of them
  * inside the 90-day window. Prints the in-process (server-side) time of each
  * read and the RSS growth of streaming a 100,000-row CSV export.

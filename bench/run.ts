@@ -4,7 +4,7 @@ import { benchPostgresRedirects, benchRedirects, type ScenarioResult } from './r
 
 /**
  * `npm run bench`: one line per figure, each a ratio or bound measured in
- * this run (architecture.md §6). Not part of `npm test`.
+ * this run (docs/server.md#performance-targets). Not part of `npm test`.
  */
 const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);

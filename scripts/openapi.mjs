@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates docs/openapi.json from the route schemas (api.md §7).
+// Regenerates docs/openapi.json from the route schemas (docs/api.md#openapi-and-swagger-ui).
 // Usage: npm run openapi   (or: node --import tsx scripts/openapi.mjs [--check])
 // --check writes nothing and exits 1 when the committed copy is stale.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -52,7 +52,7 @@ export interface SurfaceExtensions {
   pages?: (pages: FastifyInstance) => void;
 }
 
-/** Request bodies above this are refused with 413 (api.md §4.2). */
+/** Request bodies above this are refused with 413 (docs/api.md#errors). */
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Everything under this prefix answers in the API's error body. */

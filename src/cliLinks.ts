@@ -7,7 +7,7 @@ import { detectFormat, parseJsonLines, parseLinksCsv, type BulkFormat, type Pars
 import { asSystem, exportLines, LinkService } from './links/index.js';
 
 /**
- * `joe-links links export` and `joe-links links import` (api.md §6.23): move
+ * `joe-links links export` and `joe-links links import` (docs/api.md#bulk-export-and-import): move
  * links between instances or restore them, as JSON Lines (the export's own
  * format) or CSV (`slug,url,title,description,tags`).
  */

@@ -11,7 +11,7 @@ import { checkJoeLinksDatabase, openExistingSqlite, sqliteHeldOpen, sqliteSideFi
 import { backupSqlite, removeDatabaseFiles } from './workers/sqliteBackup.js';
 
 /**
- * `joe-links sweep | backup | restore` (state-links.md). Like every
+ * `joe-links sweep | backup | restore` (docs/state-links.md#expiry-and-sweep). Like every
  * maintenance command they read only the database settings (plus, for
  * backups, JOE_BACKUP_DIR and JOE_BACKUP_KEEP). Failures are thrown as
  * errors whose message is the one line the CLI prints.

@@ -13,7 +13,7 @@ export function out(line: string): void {
 
 /**
  * Runs a maintenance command against the configured database. These commands
- * need only the database settings (core.md §1.1), never the OIDC ones.
+ * need only the database settings (docs/server.md#commands), never the OIDC ones.
  */
 export async function withStore<T>(fn: (store: Store, db: Db) => Promise<T>, opts: { migrate?: boolean } = {}): Promise<T> {
   const db = connect(loadDbConfig(process.env, loadYaml()));

@@ -5,7 +5,7 @@ import { parseCidrList, type CidrList } from './domain/clientIp.js';
 import { parseDuration } from './domain/duration.js';
 
 /**
- * Configuration (core.md §1.2): every setting from a `JOE_*` environment
+ * Configuration (docs/server.md#configuration): every setting from a `JOE_*` environment
  * variable or `joe-links.yaml`, environment first, validated once. A bad value
  * stops startup with a message naming the variable and the expected form.
  */
@@ -282,7 +282,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   if (present.length > 0 && present.length < 3) {
     const missing = oidcSet.filter(([, v]) => v === null).map(([k]) => k);
     // The issuer is what turns OIDC mode on, so when it is set it alone is named as the reason
-    // (`JOE_OIDC_CLIENT_SECRET is required when JOE_OIDC_ISSUER is set`, core.md §1.2).
+    // (`JOE_OIDC_CLIENT_SECRET is required when JOE_OIDC_ISSUER is set`, docs/server.md#configuration).
     const cause = issuer !== null ? [SETTINGS.oidcIssuer.env] : present.map(([k]) => k);
     throw new ConfigError(
       `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required when ${cause.join(' and ')} ${cause.length > 1 ? 'are' : 'is'} set`,

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * The Prometheus metrics of core.md §12.3, on a registry per app instance
+ * The Prometheus metrics of docs/analytics.md#metrics, on a registry per app instance
  * (tests run several). No metric ever carries a slug label.
  */
 export class Metrics {

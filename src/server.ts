@@ -24,7 +24,7 @@ export interface RunningServer {
   scheduler: JobScheduler;
   /** The bound address, e.g. `http://127.0.0.1:8080`. */
   url: string;
-  /** Graceful shutdown (core.md §1.5); resolves once everything is flushed and closed. */
+  /** Graceful shutdown (docs/server.md#shutdown); resolves once everything is flushed and closed. */
   close(): Promise<void>;
 }
 
@@ -37,7 +37,7 @@ export interface StartOptions {
   /** Scheduler timing (tests shorten it). */
   scheduler?: { tickMs?: number; leaseTtlMs?: number };
   /**
-   * Local mode's first-start bootstrap (api.md §2.12): when nobody holds admin,
+   * Local mode's first-start bootstrap (docs/auth.md#local-mode): when nobody holds admin,
    * create or promote the bootstrap admin and print a one-time sign-in URL to
    * stdout. `serve` turns it on; embedded and test servers leave it off.
    */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadConfig, loadDbConfig, SETTINGS, type Config } from '../src/config.js';
 
-/** Configuration rules of core.md §1.2, the LLM settings of agents-and-extension.md §2.1 and state-links.md. */
+/** Configuration rules of docs/server.md#configuration, the LLM settings of docs/agents.md#llm-suggestions and docs/state-links.md. */
 
 const dirs: string[] = [];
 after(() => {
@@ -62,7 +62,7 @@ describe('defaults', () => {
     assert.equal(c.llm.provider, null);
   });
 
-  test('state-link defaults of state-links.md', () => {
+  test('state-link defaults of docs/state-links.md#limits-and-configuration', () => {
     assert.equal(c.stateLinks.publicOrigin, 'http://localhost:8080');
     assert.equal(c.stateLinks.targetPath, '/_/state');
     assert.equal(c.stateLinks.missingPath, '/_/link-missing');
@@ -87,7 +87,7 @@ describe('setting names', () => {
     }
   });
 
-  test('the seed-named state-link settings keep their names, lower-cased under state_links in YAML', () => {
+  test('the state-link settings keep their own names, lower-cased under state_links in YAML', () => {
     for (const name of SEED_NAMES) {
       const s = Object.values(SETTINGS).find((x) => x.env === name);
       assert.ok(s, name);
@@ -104,7 +104,7 @@ describe('joe-links.yaml', () => {
     assert.equal(c.sessionLifetimeMs, 48 * H);
   });
 
-  test('the flow style of the spec example works too', () => {
+  test('YAML flow style works too', () => {
     assert.equal(load({}, 'db: {driver: sqlite3, dsn: ./flow.db}\n').db.dsn, './flow.db');
   });
 
@@ -257,7 +257,7 @@ describe('OIDC', () => {
     );
   });
 
-  test('a missing secret is named as in core.md §1.2', () => {
+  test('a missing secret is named as in docs/server.md#configuration', () => {
     const { JOE_OIDC_CLIENT_SECRET: _, ...partial } = full;
     refused(partial, 'JOE_OIDC_CLIENT_SECRET is required when JOE_OIDC_ISSUER is set');
   });

@@ -32,7 +32,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if ('baseURL' in changes || 'keywords' in changes || 'shortKeyword' in changes) void rebuildRules();
 });
 
-// ---- keyword-host redirect rules (§3.5) ------------------------------------
+// ---- keyword-host redirect rules (docs/agents.md#navigation-interception) ------------------------------------
 
 const dnr = chrome.declarativeNetRequest;
 /** Hosts an installed rule already redirects; the navigation fallback leaves them alone. */
@@ -55,7 +55,7 @@ function rebuildRules() {
   return rulesChain;
 }
 
-// ---- keyword discovery (§3.3) ----------------------------------------------
+// ---- keyword discovery (docs/agents.md#keyword-discovery) ----------------------------------------------
 
 /** @returns {Promise<{ ok: true } | { ok: false, error: string }>} */
 async function refreshKeywords() {
@@ -74,7 +74,7 @@ async function refreshKeywords() {
 }
 
 function refreshQuietly() {
-  // Failures keep the stored list and show nothing while browsing (§3.3 rule 2).
+  // Failures keep the stored list and show nothing while browsing (docs/agents.md#keyword-discovery).
   refreshKeywords().catch((err) => console.warn('joe-links: keyword refresh failed', err));
 }
 
@@ -109,7 +109,7 @@ chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   return true; // the reply is sent asynchronously
 });
 
-// ---- navigations (§3.4, §3.5 rule 2, §3.6) ---------------------------------
+// ---- navigations (docs/agents.md#navigation-interception) ---------------------------------
 
 // onBeforeNavigate only observes: nothing here can delay or alter a
 // navigation the extension does not redirect.
@@ -143,7 +143,7 @@ async function redirectNavigation(tabId, url) {
   }
 }
 
-// ---- omnibox (§3.9) --------------------------------------------------------
+// ---- omnibox (docs/agents.md#popup-and-omnibox) --------------------------------------------------------
 
 const omnibox = chrome.omnibox;
 if (omnibox?.onInputEntered) {

@@ -1,5 +1,5 @@
 // @ts-check
-/** The options page (§3.7): server URL, API key, keyword list. */
+/** The options page (docs/agents.md#extension-settings): server URL, API key, keyword list. */
 import { parseServerInput, withDefaults } from './lib/settings.js';
 
 /**

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The toolbar popup (§3.8): create a link for the current tab. Everything
+ * The toolbar popup (docs/agents.md#popup-and-omnibox): create a link for the current tab. Everything
  * the server sends is inserted as text, never as markup.
  */
 import { callServer, networkErrorMessage } from './lib/api.js';

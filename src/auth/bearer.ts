@@ -4,8 +4,8 @@ import type { User } from '../store/types.js';
 import { setCurrentSession } from './currentUser.js';
 
 /**
- * Personal-access-token authentication for `/api/v1` and `/mcp` (api.md §3.3,
- * §3.4). Only `Authorization: Bearer <token>` counts: a session cookie is
+ * Personal-access-token authentication for `/api/v1` and `/mcp`
+ * (docs/auth.md#bearer-authentication). Only `Authorization: Bearer <token>` counts: a session cookie is
  * never consulted and no cookie is ever set, so a browser's ambient
  * credentials cannot reach the API. This module decides who is calling; the
  * API and MCP contexts run it as a hook and answer a null with their one 401

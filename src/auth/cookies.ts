@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 
 /**
- * Cookie names and attributes of the sign-in flows (api.md §2.2, §2.6).
+ * Cookie names and attributes of the sign-in flows (docs/auth.md#oidc, docs/auth.md#sessions).
  * Every auth cookie is `Path=/; HttpOnly; SameSite=Lax` and `Secure` unless
  * JOE_INSECURE_COOKIES=true (plain-HTTP development only).
  */

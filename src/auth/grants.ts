@@ -3,7 +3,7 @@ import type { Store } from '../store/index.js';
 import type { Role, RoleSource, User } from '../store/types.js';
 
 /**
- * Admin grants from configuration (api.md §2.5), applied at every login.
+ * Admin grants from configuration (docs/auth.md#roles-and-admin-grants), applied at every login.
  */
 
 export interface GrantInput {
@@ -41,7 +41,7 @@ export function roleAfterLogin(user: Pick<User, 'role' | 'roleSource'>, granted:
 /**
  * Applies the grant rule to a freshly upserted user. A failed write is
  * logged and does not block the login: the user keeps the stored role for
- * this session (api.md §2.5 rule 5).
+ * this session (docs/auth.md#roles-and-admin-grants).
  */
 export async function applyLoginGrant(store: Store, log: FastifyBaseLogger, user: User, granted: boolean): Promise<User> {
   const next = roleAfterLogin(user, granted);

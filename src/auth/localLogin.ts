@@ -3,7 +3,7 @@ import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
 
 /**
- * Local mode (api.md §2.12): no identity provider, no passwords. People sign
+ * Local mode (docs/auth.md#local-mode): no identity provider, no passwords. People sign
  * in through one-time links that an administrator prints with
  * `joe-links login-url`; the very first start prints one for a bootstrap admin.
  */

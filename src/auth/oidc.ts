@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { randomToken, sha256Base64Url } from '../domain/secrets.js';
 
 /**
- * OIDC sign-in with openid-client (api.md §2.2, §2.3): authorization code
+ * OIDC sign-in with openid-client (docs/auth.md#oidc): authorization code
  * flow with PKCE S256, `state` and `nonce`. Provider metadata comes from
  * discovery, retried with backoff while the issuer is unreachable, so a
  * provider outage at startup degrades sign-in (503) instead of crashing the
@@ -26,7 +26,7 @@ export interface AuthRequest {
   verifier: string;
 }
 
-/** What a successful callback yields: the claims joe-links reads (api.md §2.3 step 2). */
+/** What a successful callback yields: the claims joe-links reads (docs/auth.md#oidc). */
 export interface LoginClaims {
   issuer: string;
   subject: string;
@@ -109,7 +109,7 @@ export class OidcClient {
 
   /**
    * A fresh authorization request: `state` and `nonce` are 32 random bytes,
-   * the PKCE verifier 64, all base64url without padding (api.md §2.2).
+   * the PKCE verifier 64, all base64url without padding (docs/auth.md#oidc).
    */
   authorizationRequest(cfg: client.Configuration): AuthRequest {
     const state = randomToken(32);

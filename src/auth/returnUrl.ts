@@ -1,5 +1,5 @@
 /**
- * Safe return targets after sign-in (api.md §2.9). Only a path on this
+ * Safe return targets after sign-in (docs/auth.md#safe-return-urls). Only a path on this
  * server is accepted: it starts with `/`, is not protocol-relative (`//`,
  * `/\`), and holds no backslash and no ASCII control character — browsers
  * drop TAB/CR/LF from URLs, so `/\t/evil.com` would otherwise become

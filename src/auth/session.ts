@@ -7,7 +7,7 @@ import { SESSION_COOKIE, setCurrentSession } from './currentUser.js';
 import { isRandomTokenShaped, randomToken } from '../domain/secrets.js';
 
 /**
- * Starting and ending browser sessions (api.md §2.6). Every sign-in path —
+ * Starting and ending browser sessions (docs/auth.md#sessions). Every sign-in path —
  * OIDC callback, local sign-in link, forward-auth — ends in `startSession`,
  * so session fixation is prevented in one place: the token the browser
  * arrived with is deleted and a fresh 256-bit one is issued.

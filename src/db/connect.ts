@@ -21,7 +21,7 @@ export interface Db {
   close(): Promise<void>;
 }
 
-/** Fail fast instead of hanging when a server database is unreachable (core.md §1.5). */
+/** Fail fast instead of hanging when a server database is unreachable (docs/server.md#http-basics). */
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /** BIGINT and NUMERIC arrive as strings from pg; every value we store fits a double exactly. */

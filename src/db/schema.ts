@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 /**
  * Table shapes as the application sees them. Every timestamp is integer epoch
- * milliseconds in a BIGINT column on all three databases (architecture.md §3):
+ * milliseconds in a BIGINT column on all three databases (docs/server.md#databases):
  * exact, sortable, free of timezone and precision drift. Booleans are 0/1.
  */
 export interface UsersTable {

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Address classes for the outbound SSRF guard (lifecycle.md §8). The guard is
+ * Address classes for the outbound SSRF guard (docs/lifecycle.md#ssrf-guard). The guard is
  * deny-by-default: only `public` may be dialled unless the operator sets
  * JOE_HEALTH_CHECK_ALLOW_PRIVATE. Classes come from ipaddr.js's maintained
  * special-purpose ranges; CGNAT, "this network" and NAT64 are also matched

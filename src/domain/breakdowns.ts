@@ -3,8 +3,8 @@ import { DIRECT_UNKNOWN, OTHER, ReferrerClassifier } from './referrer.js';
 import { BROWSER_TOKENS, OS_TOKENS, UserAgentClassifier, type BrowserFamily, type OsFamily } from './userAgent.js';
 
 /**
- * Click breakdowns accumulated one row at a time (SPEC-0021 REQ "Click
- * Breakdowns"): the store streams rows in bounded batches and feeds them
+ * Click breakdowns accumulated one row at a time
+ * (docs/analytics.md#breakdowns): the store streams rows in bounded batches and feeds them
  * here, so memory holds counters, never the window's rows.
  */
 
@@ -46,7 +46,7 @@ export class Tally {
 /**
  * The `limit` largest entries by count (ties by name, code-point order, so
  * every database and run agree), then one "Other" row summing the rest when
- * the rest is non-empty (api.md §6.16). A literal "Other" key — the
+ * the rest is non-empty (docs/analytics.md#breakdowns). A literal "Other" key — the
  * unrecognised UA family — always folds into that row rather than being
  * ranked, so a table never shows two "Other" rows.
  */

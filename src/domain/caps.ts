@@ -1,6 +1,6 @@
 /**
  * LinkCaps: the single source of per-link authorization for web, REST and MCP
- * (core.md §6, api.md §1). Pure: the store loads the three facts, this decides.
+ * (docs/links.md#capabilities). Pure: the store loads the three facts, this decides.
  */
 export interface LinkFacts {
   isOwner: boolean;
@@ -35,7 +35,7 @@ export function linkCaps(facts: LinkFacts): LinkCaps {
 export type Visibility = 'public' | 'private' | 'secure';
 export const VISIBILITIES: readonly Visibility[] = ['public', 'private', 'secure'];
 
-/** Unknown stored values are treated as public (core.md §7). */
+/** Unknown stored values are treated as public (docs/links.md#visibility). */
 export function asVisibility(v: string | null | undefined): Visibility {
   return v === 'private' || v === 'secure' ? v : 'public';
 }
@@ -43,7 +43,7 @@ export function asVisibility(v: string | null | undefined): Visibility {
 export type ResolveAccess = 'allow' | 'login' | 'forbidden';
 
 /**
- * Who may follow a link (core.md §7). Public and private resolve for anyone;
+ * Who may follow a link (docs/links.md#visibility). Public and private resolve for anyone;
  * secure only for owners, share recipients and admins; anonymous visitors are
  * sent to sign in first. `facts` is null for anonymous viewers.
  */

@@ -43,7 +43,7 @@ export function utcDateKey(at: number): string {
 }
 
 /**
- * HMAC-SHA-256 of `<ip>:<YYYYMMDD>` keyed with the install's secret (core.md §12.2):
+ * HMAC-SHA-256 of `<ip>:<YYYYMMDD>` keyed with the install's secret (docs/analytics.md#click-data-and-ip-hashing):
  * rotates at UTC midnight and never matches across installs.
  */
 export function hashClientIp(secret: string, ip: string, at: number): string {

@@ -2,7 +2,7 @@ import { parseRfc3339 } from './timeseries.js';
 
 /**
  * Keyset positions over `link_clicks` (clicked_at, id), as opaque cursors
- * (api.md §4.3): URL-safe base64, padded, of `<sort key>` NUL `<id>`. The
+ * (docs/api.md#pagination): URL-safe base64, padded, of `<sort key>` NUL `<id>`. The
  * sort key is the exact stored `clicked_at` (epoch ms), so a resume across
  * rows sharing one timestamp is exact — a bare timestamp could not say which
  * of the tied rows came last.
@@ -33,7 +33,7 @@ export function decodeClickCursor(raw: string): ClickPosition | null {
 }
 
 /**
- * The `before` parameter of the recent-clicks list (api.md §6.14): a legacy
+ * The `before` parameter of the recent-clicks list (docs/analytics.md#per-link-stats): a legacy
  * bare RFC 3339 timestamp (tried first) means "strictly earlier than t"; a
  * cursor means "strictly after this position in newest-first order".
  */

@@ -48,7 +48,7 @@ type HeaderValue = string | string[] | undefined;
 const first = (h: HeaderValue): string | undefined => (Array.isArray(h) ? h[0] : h);
 
 /**
- * The client address (core.md §1.5): the socket peer, unless the peer is a
+ * The client address (docs/server.md#client-address): the socket peer, unless the peer is a
  * trusted proxy; then True-Client-IP, X-Real-IP, or the right-most
  * X-Forwarded-For entry that is not itself a trusted proxy.
  */

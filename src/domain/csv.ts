@@ -2,7 +2,7 @@ import { formatRfc3339 } from './timeseries.js';
 import { UserAgentClassifier } from './userAgent.js';
 
 /**
- * The one CSV encoder of the click export (SPEC-0021 REQ "CSV Export"); both
+ * The one CSV encoder of the click export (docs/analytics.md#csv-export); both
  * export routes stream its output, so their bytes cannot drift apart.
  */
 
@@ -24,8 +24,8 @@ const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@']);
 const SKIPPABLE = /^[\p{Cc}\p{Cf}\p{Z}\s]$/u;
 
 /**
- * Spreadsheet formula injection guard (SPEC-0021 Security Requirements, "CSV
- * Injection"): a cell that starts with TAB or CR, or whose first character
+ * Spreadsheet formula injection guard
+ * (docs/analytics.md#csv-export): a cell that starts with TAB or CR, or whose first character
  * after any run of white space and control characters is `=`, `+`, `-` or
  * `@`, gets a leading `'` so spreadsheets read it as text. Referrers are
  * attacker-chosen by construction (any site sends any Referer), so every text
@@ -79,8 +79,8 @@ export interface ExportClick {
  * Encodes click rows in the export's column order. `attribution` is the
  * caller's CanManageShares: without it the `user_agent` and `user` columns
  * stay present but empty in every row, while `browser`/`os` (families, no
- * fingerprint) stay populated (Governing: SPEC-0021 REQ "CSV Export",
- * REQ "Capability Gating of Analytics Surfaces").
+ * fingerprint) stay populated (Governing:
+ * docs/analytics.md#csv-export, docs/analytics.md#who-sees-what).
  */
 export class ClickCsvEncoder {
   private readonly agents = new UserAgentClassifier();

@@ -1,5 +1,5 @@
 /**
- * Profile URL slug from a display name (web-ui.md §12), recomputed at every
+ * Profile URL slug from a display name (docs/web-ui.md#public-browser-and-profiles), recomputed at every
  * sign-in: lowercase, whitespace runs → `-`, anything outside `[a-z0-9-]`
  * dropped, `-` runs collapsed, edge `-` trimmed; empty → `user`.
  * `Joe O'Brien III` → `joe-obrien-iii`. Uniqueness suffixes (`-2`, `-3`…) are

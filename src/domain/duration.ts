@@ -1,4 +1,4 @@
-/** Durations are number+unit pairs: `30d`, `720h`, `1h30m`, `500ms` (core.md §1.2). */
+/** Durations are number+unit pairs: `30d`, `720h`, `1h30m`, `500ms` (docs/server.md#configuration). */
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
 const PAIR = /(\d+(?:\.\d+)?)(ms|d|h|m|s)/y;
 

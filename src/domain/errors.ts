@@ -1,5 +1,5 @@
 /**
- * The closed vocabulary of API error codes (api.md §4.2). Every error the
+ * The closed vocabulary of API error codes (docs/api.md#errors). Every error the
  * application raises on purpose carries one of these, so the HTTP edge can
  * map it to a status without string matching.
  */

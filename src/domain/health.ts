@@ -1,5 +1,5 @@
 /**
- * Destination health rules (lifecycle.md §7): what a probe outcome writes, the
+ * Destination health rules (docs/lifecycle.md#health-checks): what a probe outcome writes, the
  * backoff schedule, Retry-After, and the one derivation of a link's health
  * that every surface shows. Pure: the store and the checker supply the facts.
  */
@@ -20,7 +20,7 @@ const BACKOFF_CAP = 7;
 /** Keeps a hostile Retry-After from pushing the next check past any storable instant. */
 const MAX_RETRY_AFTER_MS = 365 * 24 * 3_600_000;
 
-/** The `link_health` columns an outcome writes (lifecycle.md §7.5). */
+/** The `link_health` columns an outcome writes (docs/lifecycle.md#outcomes-and-backoff). */
 export interface HealthRowValues {
   lastCheckedAt: number;
   lastStatus: number | null;
@@ -143,7 +143,7 @@ export interface HealthRowFacts {
 export const UNCHECKED: Readonly<LinkHealth> = Object.freeze({ status: 'unchecked', lastCheckedAt: null, lastStatus: null });
 
 /**
- * lifecycle.md §7.6. An opted-out, archived or expired link shows `unchecked`
+ * docs/lifecycle.md#health-status. An opted-out, archived or expired link shows `unchecked`
  * with nulls: its row is frozen (the checker no longer visits it) and stale
  * data must never surface as if it were current.
  */

@@ -1,5 +1,5 @@
 /**
- * Opaque keyset cursors of the REST list endpoints (api.md §4.3): URL-safe
+ * Opaque keyset cursors of the REST list endpoints (docs/api.md#pagination): URL-safe
  * base64, padded, of `<sort key>` NUL `<id>`. The next page holds the rows
  * strictly after that position in (sort key, id) order, so rows inserted or
  * deleted between two requests never shift a page boundary the way an
@@ -24,8 +24,8 @@ export function encodeCursor(p: KeysetPosition): string {
 
 /**
  * The position a cursor encodes, or null when it is not one this server could
- * have issued. The lists treat null as "start at the first page" (api.md §4.3
- * rule 4), so a mangled cursor never errors and never grants anything: the
+ * have issued. The lists treat null as "start at the first page"
+ * (docs/api.md#pagination), so a mangled cursor never errors and never grants anything: the
  * caller's scope is applied to every page regardless.
  */
 export function decodeCursor(raw: unknown): KeysetPosition | null {
@@ -49,7 +49,7 @@ export function decodeCursor(raw: unknown): KeysetPosition | null {
 
 /**
  * `limit` of the keyset lists: 50 when absent, not an integer, zero or
- * negative; values above 200 are capped silently (api.md §4.3 rule 1).
+ * negative; values above 200 are capped silently (docs/api.md#pagination).
  */
 export function pageLimit(raw: unknown): number {
   if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) return DEFAULT_PAGE_SIZE;
@@ -62,7 +62,7 @@ export const SUGGEST_DEFAULT_LIMIT = 5;
 export const SUGGEST_MAX_LIMIT = 10;
 
 /**
- * `limit` of the autocomplete endpoint (core.md §5): default 5, above 10
+ * `limit` of the autocomplete endpoint (docs/links.md#autocomplete-and-search): default 5, above 10
  * clamped to 10; anything that is not a positive integer is refused (null).
  */
 export function suggestLimit(raw: unknown): number | null {

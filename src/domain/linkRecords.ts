@@ -4,7 +4,7 @@ import { parseRfc3339 } from './timeseries.js';
 
 /**
  * The bulk formats of `joe-links links export|import` and
- * `GET /api/v1/links/export` (api.md §6.23): JSON Lines with one link per
+ * `GET /api/v1/links/export` (docs/api.md#bulk-export-and-import): JSON Lines with one link per
  * line, or CSV with the header `slug,url,title,description,tags`. Parsing
  * checks shapes only; the link rules themselves are applied by the store when
  * a record is imported, exactly as for any other write.

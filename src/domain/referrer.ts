@@ -1,6 +1,6 @@
 /**
- * Referrer grouping for the breakdowns and the dashboard (SPEC-0021 REQ
- * "Click Breakdowns"): a stored referrer is reduced to its URL host; scheme,
+ * Referrer grouping for the breakdowns and the dashboard
+ * (docs/analytics.md#breakdowns): a stored referrer is reduced to its URL host; scheme,
  * path, query and fragment are discarded. Capture already strips query and
  * fragment, but legacy rows may still carry them, so the read side never
  * relies on it.

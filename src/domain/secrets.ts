@@ -39,7 +39,7 @@ export function base62(bytes: Uint8Array): string {
 
 export const PAT_PREFIX = 'jl_';
 
-/** A new personal access token: `jl_` + base62 of 32 CSPRNG bytes (api.md §3.1). */
+/** A new personal access token: `jl_` + base62 of 32 CSPRNG bytes (docs/auth.md#api-tokens). */
 export function newPersonalAccessToken(): string {
   return PAT_PREFIX + base62(randomBytes(32));
 }

@@ -1,7 +1,7 @@
 import { AppError } from './errors.js';
 
 /**
- * The one list of reserved first path segments (core.md §3). Every write
+ * The one list of reserved first path segments (docs/links.md#slugs). Every write
  * surface checks it, and a test fails if the router registers a top-level
  * route that is not listed here.
  */
@@ -51,7 +51,7 @@ export function assertValidSlug(slug: string): void {
 const TRAILING_PUNCTUATION = /[.,;:!?)]+$/;
 
 /**
- * Resolution-only forgiveness for a single-segment miss (core.md §11.2):
+ * Resolution-only forgiveness for a single-segment miss (docs/links.md#forgiveness-and-did-you-mean):
  * `_`→`-`, then trailing punctuation stripped, then both. Empty candidates,
  * duplicates and the original are skipped.
  */

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { crc32, inflateRawSync } from 'node:zlib';
 
 /**
- * App-state payloads (state-links.md, seed "Short links and their expiry"):
+ * App-state payloads (docs/state-links.md#payload-rules):
  * PAYLOAD_PREFIX followed by the unpadded, canonical base64url of exactly one
  * gzip member whose content is a UTF-8 JSON object. The service checks the
  * encoding and the container only; the app that opens a link validates its
@@ -11,9 +11,9 @@ import { crc32, inflateRawSync } from 'node:zlib';
 
 export type PayloadErrorCode = 'bad_prefix' | 'bad_encoding' | 'bad_gzip' | 'bad_json' | 'too_large';
 
-/** Characters after the prefix, fixed by the seed. */
+/** Characters after the prefix, fixed by docs/state-links.md#payload-rules. */
 export const MAX_ENCODED_CHARS = 65_536;
-/** Inflated JSON, fixed by the seed; inflation stops here. */
+/** Inflated JSON, fixed by docs/state-links.md#payload-rules; inflation stops here. */
 export const MAX_JSON_BYTES = 256 * 1024;
 
 export type PayloadCheck = { ok: true; json: string } | { ok: false; code: PayloadErrorCode };
@@ -100,7 +100,7 @@ export function isJsonObjectText(content: Uint8Array): string | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? text : null;
 }
 
-/** validatePayload of the seed: the first failing check names the code. */
+/** validatePayload (docs/state-links.md#payload-rules): the first failing check names the code. */
 export function validatePayload(body: string, prefix: string): PayloadCheck {
   if (body.length > maxBodyChars(prefix)) return fail('too_large');
   if (!body.startsWith(prefix)) return fail('bad_prefix');

@@ -5,7 +5,7 @@ export const MAX_TAGS_PER_LINK = 20;
 export const TAG_NAME_MAX = 50;
 const TAG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9 _-]*$/;
 
-/** `"Engineering Tools"` → `engineering-tools` (core.md §2.5). */
+/** `"Engineering Tools"` → `engineering-tools` (docs/links.md#tags). */
 export function tagSlug(name: string): string {
   return name
     .trim()

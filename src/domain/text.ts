@@ -1,4 +1,4 @@
-/** Length in Unicode code points (core.md counts code points, not UTF-16 units). */
+/** Length in Unicode code points (docs/links.md#field-validation counts code points, not UTF-16 units). */
 export function codePointLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;
@@ -18,7 +18,7 @@ export function truncateCodePoints(s: string, max: number): string {
   return out;
 }
 
-/** Escapes LIKE metacharacters with `!` as the escape character (core.md §1.3). */
+/** Escapes LIKE metacharacters with `!` as the escape character (docs/server.md#databases). */
 export function escapeLike(s: string): string {
   return s.replace(/[!%_]/g, (c) => `!${c}`);
 }

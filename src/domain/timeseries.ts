@@ -1,8 +1,8 @@
 import { AppError } from './errors.js';
 
 /**
- * UTC day arithmetic for the analytics read side (SPEC-0021 REQ "Per-Link
- * Daily Time Series"). Timestamps are integer epoch milliseconds everywhere,
+ * UTC day arithmetic for the analytics read side
+ * (docs/analytics.md#daily-series). Timestamps are integer epoch milliseconds everywhere,
  * so a UTC day is a plain division: no SQL date function, no timezone
  * database, identical on every driver.
  */
@@ -15,7 +15,7 @@ export type SeriesDays = (typeof SERIES_DAYS)[number];
 
 /**
  * `days` query value → window, or null for anything but the exact strings
- * "30" and "90" (api.md §6.15: `7`, `030`, `+30` are rejected). Absent means 30.
+ * "30" and "90" (docs/analytics.md#daily-series: `7`, `030`, `+30` are rejected). Absent means 30.
  */
 export function parseSeriesDays(raw: string | undefined | null): SeriesDays | null {
   if (raw === undefined || raw === null) return 30;
@@ -56,7 +56,7 @@ export function dayWindow(now: number, days: number): DayWindow {
 
 /**
  * The instant before which clicks have been pruned, or null when retention is
- * off (SPEC-0021 REQ "Click Retention"). Pages label totals "since {date}" and
+ * off (docs/analytics.md#retention). Pages label totals "since {date}" and
  * the never-clicked panel "no clicks within retention" when this is set.
  */
 export function retentionHorizon(now: number, retentionDays: number | null | undefined): number | null {
@@ -72,7 +72,7 @@ export interface SeriesPoint {
   /**
    * The day starts before the retention horizon, so some or all of its
    * clicks may have been pruned: a chart shows it as no-data, not zero.
-   * `count` is then 0, which is what the API reports for it (api.md §6.15).
+   * `count` is then 0, which is what the API reports for it (docs/analytics.md#daily-series).
    */
   noData: boolean;
 }
@@ -111,7 +111,7 @@ export class DailyCounter {
   /**
    * The gap-filled series. A day is no-data when it opens before the horizon:
    * the day holding the horizon is only partly retained, so its count would
-   * understate it. Its count reads 0, as api.md §6.15 reports such days.
+   * understate it. Its count reads 0, as docs/analytics.md#daily-series reports such days.
    */
   series(horizon: number | null): DailySeries {
     const series: SeriesPoint[] = [];
@@ -170,7 +170,7 @@ export function parseInstantParam(name: string, raw: string | undefined | null):
   return t;
 }
 
-/** The dashboard periods (SPEC-0021 REQ "Global Analytics Dashboard"). */
+/** The dashboard periods (docs/analytics.md#dashboard). */
 export type Period = 'week' | 'month';
 export const PERIOD_DAYS: Record<Period, number> = { week: 7, month: 30 };
 

@@ -5,7 +5,7 @@ import { AppError } from './errors.js';
  * name, the expiry choices the web form offers, and when it counts as active.
  */
 
-/** The web form's expiry choices (api.md §3.5): "" = never, else 30 days, 90 days, 1 year. */
+/** The web form's expiry choices (docs/auth.md#token-settings-page): "" = never, else 30 days, 90 days, 1 year. */
 export const TOKEN_EXPIRY_CHOICES: Readonly<Record<string, number | null>> = Object.freeze({
   '': null,
   '720h': 720 * 3_600_000,

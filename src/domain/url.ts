@@ -1,6 +1,6 @@
 import { AppError } from './errors.js';
 
-/** `$name` placeholders of a link template (core.md §9). Greedy: `$env_id` is one token. */
+/** `$name` placeholders of a link template (docs/links.md#prefixes-and-variables). Greedy: `$env_id` is one token. */
 export const PLACEHOLDER = /\$[a-z][a-z0-9_]*/g;
 
 /** Distinct placeholder names in order of first appearance, `$` included. */
@@ -16,7 +16,7 @@ export function hasPlaceholders(url: string): boolean {
 
 /**
  * Validates a destination and returns it trimmed. http(s) only, with a host;
- * placeholders must be unique (core.md §4). Throws INVALID_URL.
+ * placeholders must be unique (docs/links.md#destinations-and-templates). Throws INVALID_URL.
  */
 export function validateDestination(raw: string): string {
   const url = raw.trim();
@@ -57,7 +57,7 @@ function hostnameOf(url: string): string | null {
 
 const SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+:=@]/;
 
-/** Re-encodes a decoded path segment for substitution into a template (core.md §9). */
+/** Re-encodes a decoded path segment for substitution into a template (docs/links.md#prefixes-and-variables). */
 export function encodeSegment(value: string): string {
   let out = '';
   for (const ch of value) {

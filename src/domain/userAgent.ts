@@ -1,6 +1,6 @@
 /**
  * Browser and OS families of a stored User-Agent, classified at read time
- * (SPEC-0021 REQ "User-Agent Parsing"). Read-time parsing means a fix to the
+ * (docs/analytics.md#user-agent-families). Read-time parsing means a fix to the
  * tables below reclassifies all history; nothing parsed is ever stored.
  *
  * Matching is ordered, case-insensitive substring search over a fixed token
@@ -21,7 +21,7 @@ export const UA_MAX_RUNES = 512;
 type TokenTable<F> = ReadonlyArray<readonly [token: string, family: F]>;
 
 /**
- * The normative browser match order (Governing: SPEC-0021 REQ "User-Agent Parsing").
+ * The normative browser match order (Governing: docs/analytics.md#user-agent-families).
  * Tokens are lower-case; the input is lower-cased once before matching.
  *
  * - Automated clients come first: crawlers impersonate real browsers

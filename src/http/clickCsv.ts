@@ -1,6 +1,6 @@
 /**
  * The CSV click export as an HTTP response, shared by both export routes
- * (SPEC-0021 REQ "CSV Export"; ADR-0021 (g)):
+ * (docs/analytics.md#csv-export):
  *
  *   sendClickCsv(reply: FastifyReply, store: Pick<Store, 'analytics'>, req: ClickCsvRequest): Promise<FastifyReply>
  *

@@ -25,7 +25,7 @@ import { requestOrigin } from './web/render.js';
 
 export const MCP_PATH = '/mcp';
 
-/** Nothing served here is a document: the strictest policy, 401s included (§1.2 rule 4). */
+/** Nothing served here is a document: the strictest policy, 401s included (docs/agents.md#mcp-endpoint). */
 const MCP_HELMET = {
   contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"] } },
 };

@@ -30,7 +30,7 @@ const SESSION_COOKIE_PREFIX = `${SESSION_COOKIE}=`;
  * The one hop nearly every go-link visit is: an anonymous `GET /{slug}` of an
  * active, non-secure, non-template link, answered straight from node:http
  * before Fastify routes it and runs its hooks. That per-request machinery is
- * most of the cost of a redirect (architecture.md §6 measures it against a bare
+ * most of the cost of a redirect (docs/server.md#performance-targets measures it against a bare
  * server), and none of it changes this answer.
  *
  * It answers exactly what the resolver (resolve.tsx) would — same lookups in
@@ -86,7 +86,7 @@ export function redirectFastPath(deps: FastPathDeps): (req: IncomingMessage, res
     if (headers.cookie?.includes(SESSION_COOKIE_PREFIX)) return false;
     const timer = metrics.redirectDuration.startTimer();
     try {
-      // The resolver tries the host as a keyword before any slug (core.md §10). A
+      // The resolver tries the host as a keyword before any slug (docs/links.md#keywords). A
       // keyword-shaped host (`go`, as most installs are reached) reads both at once.
       const host = requestHost(req);
       const served = KEYWORD_PATTERN.test(host)

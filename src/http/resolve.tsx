@@ -47,7 +47,7 @@ interface Miss {
 }
 
 /**
- * The slug resolver (core.md §8–§11), registered last as the catch-all.
+ * The slug resolver (docs/links.md#resolution, docs/links.md#prefixes-and-variables, docs/links.md#keywords, docs/links.md#autocomplete-and-search), registered last as the catch-all.
  * Order: path keyword → host keyword → exact (case-folded) → normalisation
  * forgiveness → prefix; each hit passes the visibility gate, then the
  * lifecycle gate, before it redirects.
@@ -84,7 +84,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     );
   };
 
-  /** Visibility first, lifecycle second (ADR-0020), then the redirect itself. */
+  /** Visibility first, lifecycle second (docs/lifecycle.md#resolving-expired-and-archived-links), then the redirect itself. */
   const follow = async (
     req: FastifyRequest,
     reply: FastifyReply,
@@ -108,16 +108,16 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
         return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
       }
     }
-    // Governing: SPEC-0020 REQ "Resolving expired and archived links": reached only past the visibility gate.
+    // Governing: docs/lifecycle.md#resolving-expired-and-archived-links: reached only past the visibility gate.
     const state = lifecycleState(link, store.now());
     if (state === 'archived') return notFound(req, reply, { slug, offerCreate: false }, user);
     if (state === 'expired') {
       metrics.redirects.inc({ status: 'not_found' });
       reply.header('cache-control', NO_STORE);
-      // The owner is named only where the viewer could learn it anyway (lifecycle.md §4.5).
+      // The owner is named only where the viewer could learn it anyway (docs/lifecycle.md#resolving-expired-and-archived-links).
       const named = link.visibility === 'public' || (await store.access.caps(link.id, viewerOf(user))).canView;
       const owner = named ? ((await store.owners.list(link.id)).find((o) => o.isPrimary) ?? null) : null;
-      // Same <title> as every other 404: the tab text must not set a dead link apart (lifecycle.md §4.2).
+      // Same <title> as every other 404: the tab text must not set a dead link apart (docs/lifecycle.md#resolving-expired-and-archived-links).
       return sendHtml(req, reply, await pageContext(deps, req, user), 'Link not found', <Expired slug={slug} owner={owner} />, 404);
     }
     let target = link.url;
@@ -148,7 +148,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     if (rawPath === '') return notFound(req, reply, { slug: '', offerCreate: false }, await currentUser(req, store));
     const host = requestHost(req);
 
-    // Keywords match exactly and case-sensitively, before any slug lookup (core.md §10).
+    // Keywords match exactly and case-sensitively, before any slug lookup (docs/links.md#keywords).
     const slash = rawPath.indexOf('/');
     if (slash > 0 && slash < rawPath.length - 1) {
       const keyword = rawPath.slice(0, slash);

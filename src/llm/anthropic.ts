@@ -8,7 +8,7 @@ import { LlmError, type LinkSuggestion, type Suggester, type SuggestInput } from
 export const ANTHROPIC_MESSAGES_URL = 'https://api.anthropic.com/v1/messages';
 export const ANTHROPIC_VERSION = '2023-06-01';
 
-/** Anthropic's Messages API (agents-and-extension.md §2.2); the endpoint is fixed, only key and model are configured. */
+/** Anthropic's Messages API (docs/agents.md#providers); the endpoint is fixed, only key and model are configured. */
 export class AnthropicSuggester implements Suggester {
   readonly provider: LlmProvider = 'anthropic';
   readonly model: string;

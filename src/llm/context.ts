@@ -3,7 +3,7 @@ import { truncateCodePoints } from '../domain/text.js';
 import type { GuardedClient } from '../net/guardedClient.js';
 
 /**
- * Page context for a suggestion (agents-and-extension.md §2.1 rule 3): the
+ * Page context for a suggestion (docs/agents.md#llm-suggestions): the
  * destination's `<title>` and meta description, fetched only through the
  * SSRF-guarded client with the bounds below. The page is untrusted: only
  * those two strings are kept, as plain text, and any refusal or failure just

@@ -4,12 +4,12 @@ import { LlmError } from './types.js';
 /**
  * The HTTP leg of every provider call: one JSON POST to the operator's
  * configured endpoint. That endpoint is trusted configuration, so it does not
- * go through the destination SSRF guard (agents-and-extension.md §2.1 rule 2);
+ * go through the destination SSRF guard (docs/agents.md#llm-suggestions);
  * what comes back is still bounded — a reply is read to 1 MiB at most and a
  * request never outlives the 30 s cap or the caller's deadline.
  */
 
-/** Any single provider request, whatever the caller's deadline (§2.2 rule 2). */
+/** Any single provider request, whatever the caller's deadline (docs/agents.md#providers). */
 export const PROVIDER_REQUEST_CAP_MS = 30_000;
 /** A chat reply for `max_tokens: 256` is a few KB; anything near this is not an answer. */
 export const REPLY_MAX_BYTES = 1024 * 1024;

@@ -14,14 +14,14 @@ export type { LinkSuggestion, Suggester, SuggestInput } from './types.js';
 export { LlmError } from './types.js';
 
 /**
- * LLM link suggestions (agents-and-extension.md §2): the provider behind the
+ * LLM link suggestions (docs/agents.md#llm-suggestions): the provider behind the
  * `Suggester` interface, page context through the guarded client, and the one
  * error both surfaces report. REST (`POST /api/v1/links/suggest`) and MCP
  * (`suggest_link_metadata`) call `LinkSuggestions.suggest`, so their output
  * is the same sanitised object.
  */
 
-/** Each suggestion's deadline (§2.2 rule 2), provider round trip included. */
+/** Each suggestion's deadline (docs/agents.md#providers), provider round trip included. */
 export const SUGGESTION_DEADLINE_MS = 15_000;
 
 export const LLM_ERROR_MESSAGE = 'LLM provider error';

@@ -23,7 +23,7 @@ export interface ChatSuggesterOptions {
 
 /**
  * OpenAI chat completions, and every server that speaks the same wire format
- * (agents-and-extension.md §2.2). Keyless local servers get no
+ * (docs/agents.md#providers). Keyless local servers get no
  * `Authorization` header at all rather than an empty bearer.
  */
 export class OpenAiSuggester implements Suggester {

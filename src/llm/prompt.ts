@@ -2,7 +2,7 @@ import { truncateCodePoints } from '../domain/text.js';
 import type { SuggestInput } from './types.js';
 
 /**
- * The prompt (agents-and-extension.md §2.3). `JOE_LLM_PROMPT` replaces the
+ * The prompt (docs/agents.md#llm-suggestions). `JOE_LLM_PROMPT` replaces the
  * template and uses the same placeholders. Page titles and descriptions come
  * from the destination itself, so they are treated as untrusted text: one
  * line each, bounded, and substituted in a single pass so a page that writes

@@ -5,8 +5,8 @@ import { codePointLength } from '../domain/text.js';
 import { LlmError, type LinkSuggestion } from './types.js';
 
 /**
- * Reading and sanitising what a model said (agents-and-extension.md §2.2
- * rule 3, §2.4). The model is an untrusted author: its slug must pass the
+ * Reading and sanitising what a model said
+ * (docs/agents.md#providers, docs/agents.md#sanitising-suggestions). The model is an untrusted author: its slug must pass the
  * same slug rules as a link write (reserved slugs included) or becomes `""`;
  * a title or description over the link limits becomes `""`; tags keep only
  * names the tag rules accept, at most as many as a link may carry. Nothing

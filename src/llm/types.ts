@@ -7,7 +7,7 @@ export interface SuggestInput {
   description: string;
 }
 
-/** Advisory link metadata (agents-and-extension.md §2.4): already sanitised, never persisted. */
+/** Advisory link metadata (docs/agents.md#sanitising-suggestions): already sanitised, never persisted. */
 export interface LinkSuggestion {
   /** A valid, unreserved slug, or `""` when the model's slug broke the slug rules. */
   slug: string;
@@ -17,7 +17,7 @@ export interface LinkSuggestion {
 }
 
 /**
- * The one interface all provider traffic goes through (§2.1 rule 2). Each
+ * The one interface all provider traffic goes through (docs/agents.md#llm-suggestions). Each
  * implementation speaks one wire format over plain HTTP; none uses an SDK.
  */
 export interface Suggester {

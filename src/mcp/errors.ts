@@ -1,7 +1,7 @@
 import { isAppError, type ErrorCode } from '../domain/errors.js';
 
 /**
- * The MCP tool error vocabulary (agents-and-extension.md §1.7): lowercase
+ * The MCP tool error vocabulary (docs/agents.md#mcp-errors): lowercase
  * codes returned as `isError` tool results, never JSON-RPC errors, so an
  * agent can read the reason and keep calling.
  */

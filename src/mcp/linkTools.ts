@@ -9,7 +9,7 @@ import { ToolError } from './errors.js';
 import { linkPayload, listItemPayload, type Payload } from './payloads.js';
 
 /**
- * The link tools (agents-and-extension.md §1.4–§1.5). Each one authorizes
+ * The link tools (docs/agents.md#mcp-tools). Each one authorizes
  * through LinkCaps (`store.access.caps`) and writes through the same
  * operations as REST (`http/api/linkOperations.ts`), so validation order,
  * messages and stored results are REST's. Input schemas check only shapes;

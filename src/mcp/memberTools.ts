@@ -7,7 +7,7 @@ import type { Payload } from './payloads.js';
 
 /**
  * Shares, co-owners, stats, keywords and LLM suggestions over MCP
- * (agents-and-extension.md §1.4–§1.5), each on the store calls of its REST
+ * (docs/agents.md#mcp-tools), each on the store calls of its REST
  * counterpart and gated by the same LinkCaps capability.
  */
 

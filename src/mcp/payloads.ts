@@ -1,9 +1,9 @@
 import type { LinkResource } from '../links/index.js';
 
 /**
- * MCP's link shapes (agents-and-extension.md §1.4), built from the REST link
+ * MCP's link shapes (docs/agents.md#mcp-tools), built from the REST link
  * resource so values, lifecycle fields and health gating are REST's own
- * (lifecycle.md §12.1). The differences are presentational: `short_url` is
+ * (docs/lifecycle.md#lifecycle-over-rest-and-mcp). The differences are presentational: `short_url` is
  * added, and empty or null members are left out instead of written as `null`
  * (absent `expires_at` = never expires, absent `health` = not capable).
  */

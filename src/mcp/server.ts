@@ -26,16 +26,16 @@ import {
 } from './memberTools.js';
 
 /**
- * The MCP server of one HTTP request (agents-and-extension.md §1): the
+ * The MCP server of one HTTP request (docs/agents.md#mcp-endpoint): the
  * endpoint is stateless, so each POST gets a fresh SDK `Server` that lives
  * exactly as long as the request. The low-level `Server` is used rather than
- * `McpServer` because §1.7 wants unknown tools and schema violations as
+ * `McpServer` because docs/agents.md#mcp-errors wants unknown tools and schema violations as
  * JSON-RPC errors, which `McpServer` would turn into tool results.
  */
 
 export const SERVER_NAME = 'joe-links';
 
-/** The complete inventory of §1.4, in the order `tools/list` shows it. */
+/** The complete inventory of docs/agents.md#mcp-tools, in the order `tools/list` shows it. */
 export const TOOLS: readonly ToolDefinition[] = [
   createLinkTool,
   getLinkTool,

@@ -4,7 +4,7 @@ import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { classifyAddress } from '../domain/addressClass.js';
 
 /**
- * The one outbound HTTP client for user-supplied destinations (lifecycle.md §8):
+ * The one outbound HTTP client for user-supplied destinations (docs/lifecycle.md#ssrf-guard):
  * the health checker and destination context fetching both go through it, and
  * nothing else opens a socket to a destination.
  *

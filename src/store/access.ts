@@ -9,7 +9,7 @@ import type { Clock, SearchField, Viewer } from './types.js';
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 
 /**
- * Who may discover a link (core.md §7): anonymous → public only; a signed-in
+ * Who may discover a link (docs/links.md#visibility): anonymous → public only; a signed-in
  * user → public, or owned/co-owned, or shared with them; admins → all.
  * Every discovery surface (tags, autocomplete, suggest, did-you-mean) uses
  * this one predicate.

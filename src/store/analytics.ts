@@ -27,16 +27,16 @@ export type { Dashboard, DashboardScope, NeverClickedLink, TopLink } from './ana
 export { parseDashboardScope } from './analyticsDashboard.js';
 
 /**
- * The analytics read side (SPEC-0016 v1 surfaces, SPEC-0021 v2): totals,
+ * The analytics read side (docs/analytics.md): totals,
  * recent clicks, daily series, breakdowns, the dashboard and the CSV export.
  *
  * SQL here is only what every driver does alike — indexed range scans,
  * COUNT/SUM, GROUP BY on plain columns. Day bucketing and text grouping
  * happen in TypeScript over rows read in bounded keyset batches on
  * (clicked_at, id), so no request holds a window's rows in memory
- * (Governing: SPEC-0021 REQ "Click Breakdowns" — streaming, bounded memory).
+ * (Governing: docs/analytics.md#breakdowns — streaming, bounded memory).
  * Closed days that the roll-up job has summarised are read from the daily
- * rollups instead (ADR-0021's escape hatch; see clickRollups.ts), which gives
+ * rollups instead (the escape hatch of docs/analytics.md#rollups; see clickRollups.ts), which gives
  * the same answer at a fraction of the rows.
  *
  * Callers authorize first (CanStats through `store.access.caps`); methods
@@ -83,7 +83,7 @@ export class AnalyticsStore {
 
   // ---------------------------------------------------------------- v1 surfaces
 
-  /** SPEC-0016 counters: all retained clicks, and `clicked_at >= now − 7 d` / `now − 30 d`. */
+  /** docs/analytics.md#per-link-stats counters: all retained clicks, and `clicked_at >= now − 7 d` / `now − 30 d`. */
   async totals(linkId: string): Promise<LinkTotals> {
     const now = this.now();
     const r = await this.db
@@ -118,7 +118,7 @@ export class AnalyticsStore {
   }
 
   /**
-   * One page of a link's clicks, newest first (api.md §6.14): `limit` is the
+   * One page of a link's clicks, newest first (docs/analytics.md#per-link-stats): `limit` is the
    * raw query value (default 50, max 200), `before` a `nextCursor` or a legacy
    * bare RFC 3339 timestamp; a malformed `before` is a BAD_REQUEST.
    * `attribution` is the caller's CanManageShares.
@@ -151,7 +151,7 @@ export class AnalyticsStore {
       id: r.id,
       clickedAt: Number(r.clicked_at),
       referrer: r.referrer ? r.referrer : null,
-      // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — clicker identity only with CanManageShares.
+      // Governing: docs/analytics.md#who-sees-what — clicker identity only with CanManageShares.
       user: opts.attribution && r.user_id ? { id: r.user_id, displayName: r.display_name ?? '' } : null,
     }));
     const last = page[page.length - 1];
@@ -208,8 +208,8 @@ export class AnalyticsStore {
   }
 
   /**
-   * Daily clicks over the last `days` UTC days, gap-filled (SPEC-0021 REQ
-   * "Per-Link Daily Time Series"): today's partial UTC day plus the `days − 1`
+   * Daily clicks over the last `days` UTC days, gap-filled
+   * (docs/analytics.md#daily-series): today's partial UTC day plus the `days − 1`
    * before it, the range starting at the UTC midnight opening the oldest
    * bucket. Days before the retention horizon are flagged `noData`.
    */
@@ -224,8 +224,8 @@ export class AnalyticsStore {
 
   /**
    * Referrer hosts, browser and OS families and the authenticated/anonymous
-   * split over the same whole-UTC-day window as the series (SPEC-0021 REQ
-   * "Click Breakdowns"). Counts only: nothing here identifies a clicker, so
+   * split over the same whole-UTC-day window as the series
+   * (docs/analytics.md#breakdowns). Counts only: nothing here identifies a clicker, so
    * every CanStats caller gets the full result.
    */
   async breakdowns(linkId: string, opts: { days: number }): Promise<LinkBreakdowns> {
@@ -265,7 +265,7 @@ export class AnalyticsStore {
    * every link. A non-admin asking for `all` gets FORBIDDEN.
    */
   async dashboard(viewer: { id: string; isAdmin: boolean }, opts: { period: Period; scope: DashboardScope }): Promise<Dashboard> {
-    // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — scope=all is admin-only.
+    // Governing: docs/analytics.md#who-sees-what — scope=all is admin-only.
     if (opts.scope === 'all' && !viewer.isAdmin) throw new AppError('FORBIDDEN', 'scope=all is limited to admins');
     return readDashboard(this.db, this.rollups, this.now(), {
       period: opts.period,

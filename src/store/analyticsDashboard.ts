@@ -8,8 +8,8 @@ import { linkInScope, type StatsScope } from './statsScope.js';
 import { inListChunks } from './sql.js';
 
 /**
- * The global analytics dashboard (SPEC-0021 REQ "Global Analytics
- * Dashboard"): top links with trend, never-clicked links, busiest referrer
+ * The global analytics dashboard
+ * (docs/analytics.md#dashboard): top links with trend, never-clicked links, busiest referrer
  * hosts, over a scope resolved here in the store. Aggregate counts only.
  */
 

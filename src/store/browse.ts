@@ -12,7 +12,7 @@ type LinksQuery = SelectQueryBuilder<Database, 'links', object>;
 /**
  * Page-shaped reads of the web UI that the keyset `links.list` cannot serve:
  * the public browser and profiles (newest first, numbered pages with a total,
- * web-ui.md §11–§12), the admin list's total, and the dashboard's tag chips.
+ * docs/web-ui.md#public-browser-and-profiles), the admin list's total, and the dashboard's tag chips.
  */
 export class BrowseStore {
   constructor(
@@ -35,8 +35,8 @@ export class BrowseStore {
   }
 
   /**
-   * Public, active links, newest first (web-ui.md §11): optionally only those
-   * whose primary owner is `primaryOwnerId` (profiles, §12) and matching `q`
+   * Public, active links, newest first (docs/web-ui.md#public-browser-and-profiles): optionally only those
+   * whose primary owner is `primaryOwnerId` (profiles, docs/web-ui.md#public-browser-and-profiles) and matching `q`
    * on slug, URL, title or description.
    */
   async publicLinks(opts: {
@@ -73,7 +73,7 @@ export class BrowseStore {
     return { links: await this.withDetails(rows.map(toLink)), total: Number(count.n) };
   }
 
-  /** How many links the admin list shows for `q` (slug, URL, title or any owner's name, core.md §11.5). */
+  /** How many links the admin list shows for `q` (slug, URL, title or any owner's name, docs/links.md#autocomplete-and-search). */
   async countLinks(opts: { q?: string; searchIn?: readonly SearchField[] } = {}): Promise<number> {
     const base = this.search(this.db.selectFrom('links'), opts.q, opts.searchIn ?? ['slug', 'url', 'title', 'owner']);
     const r = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

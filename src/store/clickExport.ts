@@ -5,7 +5,7 @@ import { ClickCsvEncoder } from '../domain/csv.js';
 import { AppError } from '../domain/errors.js';
 import { clickRange, keysetBatches, positionOf, type ClicksEb } from './clickKeyset.js';
 
-/** Hard per-response export cap (SPEC-0021 REQ "CSV Export"). */
+/** Hard per-response export cap (docs/analytics.md#csv-export). */
 export const EXPORT_ROW_CAP = 100_000;
 /** Rows per keyset batch, and so per CSV chunk handed to the response. */
 const BATCH = 2_000;
@@ -34,8 +34,8 @@ export interface ClickExport {
 }
 
 /**
- * The one export iterator behind both export routes (SPEC-0021 REQ "CSV
- * Export"): a link's clicks oldest first by (clicked_at, id), optionally
+ * The one export iterator behind both export routes
+ * (docs/analytics.md#csv-export): a link's clicks oldest first by (clicked_at, id), optionally
  * bounded by inclusive `from`/`to`, resuming strictly after `cursor`, at most
  * `cap` rows. One probe, before any row is read, finds the cap-th row and
  * whether another follows it — so `nextCursor` can go out as a header ahead
@@ -109,7 +109,7 @@ async function* csvRows(
           'link_clicks.referrer',
           'link_clicks.user_agent',
           'link_clicks.user_id',
-          // Governing: SPEC-0021 REQ "CSV Export" — clicker names are read only for CanManageShares callers.
+          // Governing: docs/analytics.md#csv-export — clicker names are read only for CanManageShares callers.
           w.attribution ? 'users.display_name' : sql<string | null>`null`.as('display_name'),
         ])
         .where('link_clicks.link_id', '=', linkId)

@@ -10,7 +10,7 @@ export interface PruneResult {
 }
 
 /**
- * Click retention deletes (SPEC-0021 REQ "Click Retention"). The batching
+ * Click retention deletes (docs/analytics.md#retention). The batching
  * pattern is pinned: keyset-select up to 10,000 victim ids, then delete
  * exactly those ids. `DELETE … LIMIT` is not portable (PostgreSQL has none,
  * SQLite needs a build option, MySQL refuses the same-table subselect), and a

@@ -10,7 +10,7 @@ import { linkInScope, type StatsScope } from './statsScope.js';
 import type { Clock } from './types.js';
 
 /**
- * Click rollups — the escape hatch ADR-0021 documents for when on-the-fly
+ * Click rollups — the escape hatch docs/analytics.md#rollups documents for when on-the-fly
  * aggregation misses the response-time target, which bench/analytics.ts
  * measured it to do at 1,000,000 rows. A rollup summarises one closed UTC day
  * (or an aligned run of days) and is rebuilt whenever the raw rows behind it

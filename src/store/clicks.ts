@@ -25,7 +25,7 @@ export class ClickStore {
   constructor(protected readonly db: Kysely<Database>) {}
 
   /**
-   * One multi-row INSERT per batch (core.md §12.1); a batch longer than
+   * One multi-row INSERT per batch (docs/analytics.md#click-capture); a batch longer than
    * CLICK_ROWS_PER_INSERT takes several, in one transaction, so a failed
    * batch stores nothing and can be retried whole.
    *

@@ -17,7 +17,7 @@ const SUGGEST_CANDIDATES = 50;
 const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Discovery surfaces (core.md §11): did-you-mean on the resolver 404 and the
+ * Discovery surfaces (docs/links.md#autocomplete-and-search): did-you-mean on the resolver 404 and the
  * suggest endpoint. Both only ever consider links the viewer may discover and
  * that are active, so neither is an existence oracle.
  */
@@ -47,7 +47,7 @@ export class DiscoveryStore {
     return out.sort((a, b) => a.distance - b.distance || byteOrder(a.slug, b.slug));
   }
 
-  /** Up to three near-miss slugs for a 404 (core.md §11.4); query errors yield none. */
+  /** Up to three near-miss slugs for a 404 (docs/links.md#forgiveness-and-did-you-mean); query errors yield none. */
   async didYouMean(firstSegment: string, viewer: Viewer): Promise<string[]> {
     const q = firstSegment.toLowerCase();
     if (codePointLength(q) <= 1) return [];
@@ -58,7 +58,7 @@ export class DiscoveryStore {
     }
   }
 
-  /** Prefix, substring, then title/description matches, then typos (core.md §11.3). */
+  /** Prefix, substring, then title/description matches, then typos (docs/links.md#autocomplete-and-search). */
   async suggest(rawQ: string, viewer: Viewer, limit: number): Promise<Suggestion[]> {
     const q = truncateCodePoints(rawQ.toLowerCase(), 64);
     if (q === '') return [];

@@ -23,7 +23,7 @@ export interface DueLink {
 /** The facts of a link that decide whether its health is surfaced. */
 export type HealthSubject = Pick<Link, 'id' | 'archivedAt' | 'expiresAt' | 'healthChecksDisabled'>;
 
-/** One row of the admin broken-destination report (lifecycle.md §9). */
+/** One row of the admin broken-destination report (docs/lifecycle.md#badges-and-the-admin-report). */
 export interface BrokenLinkRow {
   id: string;
   slug: string;
@@ -59,7 +59,7 @@ export class HealthStore {
   ) {}
 
   /**
-   * Governing: SPEC-0020 REQ "Eligibility" (lifecycle.md §7.2). Links due for
+   * Governing: docs/lifecycle.md#health-checks. Links due for
    * a probe — no row yet, or `next_check_at` reached — that are not archived,
    * not expired, not opted out and not `$var` templates, in id order, at most
    * `limit`. The placeholder test is the domain rule itself, applied between
@@ -115,7 +115,7 @@ export class HealthStore {
   }
 
   /**
-   * Governing: SPEC-0020 REQ "Probe outcomes" (lifecycle.md §7.5). Upserts
+   * Governing: docs/lifecycle.md#outcomes-and-backoff. Upserts
    * what a completed probe writes; `t` is its completion time. Returns null
    * when the link was deleted while it was being probed (nothing to record).
    */
@@ -153,7 +153,7 @@ export class HealthStore {
   }
 
   /**
-   * Governing: SPEC-0020 REQ "Derived health" (lifecycle.md §7.6). Health of
+   * Governing: docs/lifecycle.md#health-status. Health of
    * every given link in one query, with the surfacing rule applied. Gating by
    * viewer is `visibleTo`'s job; this is for callers that already hold CanView.
    */
@@ -207,7 +207,7 @@ export class HealthStore {
   }
 
   /**
-   * Governing: SPEC-0020 REQ "Admin report" (lifecycle.md §9). Every broken
+   * Governing: docs/lifecycle.md#badges-and-the-admin-report. Every broken
    * destination that is still surfaced: ≥ 3 consecutive failures, not
    * skipped, not opted out, not archived, not expired; most failures first,
    * then slug. Instance-wide: the caller must be an admin.

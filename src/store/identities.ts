@@ -9,7 +9,7 @@ import type { Clock, Role, RoleSource, User } from './types.js';
 import type { UserStore } from './users.js';
 
 /**
- * The writes a sign-in makes to `users` (api.md §2.4, §2.5, §2.12): the
+ * The writes a sign-in makes to `users` (docs/auth.md#user-records, docs/auth.md#roles-and-admin-grants, docs/auth.md#local-mode-and-forward-auth): the
  * OIDC upsert with adoption of a matching local account, forward-auth's
  * find-or-create, configuration role grants and the local-mode bootstrap
  * admin. Each write tolerates a concurrent sign-in of the same person on

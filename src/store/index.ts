@@ -39,7 +39,7 @@ export interface Store {
   access: AccessStore;
   discovery: DiscoveryStore;
   clicks: ClickStore;
-  /** Analytics reads: totals, recent clicks, series, breakdowns, dashboard, CSV export (SPEC-0021). */
+  /** Analytics reads: totals, recent clicks, series, breakdowns, dashboard, CSV export (docs/analytics.md). */
   analytics: AnalyticsStore;
   /** Retention pruner deletes (JOE_CLICK_RETENTION). */
   clickRetention: ClickRetentionStore;
@@ -47,18 +47,18 @@ export interface Store {
   clickRollups: ClickRollupStore;
   settings: SettingsStore;
   leases: LeaseStore;
-  /** Admin user deletion with link disposition (core.md §2.12). */
+  /** Admin user deletion with link disposition (docs/auth.md#deleting-a-user). */
   userAdmin: UserDeletionStore;
   stateLinks: StateLinkStore;
-  /** Personal access tokens (api.md §3). */
+  /** Personal access tokens (docs/auth.md#api-tokens). */
   tokens: ApiTokenStore;
   /** Local-mode one-time sign-in links. */
   loginTokens: LoginTokenStore;
   /** Sign-in writes to users: OIDC upsert and adoption, forward-auth, config grants. */
   identities: IdentityStore;
-  /** Destination health: checker writes, derived status, admin report (lifecycle.md §7–§9). */
+  /** Destination health: checker writes, derived status, admin report (docs/lifecycle.md#health-checks, docs/lifecycle.md#ssrf-guard, docs/lifecycle.md#badges-and-the-admin-report). */
   health: HealthStore;
-  /** "Stale" and "Never clicked" views (lifecycle.md §10). */
+  /** "Stale" and "Never clicked" views (docs/lifecycle.md#staleness). */
   staleness: StalenessStore;
   /** Web UI pages: public browser and profiles, admin totals, dashboard tag chips. */
   browse: BrowseStore;

@@ -12,7 +12,7 @@ export const KEYWORD_PATTERN = /^[a-z][a-z0-9-]*$/;
 /** What the resolver reads of a keyword (HotQuery's values). */
 const TEMPLATE_COLUMNS = ['url_template'] as const;
 
-/** Root-forward keywords (core.md §10): admin-managed, effective immediately. */
+/** Root-forward keywords (docs/links.md#keywords): admin-managed, effective immediately. */
 export class KeywordStore {
   private readonly templateQuery: HotQuery<ValuesOf<KeywordsTable, typeof TEMPLATE_COLUMNS>>;
 

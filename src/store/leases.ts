@@ -4,7 +4,7 @@ import { isUniqueViolation } from './dbErrors.js';
 import type { Clock } from './types.js';
 
 /**
- * Database leases (core.md §2.13): one conditional write decides which
+ * Database leases (docs/server.md#background-jobs-and-leases): one conditional write decides which
  * replica runs a periodic job. Insert when absent (the primary key settles a
  * race), else take it over only if we hold it or it has expired.
  */

@@ -295,7 +295,7 @@ export class LinkStore {
   /**
    * Links whose destination is exactly `url` that the viewer may discover
    * (their own, shared with them, or public; admins: all), newest first
-   * (api.md §6.6 `?url=`, the browser extension's "already saved?" lookup).
+   * (docs/api.md#link-endpoints `?url=`, the browser extension's "already saved?" lookup).
    */
   async withUrl(url: string, viewer: Viewer): Promise<LinkView[]> {
     const rows = await this.db

@@ -5,11 +5,11 @@ import type { Database } from '../db/schema.js';
 import { toUser, USER_COLUMNS } from './rows.js';
 import type { Clock, User } from './types.js';
 
-/** A one-time sign-in link is good for this long (api.md §2.12). */
+/** A one-time sign-in link is good for this long (docs/auth.md#local-mode). */
 export const LOGIN_TOKEN_TTL_MS = 15 * 60_000;
 
 /**
- * Local-mode one-time sign-in links (`login_tokens`, core.md §2.13). Only the
+ * Local-mode one-time sign-in links (`login_tokens`, docs/server.md#background-jobs-and-leases). Only the
  * SHA-256 of a link's token is stored, so a database dump cannot sign anyone in.
  */
 export class LoginTokenStore {

@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from './dbErrors.js';
 import type { Executor, LinkOwner } from './types.js';
 
-/** Owners and co-owners of links (core.md §2.4). "Owner" means any link_owners row. */
+/** Owners and co-owners of links (docs/links.md#owners). "Owner" means any link_owners row. */
 export class OwnerStore {
   constructor(private readonly db: Kysely<Database>) {}
 

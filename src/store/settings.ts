@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { isUniqueViolation } from './dbErrors.js';
 
-/** Per-install values every replica shares (core.md §2.13). */
+/** Per-install values every replica shares (docs/server.md#background-jobs-and-leases). */
 export class SettingsStore {
   constructor(private readonly db: Kysely<Database>) {}
 

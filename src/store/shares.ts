@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from './dbErrors.js';
 import type { Executor, LinkShare } from './types.js';
 
-/** Share rosters (core.md §2.9): enforced at resolution only for secure links. */
+/** Share rosters (docs/links.md#shares): enforced at resolution only for secure links. */
 export class ShareStore {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -3,7 +3,7 @@ import { escapeLike } from '../domain/text.js';
 
 /**
  * `LOWER(col) LIKE LOWER(?) ESCAPE '!'` — the one case-insensitive search
- * form that behaves alike on all three databases (core.md §1.3). `pattern`
+ * form that behaves alike on all three databases (docs/server.md#databases). `pattern`
  * is built from escaped user text by the helpers below.
  */
 export function ilike(column: Expression<unknown> | string, pattern: string): RawBuilder<SqlBool> {

@@ -3,7 +3,7 @@ import SqliteDatabase from 'better-sqlite3';
 
 /**
  * Whole-file operations on a SQLite database (backups and restores,
- * state-links.md). They work on files rather than rows, so they use
+ * docs/state-links.md). They work on files rather than rows, so they use
  * better-sqlite3 directly instead of Kysely.
  */
 

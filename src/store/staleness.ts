@@ -7,7 +7,7 @@ import type { TagStore } from './tags.js';
 import type { Clock, Link, LinkView, Viewer } from './types.js';
 
 /**
- * Staleness views (lifecycle.md §10), computed on each request from the
+ * Staleness views (docs/lifecycle.md#staleness), computed on each request from the
  * `link_clicks` rows that exist — no counters, no rollups. Window boundaries
  * are computed here in TypeScript and bound as epoch-ms parameters, so the SQL
  * is the same on every database.
@@ -60,7 +60,7 @@ export class StalenessStore {
   ) {}
 
   /**
-   * Governing: SPEC-0020 REQ "Staleness views". Scope: a non-admin sees only
+   * Governing: docs/lifecycle.md#staleness. Scope: a non-admin sees only
    * links they own or co-own (never links merely shared with them, never
    * other users' public links); an admin sees all links. Archived links never
    * appear; expired ones may (only archiving retires a link). Slug order.

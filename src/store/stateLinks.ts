@@ -22,7 +22,7 @@ export type CreateOutcome =
   /** Every id drawn was taken. */
   | { kind: 'exhausted' };
 
-/** Drawn ids tried before giving up (the seed's "up to eight times"). */
+/** Drawn ids tried before giving up (docs/state-links.md#creating-a-state-link: up to eight draws). */
 export const MAX_ID_DRAWS = 8;
 /** Retries of a write that lost a lock (MySQL deadlocks between two replacing posts). */
 const MAX_BUSY_RETRIES = 3;
@@ -33,7 +33,7 @@ const isLive = (expiresAt: number | null, now: number): boolean => expiresAt ===
 const num = (v: number | string | bigint | null): number | null => (v === null ? null : Number(v));
 
 /**
- * App-state short links (state-links.md). Expiry is a fact read against the
+ * App-state short links (docs/state-links.md). Expiry is a fact read against the
  * clock: a row whose `expires_at` has passed reads as missing at once, before
  * the sweep deletes it.
  */

@@ -6,8 +6,7 @@ import type { Database } from '../db/schema.js';
  * viewer's personal scope: links they own or co-own plus links shared with
  * them through link_shares — never other users' links, public ones included,
  * because public governs resolving and browsing, not stats (Governing:
- * SPEC-0021 REQ "Global Analytics Dashboard", "Cross-User Aggregation
- * Leakage"). `all` is every link and is only ever built for admins.
+ * docs/analytics.md#dashboard). `all` is every link and is only ever built for admins.
  */
 export type StatsScope = { kind: 'mine'; viewerId: string } | { kind: 'all' };
 

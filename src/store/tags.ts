@@ -85,7 +85,7 @@ export class TagStore {
 
   /**
    * Tags with the number of links the viewer may discover, omitting tags with
-   * none (core.md §2.5, §7). An expired or archived link counts only for those
+   * none (docs/links.md#tags, docs/links.md#visibility). An expired or archived link counts only for those
    * who hold it (owners, co-owners, share recipients; admins hold every link),
    * exactly the links the tag's page lists for them, so card and page agree.
    */
@@ -108,7 +108,7 @@ export class TagStore {
 
   /**
    * One keyset page of tags by name then id, each with the number of links
-   * carrying it that the viewer may discover (api.md §6.21): public, owned,
+   * carrying it that the viewer may discover (docs/api.md#tag-endpoints): public, owned,
    * co-owned or shared — every link for admins. Expired and archived links
    * count like any other; tags with no such link are left out.
    */

@@ -8,7 +8,7 @@ import { toUser, USER_COLUMNS } from './rows.js';
 import type { Clock, User } from './types.js';
 
 /**
- * Personal access tokens (`api_tokens`, api.md §3). The plaintext exists only
+ * Personal access tokens (`api_tokens`, docs/auth.md#api-tokens). The plaintext exists only
  * in the value `create` returns; the table holds its SHA-256. Revocation is a
  * soft delete, so the row stays for audit.
  */
@@ -158,7 +158,7 @@ export class ApiTokenStore {
     return { tokenId: token_id, user: toUser(user) };
   }
 
-  /** Records a use. Callers do not wait for it (api.md §3.3 rule 6). */
+  /** Records a use. Callers do not wait for it (docs/auth.md#bearer-authentication). */
   async touch(tokenId: string): Promise<void> {
     await this.db.updateTable('api_tokens').set({ last_used_at: this.now() }).where('id', '=', tokenId).execute();
   }

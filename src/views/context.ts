@@ -8,7 +8,7 @@ export interface PageContext {
   /** From a valid `theme` cookie; null lets the system preference decide. */
   theme: Theme | null;
   path: string;
-  /** Display prefix for short links, e.g. `go` (core.md §1.2 JOE_SHORT_KEYWORD). */
+  /** Display prefix for short links, e.g. `go` (docs/server.md#configuration JOE_SHORT_KEYWORD). */
   shortKeyword: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Date formats of web-ui.md §1, always in UTC so a page reads the same for
+ * Date formats of docs/web-ui.md#rendering-conventions, always in UTC so a page reads the same for
  * every viewer and in every test: lists show `Jan 2, 2006`, precise times
  * `Jan 2, 2006 3:04 PM UTC`.
  */
@@ -24,7 +24,7 @@ export function isoUtc(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The value a `datetime-local` input shows for a stored UTC instant, seconds included (lifecycle.md §3 rule 7). */
+/** The value a `datetime-local` input shows for a stored UTC instant, seconds included (docs/lifecycle.md#expiry). */
 export function datetimeLocalValue(ms: number | null): string {
   if (ms === null) return '';
   return new Date(ms).toISOString().slice(0, 19);

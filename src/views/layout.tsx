@@ -45,7 +45,7 @@ function NavLink({
   icon: IconName;
   children: ComponentChildren;
 }) {
-  // Highlight rule of web-ui.md §4: the exact path, or (non-exact items) anything below it.
+  // Highlight rule of docs/web-ui.md#layout: the exact path, or (non-exact items) anything below it.
   const active = path === href || (!exact && path.startsWith(`${href}/`));
   return (
     <li>
@@ -57,7 +57,7 @@ function NavLink({
   );
 }
 
-/** Sun while the dark theme shows, moon while the light one does (web-ui.md §3). */
+/** Sun while the dark theme shows, moon while the light one does (docs/web-ui.md#theme). */
 function ThemeIcons() {
   return (
     <>
@@ -237,7 +237,7 @@ function SignedInShell({ ctx, children }: { ctx: PageContext; children: Componen
   );
 }
 
-/** The base layout of web-ui.md §4: sidebar when signed in, navbar otherwise. */
+/** The base layout of docs/web-ui.md#layout: sidebar when signed in, navbar otherwise. */
 export function Layout({ ctx, title, children }: LayoutProps) {
   return (
     <html lang="en" data-theme={ctx.theme ?? undefined}>

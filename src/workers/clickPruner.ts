@@ -21,7 +21,7 @@ export interface ClickPrunerDeps {
 }
 
 /**
- * The retention pruner (SPEC-0021 REQ "Click Retention"): at start and then
+ * The retention pruner (docs/analytics.md#retention): at start and then
  * periodically, under the `click-pruner` lease so one replica runs it, delete
  * clicks older than now − JOE_CLICK_RETENTION days. Pruning ignores link
  * lifecycle on purpose: archiving protects clicks from the delete cascade,
@@ -47,7 +47,7 @@ export function clickPrunerJob(deps: ClickPrunerDeps): PeriodicJob {
 }
 
 /**
- * The startup line SPEC-0021 asks for whenever retention is set: deletion is
+ * The startup line docs/analytics.md asks for whenever retention is set: deletion is
  * irreversible, so an operator must be able to see it is on.
  */
 export function logRetentionAtStartup(log: FastifyBaseLogger, retentionDays: number | null): void {

@@ -57,7 +57,7 @@ const byLink = (a: ClickEvent, b: ClickEvent) => (a.linkId < b.linkId ? -1 : a.l
 
 /**
  * Clicks accepted and not yet stored, per server, before new ones are dropped
- * (core.md §12.1 asks for at least 10,000). Room for a database outage of
+ * (docs/analytics.md#click-capture asks for at least 10,000). Room for a database outage of
  * several seconds at thousands of clicks a second, and for the SQLite
  * worker's two-second batches under full load. Full, it holds about 40 MB
  * (some 385 bytes per click with a browser's user agent and a referrer).
@@ -73,7 +73,7 @@ export const CLICK_QUEUE_CAPACITY = 100_000;
 const BUSY_CLICKS_PER_SLICE = 100;
 
 /**
- * The batched click writer (core.md §12.1). Redirects enqueue without ever
+ * The batched click writer (docs/analytics.md#click-capture). Redirects enqueue without ever
  * waiting; one loop drains the queue in order with one multi-row INSERT per
  * batch, retrying a failed batch with backoff so an outage delays clicks
  * instead of losing them. Only a full queue drops events, and counts them.

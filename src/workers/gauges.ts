@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 
-/** Refreshes the link and user gauges at start and every 60 s, on every replica (core.md §1.5). */
+/** Refreshes the link and user gauges at start and every 60 s, on every replica (docs/server.md#background-jobs-and-leases). */
 export function startGaugeUpdater(
   store: Pick<Store, 'links' | 'users'>,
   metrics: Metrics,

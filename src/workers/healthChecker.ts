@@ -14,7 +14,7 @@ import type { Store } from '../store/index.js';
 import type { PeriodicJob } from './scheduler.js';
 
 /**
- * The destination health checker (lifecycle.md §7): a leased periodic job that
+ * The destination health checker (docs/lifecycle.md#health-checks): a leased periodic job that
  * probes due links through the guarded client, politely, and records each
  * outcome. The bounds below are fixed by the spec; no setting relaxes them.
  */

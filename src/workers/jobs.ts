@@ -19,7 +19,7 @@ export interface JobDeps {
   log: FastifyBaseLogger;
 }
 
-/** Every leased periodic job of this server (core.md §1.5). Each feature adds its own here. */
+/** Every leased periodic job of this server (docs/server.md#background-jobs-and-leases). Each feature adds its own here. */
 export function periodicJobs(deps: JobDeps): PeriodicJob[] {
   const { store, log } = deps;
   return [

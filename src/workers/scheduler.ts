@@ -30,7 +30,7 @@ export interface SchedulerOptions {
 }
 
 /**
- * Runs periodic jobs on exactly one replica at a time (core.md §2.13): each
+ * Runs periodic jobs on exactly one replica at a time (docs/server.md#background-jobs-and-leases): each
  * tick renews this process's leases; a held job runs when it has never run or
  * its interval has passed since it last ran anywhere, then stamps the run.
  */

@@ -9,7 +9,7 @@ import { writeSqliteCopy } from '../store/sqliteFiles.js';
 import type { PeriodicJob } from './scheduler.js';
 
 /**
- * Online backups of the SQLite database (state-links.md): better-sqlite3's
+ * Online backups of the SQLite database (docs/state-links.md#backups): better-sqlite3's
  * backup API copies the live database page by page while the server keeps
  * serving, into JOE_BACKUP_DIR, keeping the newest JOE_BACKUP_KEEP files.
  */

@@ -3,7 +3,7 @@ import type { Store } from '../store/index.js';
 import type { PeriodicJob } from './scheduler.js';
 
 /**
- * Deletes expired app-state links (state-links.md): at start, then every
+ * Deletes expired app-state links (docs/state-links.md): at start, then every
  * BACKUP_INTERVAL_MS, on one replica at a time under the `state-link-sweep`
  * lease. Expired links already read as missing; this only frees their space.
  */

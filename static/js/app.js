@@ -7,7 +7,7 @@
 
   var root = document.documentElement;
 
-  // ---- Theme (web-ui.md §3) -------------------------------------------------
+  // ---- Theme (docs/web-ui.md#theme) -------------------------------------------------
   // One click flips data-theme (and with it the sun/moon icon, which CSS
   // derives from it) at once, then persists it. Posts are serialised: while
   // one is in flight further clicks only flip the page, and when it returns
@@ -287,7 +287,7 @@
     }
   });
 
-  // ---- Link form behaviour (web-ui.md §7) ----------------------------------
+  // ---- Link form behaviour (docs/web-ui.md#link-forms) ----------------------------------
   // Tag autocomplete asks for the text after the last comma only.
   document.addEventListener('htmx:configRequest', function (ev) {
     var elt = ev.detail.elt;

@@ -1,4 +1,4 @@
-// Viewer-local timestamps (SPEC-0021 REQ "Viewer-Local Timestamps"). The
+// Viewer-local timestamps (docs/analytics.md#timestamps). The
 // server renders every timestamp as <time datetime="RFC 3339 UTC">UTC text</time>;
 // this rewrites the text to the browser's own zone with Intl.DateTimeFormat
 // (no library, no timezone data shipped) and keeps the UTC form in `title`.

@@ -5,7 +5,7 @@ import { CLICK_CSV_HEADER, ClickCsvEncoder, csvCell, csvLine, neutralizeFormula 
 import { parseCsv } from './support.js';
 
 /**
- * The export's CSV encoder (SPEC-0021 REQ "CSV Export", Security
+ * The export's CSV encoder (docs/analytics.md#csv-export, Security
  * Requirements "CSV Injection"): RFC 4180 quoting plus the formula guard.
  * Checked by parsing the output back with an independent RFC 4180 parser.
  */
@@ -21,7 +21,7 @@ function formulaRisk(cell: string): boolean {
   return rest.length > 0 && '=+-@'.includes(rest[0]!);
 }
 
-describe('CSV encoder (SPEC-0021)', () => {
+describe('CSV encoder (docs/analytics.md)', () => {
   test('the header is exactly the seven columns, CRLF-terminated', () => {
     assert.equal(CLICK_CSV_HEADER, 'clicked_at,referrer,user_agent,browser,os,authenticated,user\r\n');
   });

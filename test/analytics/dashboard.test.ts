@@ -6,8 +6,8 @@ import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addClicks, bothPaths, DAY, HOUR, mkLink, mkUser } from './support.js';
 
 /**
- * `/dashboard/analytics` data (SPEC-0021 REQ "Global Analytics Dashboard",
- * api.md §6.18) on every database, from raw rows and through the rollups.
+ * `/dashboard/analytics` data
+ * (docs/analytics.md#dashboard) on every database, from raw rows and through the rollups.
  * Each test gets its own database so instance-wide (`all`) panels see only
  * its own world.
  */

@@ -20,7 +20,7 @@ import {
 
 const at = (iso: string) => Date.parse(iso);
 
-describe('UTC day windows (SPEC-0021 REQ "Per-Link Daily Time Series")', () => {
+describe('UTC day windows (docs/analytics.md#daily-series)', () => {
   test('a 30-day window is today plus 29 whole UTC days, aligned to midnight', () => {
     const w = dayWindow(at('2026-07-17T14:05:00Z'), 30);
     assert.equal(new Date(w.start).toISOString(), '2026-06-18T00:00:00.000Z');
@@ -214,7 +214,7 @@ describe('breakdown ranking', () => {
   });
 });
 
-describe('click cursors (api.md §4.3)', () => {
+describe('click cursors (docs/api.md#pagination)', () => {
   test('padded URL-safe base64 of "<clicked_at> NUL <id>", round-tripping exactly', () => {
     const p = { clickedAt: 1_752_760_800_123, id: '0b9a5c1e-4f1d-4c52-9a3e-2f3d4e5f6a7b' };
     const c = encodeClickCursor(p);

@@ -10,8 +10,8 @@ import { describeEachDatabase } from '../helpers/databases.js';
 import { addClicks, DAY, mkLink, mkUser, parseCsv, UA } from './support.js';
 
 /**
- * The CSV export iterator both export routes share (SPEC-0021 REQ "CSV
- * Export"), on every database.
+ * The CSV export iterator both export routes share
+ * (docs/analytics.md#csv-export), on every database.
  */
 
 async function collect(rows: AsyncIterable<string>): Promise<string> {

@@ -7,7 +7,7 @@ import { addClicks, bothPaths, DAY, HOUR, mkLink, mkUser, UA } from './support.j
 
 /**
  * Per-link analytics on every database: v1 totals and recent-clicks pages
- * (lifecycle.md §14, api.md §6.13–6.14) and the SPEC-0021 daily series and
+ * (docs/analytics.md#per-link-stats) and the docs/analytics.md daily series and
  * breakdowns, each read both from raw rows and through the daily rollups.
  */
 describeEachDatabase('per-link analytics', (ctx) => {

@@ -13,7 +13,7 @@ import { describeEachDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 import { addClicks, DAY, mkLink, mkUser } from './support.js';
 
-/** Click retention (SPEC-0021 REQ "Click Retention") on every database. */
+/** Click retention (docs/analytics.md#retention) on every database. */
 
 function capturingLog() {
   const lines: string[] = [];

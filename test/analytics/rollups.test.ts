@@ -4,7 +4,7 @@ import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addClicks, clearRollups, DAY, HOUR, mkLink, mkUser, UA, type ClickSpec } from './support.js';
 
 /**
- * The daily rollups (ADR-0021's escape hatch) must never change an answer:
+ * The daily rollups (the escape hatch of docs/analytics.md#rollups) must never change an answer:
  * for random click histories and every surface, reads through rollups equal
  * reads of raw rows, and every change to raw rows behind a rolled-up day is
  * picked up by the next roll-up run.

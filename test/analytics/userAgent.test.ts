@@ -14,7 +14,7 @@ import {
 } from '../../src/domain/userAgent.js';
 
 /**
- * SPEC-0021 REQ "User-Agent Parsing": real UA strings per family, the
+ * docs/analytics.md#user-agent-families: real UA strings per family, the
  * mandated orderings, the closed taxonomy and the 512-rune bound.
  */
 
@@ -218,7 +218,7 @@ const FIXTURES: Fixture[] = [
   ['an app', 'MyTeamApp/3.2 (build 77)', 'Other', 'Other'],
 ];
 
-describe('User-Agent parsing (SPEC-0021)', () => {
+describe('User-Agent parsing (docs/analytics.md)', () => {
   for (const [label, ua, browser, os] of FIXTURES) {
     test(`${label} → ${browser} / ${os}`, () => {
       assert.deepEqual(parseUserAgent(ua), { browser, os });

@@ -10,8 +10,8 @@ import { addOwner, addShare, createLink } from '../helpers/links.js';
 
 /**
  * Who may call what, endpoint by endpoint, for the six relationships a caller
- * can have to a link. The expected statuses are transcribed from api.md §1
- * (the capability matrix), §5 (the endpoint table) and §6.23 (admin routes),
+ * can have to a link. The expected statuses are transcribed from docs/links.md#capabilities
+ * (the capability matrix), docs/api.md#conventions (the endpoint table) and docs/api.md#admin-endpoints (admin routes),
  * not from the code: a change in the code that disagrees fails here.
  */
 

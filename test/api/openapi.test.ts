@@ -9,7 +9,7 @@ import { startApi } from './support.js';
 const COMMITTED = new URL('../../docs/openapi.json', import.meta.url);
 const TAG_GROUPS = ['Links', 'Owners', 'Shares', 'Stats', 'Analytics', 'Tags', 'Tokens', 'Users', 'Admin', 'Config', 'Keywords'];
 const PUBLIC_OPERATIONS = new Set(['GET /config', 'GET /keywords']);
-/** api.md §4.2, copied from the specification. */
+/** The error codes of docs/api.md#errors. */
 const SPEC_CODES = [
   'UNAUTHORIZED',
   'FORBIDDEN',
@@ -51,7 +51,7 @@ type Operation = {
   responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
 };
 
-describe('OpenAPI document and Swagger UI (api.md §7)', () => {
+describe('OpenAPI document and Swagger UI (docs/api.md#openapi-and-swagger-ui)', () => {
   let s: TestServer;
   let doc: Doc;
   before(async () => {
@@ -130,7 +130,7 @@ describe('OpenAPI document and Swagger UI (api.md §7)', () => {
     }
   });
 
-  test('named schemas exist, with the error codes of api.md §4.2 and a nullable expiry on updates', () => {
+  test('named schemas exist, with the error codes of docs/api.md#errors and a nullable expiry on updates', () => {
     for (const name of [
       'CreateLinkRequest',
       'UpdateLinkRequest',

@@ -23,7 +23,7 @@ async function walk(s: TestServer, as: Actor, path: string, key: string, limit: 
   throw new Error('did not terminate');
 }
 
-describe('keyset pagination (api.md §4.3)', () => {
+describe('keyset pagination (docs/api.md#pagination)', () => {
   let s: TestServer;
   let owner: Actor;
   let admin: Actor;

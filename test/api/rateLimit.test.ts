@@ -5,7 +5,7 @@ import { actor, assertError, call, startApi, type Actor } from './support.js';
 
 const LIMIT = 5;
 
-describe('rate limiting (api.md §4.7)', () => {
+describe('rate limiting (docs/api.md#rate-limits)', () => {
   let s: TestServer;
   let alice: Actor;
   let bob: Actor;

@@ -7,8 +7,8 @@ import { as, clicks, MANAGERS, ROLES, rollupsSettled, sharedLink, statsWorld, ty
 import { assertError, call, startApi } from './support.js';
 
 /**
- * The per-link analytics endpoints (api.md §6.13–§6.16, lifecycle.md §14,
- * SPEC-0021) over real HTTP on a real database: who may call them, what they
+ * The per-link analytics endpoints
+ * (docs/analytics.md#per-link-stats, docs/analytics.md#daily-series, docs/analytics.md#breakdowns) over real HTTP on a real database: who may call them, what they
  * answer, what they refuse, and that clicker identities reach managers only.
  */
 
@@ -25,7 +25,7 @@ const ENDPOINTS: Array<[string, (id: string) => string]> = [
   ['export', (id) => `/api/v1/links/${id}/stats/export`],
 ];
 
-/** SPEC-0021 "Capability Gating": CanStats for owner, co-owner, recipient and admin; 403 for others; 401 without a token. */
+/** docs/analytics.md#who-sees-what: CanStats for owner, co-owner, recipient and admin; 403 for others; 401 without a token. */
 const PER_LINK: Record<Role, number> = { owner: 200, coowner: 200, share: 200, other: 403, admin: 200, none: 401 };
 
 describe('per-link analytics API', () => {
@@ -393,7 +393,7 @@ describe('per-link analytics API', () => {
     });
   });
 
-  test('archived and expired links keep their stats (lifecycle.md §14)', async () => {
+  test('archived and expired links keep their stats (docs/analytics.md#per-link-stats)', async () => {
     const link = await sharedLink(s, w);
     await clicks(s, link.id, [{ at: Date.now() - DAY }]);
     const archived = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: w.owner, body: { archived: true } });

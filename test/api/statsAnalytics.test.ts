@@ -6,8 +6,8 @@ import { as, clicks, ROLES, rollupsSettled, statsWorld, type Role } from './stat
 import { actor, assertError, call, createLink, startApi, type Actor } from './support.js';
 
 /**
- * `GET /api/v1/analytics` (api.md §6.18, SPEC-0021 REQ "Global Analytics
- * Dashboard"): the personal scope (own + co-owned + shared, nothing else —
+ * `GET /api/v1/analytics`
+ * (docs/analytics.md#dashboard): the personal scope (own + co-owned + shared, nothing else —
  * not even public links), the admin-only `scope=all`, the trend and the
  * panels, over real HTTP on a real database.
  */

@@ -14,8 +14,8 @@ import { as, clicks, MANAGERS, rollupsSettled, sharedLink, statsWorld, type Role
 import { assertError, call, startApi, type Actor } from './support.js';
 
 /**
- * The CSV export route `GET /api/v1/links/{id}/stats/export` (api.md §6.17,
- * SPEC-0021 REQ "CSV Export") and the shared streaming glue both export
+ * The CSV export route `GET /api/v1/links/{id}/stats/export`
+ * (docs/analytics.md#csv-export) and the shared streaming glue both export
  * routes use (src/http/clickCsv.ts), over real HTTP on a real database.
  */
 

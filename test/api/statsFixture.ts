@@ -7,7 +7,7 @@ import { actor, call, createLink, type Actor } from './support.js';
  * The world the analytics API tests share: one owner whose links are
  * co-owned by one user and shared with another, an unrelated user, an admin
  * and anonymous callers — the six relationships of the capability table in
- * SPEC-0021 — plus links of each visibility.
+ * docs/analytics.md — plus links of each visibility.
  */
 
 /**

@@ -68,7 +68,7 @@ export async function call(s: TestServer, method: string, path: string, opts: Ca
   return { status: r.status, headers: r.headers, text, body };
 }
 
-/** Asserts the standard error shape with a code from api.md §4.2 and the status that code implies. */
+/** Asserts the standard error shape with a code from docs/api.md#errors and the status that code implies. */
 export function assertError(r: ApiResponse, status: number, code: string, why = ''): void {
   assert.equal(r.status, status, `${why} ${r.text}`);
   assert.deepEqual(Object.keys(r.body ?? {}).sort(), ['code', 'error'], `${why}: error shape ${r.text}`);

@@ -8,7 +8,7 @@ import { actor, startApi, type Actor } from './support.js';
 /**
  * Swagger UI in a real browser, under the server's own Content-Security-
  * Policy: it renders, every asset comes from this origin, and "Authorize"
- * with `Bearer jl_…` makes "Try it out" send the token (api.md §7 rule 8).
+ * with `Bearer jl_…` makes "Try it out" send the token (docs/api.md#openapi-and-swagger-ui).
  */
 describe('Swagger UI in a browser', { skip: chromiumSkip('Swagger UI') }, () => {
   let s: TestServer;

@@ -7,7 +7,7 @@ import { readClaims } from '../../src/auth/oidc.js';
 import { safeReturnUrl } from '../../src/auth/returnUrl.js';
 import { base62, isPatShaped, newPersonalAccessToken, randomToken, sha256Base64Url, sha256Hex } from '../../src/domain/secrets.js';
 
-describe('safe return URLs (api.md §2.9)', () => {
+describe('safe return URLs (docs/auth.md#safe-return-urls)', () => {
   const cases: Array<[unknown, string]> = [
     ['/go/secret', '/go/secret'],
     ['/dashboard?x=1', '/dashboard?x=1'],
@@ -77,7 +77,7 @@ describe('secrets', () => {
   });
 });
 
-describe('admin grants (api.md §2.5)', () => {
+describe('admin grants (docs/auth.md#roles-and-admin-grants)', () => {
   const config: Parameters<typeof isEnvGrantedAdmin>[0] = { adminEmail: 'boss@x.io', oidc: { adminGroups: ['joe-admins', 'ops'] } };
 
   test('JOE_ADMIN_EMAIL is an exact string match', () => {
@@ -141,7 +141,7 @@ describe('ID token claims', () => {
   });
 });
 
-describe('cross-site rule (api.md §2.10)', () => {
+describe('cross-site rule (docs/auth.md#cross-site-checks)', () => {
   const config = { baseUrl: 'https://go.example.com' };
   // Where the rule applies is the web context's business (test/http/contexts.test.ts); the path is kept for reading.
   const reason = (method: string, _path: string, headers: Record<string, string>) => crossSiteReason(config, method, headers);

@@ -13,7 +13,7 @@ import {
 } from '../../src/domain/caps.js';
 
 /**
- * LinkCaps (core.md §6) and who may follow a link (core.md §7). The expected values are
+ * LinkCaps (docs/links.md#capabilities) and who may follow a link (docs/links.md#visibility). The expected values are
  * copied cell by cell from the two tables in the spec, never derived from the code under test.
  */
 
@@ -33,7 +33,7 @@ const FACTS: Record<Viewer, LinkFacts | null> = {
 const y = true;
 const n = false;
 
-/** core.md §6 table: rows are capabilities, columns viewers. Visibility does not change any cell. */
+/** docs/links.md#capabilities table: rows are capabilities, columns viewers. Visibility does not change any cell. */
 const CAPS_TABLE: Record<(typeof CAPABILITIES)[number], Record<Viewer, boolean>> = {
   canView: { owner: y, 'co-owner': y, admin: y, 'share recipient': y, 'other signed-in user': n, anonymous: n },
   canStats: { owner: y, 'co-owner': y, admin: y, 'share recipient': y, 'other signed-in user': n, anonymous: n },
@@ -42,7 +42,7 @@ const CAPS_TABLE: Record<(typeof CAPABILITIES)[number], Record<Viewer, boolean>>
   canManageShares: { owner: y, 'co-owner': y, admin: y, 'share recipient': n, 'other signed-in user': n, anonymous: n },
 };
 
-/** core.md §7 table, `GET /{slug}` column. */
+/** docs/links.md#visibility table, `GET /{slug}` column. */
 const RESOLVE_TABLE: Record<Visibility, Record<Viewer, ResolveAccess>> = {
   public: {
     owner: 'allow',
@@ -130,7 +130,7 @@ describe('linkCaps formula over every combination of facts', () => {
     assert.equal(NO_CAPS.canEdit, false);
   });
 
-  test('the capability list is the five of core.md §6', () => {
+  test('the capability list is the five of docs/links.md#capabilities', () => {
     assert.deepEqual([...CAPABILITIES], ['canView', 'canStats', 'canEdit', 'canDelete', 'canManageShares']);
   });
 });

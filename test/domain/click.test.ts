@@ -15,7 +15,7 @@ import {
 import { codePointLength } from '../../src/domain/text.js';
 import { DAY_MS } from '../../src/domain/timeseries.js';
 
-/** Click data of core.md §12.2. */
+/** Click data of docs/analytics.md#click-data-and-ip-hashing. */
 
 const SECRET = 'a'.repeat(64);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clientIp, isTrusted, parseCidrList } from '../../src/domain/clientIp.js';
 
-/** Client address rule of core.md §1.5. */
+/** Client address rule of docs/server.md#client-address. */
 
 const NONE = parseCidrList('');
 const PROXIES = parseCidrList('10.0.0.0/8, 127.0.0.1, ::1');

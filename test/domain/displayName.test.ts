@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { displayNameSlug, emailLocalPart } from '../../src/domain/displayName.js';
 
-/** The profile slug rule of web-ui.md §12. */
+/** The profile slug rule of docs/web-ui.md#public-browser-and-profiles. */
 describe('displayNameSlug', () => {
   const cases: Array<[string, string]> = [
     ['Alice Smith', 'alice-smith'],

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { formatDuration, parseDuration } from '../../src/domain/duration.js';
 
-/** Duration syntax of core.md §1.2: concatenated number+unit pairs with units d, h, m, s, ms. */
+/** Duration syntax of docs/server.md#configuration: concatenated number+unit pairs with units d, h, m, s, ms. */
 
 const S = 1000;
 const M = 60 * S;

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { levenshtein } from '../../src/domain/levenshtein.js';
 
-/** Plain Levenshtein distance used by did-you-mean and suggest (core.md §11.3–§11.4). */
+/** Plain Levenshtein distance used by did-you-mean and suggest (docs/links.md#autocomplete-and-search, docs/links.md#forgiveness-and-did-you-mean). */
 describe('levenshtein', () => {
   const cases: Array<[string, string, number]> = [
     ['', '', 0],

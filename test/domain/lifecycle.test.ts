@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { lifecycleState } from '../../src/domain/lifecycle.js';
 
-/** Derived lifecycle state (core.md §2.3): archived if archived_at set; else expired if expires_at ≤ now; else active. */
+/** Derived lifecycle state (docs/lifecycle.md#lifecycle-state): archived if archived_at set; else expired if expires_at ≤ now; else active. */
 describe('lifecycleState', () => {
   const now = Date.UTC(2026, 0, 15, 12, 0, 0);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateDescription, validateExpiry, validateLinkDraft, validateTitle, validateVisibility } from '../../src/domain/linkInput.js';
 
-/** Input limits of core.md §5 for a link write. */
+/** Input limits of docs/links.md#field-validation for a link write. */
 
 const TITLE_ERROR = 'title must be at most 200 characters';
 const DESCRIPTION_ERROR = 'description must be at most 2000 characters';
@@ -138,7 +138,7 @@ describe('validateLinkDraft', () => {
     });
   });
 
-  test('each rule of §5 is applied', () => {
+  test('each rule of docs/links.md#field-validation is applied', () => {
     const base = { slug: 'ok', url: 'https://x.test' };
     assert.throws(() => validateLinkDraft({ ...base, slug: 'links' }, now), { code: 'INVALID_SLUG' });
     assert.throws(() => validateLinkDraft({ ...base, slug: 'Bad' }, now), { code: 'INVALID_SLUG' });

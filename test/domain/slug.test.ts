@@ -11,11 +11,11 @@ import {
   slugError,
 } from '../../src/domain/slug.js';
 
-/** Slug rules of core.md §3 with the canonical messages of §5, and the forgiveness of §11.2. */
+/** Slug rules of docs/links.md#slugs with the canonical messages of docs/links.md#field-validation, and the forgiveness of docs/links.md#forgiveness-and-did-you-mean. */
 
 const FORMAT_ERROR = 'slug must match [a-z0-9][a-z0-9-]*[a-z0-9]';
 const LENGTH_ERROR = 'slug must be at most 128 characters';
-// Written out from core.md §5 rather than built from RESERVED_SLUGS, so a change to the list
+// Written out from docs/links.md#field-validation rather than built from RESERVED_SLUGS, so a change to the list
 // without a matching change to the documented message fails here.
 const reservedError = (slug: string) =>
   `slug is reserved and cannot be used: "${slug}" (reserved: admin, api, auth, dashboard, healthz, links, mcp, metrics, readyz, s, static, u)`;
@@ -48,7 +48,7 @@ describe('slug format', () => {
 });
 
 describe('reserved slugs', () => {
-  test('the list is exactly the one core.md §3 documents', () => {
+  test('the list is exactly the one docs/links.md#slugs documents', () => {
     assert.deepEqual(
       [...RESERVED_SLUGS],
       ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u'],
@@ -95,7 +95,7 @@ describe('isSlugShaped (resolver pre-check)', () => {
   });
 });
 
-describe('normalization candidates (core.md §11.2)', () => {
+describe('normalization candidates (docs/links.md#forgiveness-and-did-you-mean)', () => {
   test('`standup_notes.` tries `standup-notes.`, then `standup_notes`, then `standup-notes`', () => {
     assert.deepEqual(normalizationCandidates('standup_notes.'), ['standup-notes.', 'standup_notes', 'standup-notes']);
   });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { normalizeTags, splitTagList, tagSlug } from '../../src/domain/tags.js';
 
-/** Tag slugs (core.md §2.5) and tag validation (core.md §5). */
+/** Tag slugs (docs/links.md#tags) and tag validation (docs/links.md#field-validation). */
 
 const TOO_MANY = 'a link may have at most 20 tags';
 const tooLong = (name: string) => `tag names must be at most 50 characters: "${name}"`;

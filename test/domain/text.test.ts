@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { codePointLength, escapeLike, truncateCodePoints } from '../../src/domain/text.js';
 
-/** Code-point counting (core.md conventions) and LIKE escaping (core.md §1.3). */
+/** Code-point counting (docs/links.md#field-validation conventions) and LIKE escaping (docs/server.md#databases). */
 
 describe('codePointLength', () => {
   test('counts code points, not UTF-16 units or bytes', () => {

@@ -10,7 +10,7 @@ import {
   validateDestination,
 } from '../../src/domain/url.js';
 
-/** Destinations (core.md §4, §5) and `$var` templates (core.md §9). */
+/** Destinations (docs/links.md#destinations-and-templates, docs/links.md#field-validation) and `$var` templates (docs/links.md#prefixes-and-variables). */
 
 const SCHEME_ERROR = 'url must start with http:// or https://';
 const HOST_ERROR = 'url must include a host (e.g. https://example.com)';
@@ -147,7 +147,7 @@ describe('encodeSegment', () => {
   });
 });
 
-describe('fillTemplate (core.md §9 acceptance examples)', () => {
+describe('fillTemplate (docs/links.md#prefixes-and-variables acceptance examples)', () => {
   const cases: Array<[string, string[], string]> = [
     ['https://github.com/$username', ['joestump'], 'https://github.com/joestump'],
     ['https://e.test/?q=$query&page=$page', ['widgets', '3'], 'https://e.test/?q=widgets&page=3'],

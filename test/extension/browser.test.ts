@@ -402,8 +402,8 @@ describe('the browser extension in Chromium', { skip }, () => {
     await page.goto(`${sites.origin}/article`);
     await page.bringToFront();
     const mark = proxy.seen.length;
-    // Acceptance (§3.11): the suggestion endpoint answers 503, as a server without a
-    // language model does (agents-and-extension.md §2.1); everything else is the real server.
+    // Acceptance (docs/agents.md#browser-extension): the suggestion endpoint answers 503, as a server without a
+    // language model does (docs/agents.md#llm-suggestions); everything else is the real server.
     proxy.override = (req) =>
       req.method === 'POST' && req.url === '/api/v1/links/suggest'
         ? [503, { error: 'LLM suggestions are not configured', code: 'LLM_NOT_CONFIGURED' }]

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
 
-/** `GET /api/v1/keywords` (api.md §6.2) over real HTTP. */
+/** `GET /api/v1/keywords` (docs/api.md#config-keywords-users-and-tokens) over real HTTP. */
 describe('GET /api/v1/keywords', () => {
   let s: TestServer;
   before(async () => {

@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { crc32, inflateRawSync } from 'node:zlib';
 
 /**
- * The extension as shipped: the source manifest (agents-and-extension.md §3.1),
+ * The extension as shipped: the source manifest (docs/agents.md#browser-extension),
  * the per-browser store zips, and the type checks of its plain JavaScript.
  */
 

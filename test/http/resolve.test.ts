@@ -4,7 +4,7 @@ import type { User } from '../../src/store/types.js';
 import { eventually, get, sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
 import { createLink } from '../helpers/links.js';
 
-/** The resolution pipeline of core.md §8–§12 over real HTTP. */
+/** The resolution pipeline of docs/links.md#resolution, docs/links.md#prefixes-and-variables, docs/links.md#keywords, docs/links.md#autocomplete-and-search, docs/analytics.md#click-capture over real HTTP. */
 describe('resolver', () => {
   let s: TestServer;
   let alice: User;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { classifyAddress, isPublicAddress, type AddressClass } from '../../src/domain/addressClass.js';
 
-/** lifecycle.md §8.1–§8.2: every refused class, the unmapping rule, and public unicast allowed. */
+/** docs/lifecycle.md#ssrf-guard: every refused class, the unmapping rule, and public unicast allowed. */
 describe('address classes', () => {
   const refused: Array<[string, AddressClass]> = [
     // loopback

@@ -5,7 +5,7 @@ import { GuardedClient, OutboundError, REFUSED_MESSAGE, type FetchOptions, type 
 import { destination, pairOnOnePort, rawServer, sleep } from './support.js';
 
 /**
- * The SSRF guard of lifecycle.md §8 and the request bounds of §7.3, against
+ * The SSRF guard of docs/lifecycle.md#ssrf-guard and the request bounds of docs/lifecycle.md#health-checks, against
  * real servers on loopback playing hostile destinations.
  */
 

@@ -12,7 +12,7 @@ import { destination, pairOnOnePort, rawServer, sleep, type TestDestination } fr
 import { createLink, setLifecycle } from '../helpers/links.js';
 
 /**
- * The checker of lifecycle.md §7 end to end: a real store, the real guarded
+ * The checker of docs/lifecycle.md#health-checks end to end: a real store, the real guarded
  * client and real servers on loopback. Each test gets its own database so
  * moving the clock never makes another test's links due.
  */
@@ -65,7 +65,7 @@ async function serve(handler: Parameters<typeof destination>[0], host?: string):
   return d;
 }
 
-describe('health checker: probe semantics (§7.3, §7.5)', () => {
+describe('health checker: probe semantics (docs/lifecycle.md#health-checks, docs/lifecycle.md#outcomes-and-backoff)', () => {
   test('HEAD 200: status, time, zero failures, next check one interval later; the User-Agent names us', async () => {
     const d = await serve((_q, r) => r.end());
     const r = await rig({ allowPrivate: true });
@@ -274,7 +274,7 @@ describe('health checker: probe semantics (§7.3, §7.5)', () => {
   });
 });
 
-describe('health checker: eligibility (§7.2)', () => {
+describe('health checker: eligibility (docs/lifecycle.md#health-checks)', () => {
   test('opted-out, variable, archived and expired links get no request; frozen rows stay as they were', async () => {
     const d = await serve((_q, r) => r.end());
     const r = await rig({ allowPrivate: true });
@@ -323,7 +323,7 @@ describe('health checker: eligibility (§7.2)', () => {
   });
 });
 
-describe('health checker: SSRF guard (§8)', () => {
+describe('health checker: SSRF guard (docs/lifecycle.md#ssrf-guard)', () => {
   test('by default a link to 127.0.0.1 is skipped, no request reaches it, no failure is counted', async () => {
     const d = await serve((_q, r) => r.end('internal'));
     const r = await rig();
@@ -403,7 +403,7 @@ describe('health checker: SSRF guard (§8)', () => {
   });
 });
 
-describe('health checker: politeness (§7.4) and shutdown (§7.1)', () => {
+describe('health checker: politeness (docs/lifecycle.md#outcomes-and-backoff) and shutdown (docs/lifecycle.md#health-checks)', () => {
   test('two due links on one host reach it ≥ 1 s apart (port ignored)', async () => {
     const a = await serve((_q, r) => r.end());
     const b = await serve((_q, r) => r.end());

@@ -5,7 +5,7 @@ import { backoffMs, classifyStatus, deriveHealth, nextHealthRow, parseRetryAfter
 const H = 3_600_000;
 const DAY = 24 * H;
 
-/** lifecycle.md §7.3–§7.6 as pure rules. */
+/** docs/lifecycle.md#health-checks, docs/lifecycle.md#outcomes-and-backoff, docs/lifecycle.md#health-status as pure rules. */
 describe('health rules', () => {
   test('backoff: 1, 2, 4, then 7 intervals', () => {
     assert.deepEqual(
@@ -21,7 +21,7 @@ describe('health rules', () => {
     for (const s of [400, 401, 403, 404, 405, 410, 500, 501, 503, 100, 600]) assert.equal(classifyStatus(s), 'failure', String(s));
   });
 
-  test('what each outcome writes (§7.5)', () => {
+  test('what each outcome writes (docs/lifecycle.md#outcomes-and-backoff)', () => {
     const t = Date.UTC(2026, 6, 18, 3);
     assert.deepEqual(nextHealthRow(2, { kind: 'success', status: 200 }, t, DAY), {
       lastCheckedAt: t,
@@ -103,7 +103,7 @@ describe('health rules', () => {
     assert.ok(parseRetryAfter('9'.repeat(400), now)! <= 366 * DAY);
   });
 
-  test('derived health and the surfacing rule (§7.6)', () => {
+  test('derived health and the surfacing rule (docs/lifecycle.md#health-status)', () => {
     const now = 1_000_000;
     const live = { archivedAt: null, expiresAt: null, healthChecksDisabled: false };
     const row = (cf: number, skipped = false) => ({ lastCheckedAt: 900, lastStatus: 503, consecutiveFailures: cf, skipped });

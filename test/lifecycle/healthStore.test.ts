@@ -6,7 +6,7 @@ import { viewerOf } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addOwner, createLink, setLifecycle } from '../helpers/links.js';
 
-/** `link_health` and the lifecycle toggles on every database (lifecycle.md §2.2, §5–§7, §9). */
+/** `link_health` and the lifecycle toggles on every database (docs/lifecycle.md#health-status, docs/lifecycle.md#archive, docs/lifecycle.md#renewal, docs/lifecycle.md#health-checks, docs/lifecycle.md#badges-and-the-admin-report). */
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -74,7 +74,7 @@ describeEachDatabase('health store', (ctx) => {
     }
   });
 
-  test('outcomes write the §7.5 columns; "broken" after three failures; 429 neither counts nor resets', async () => {
+  test('outcomes write the docs/lifecycle.md#outcomes-and-backoff columns; "broken" after three failures; 429 neither counts nor resets', async () => {
     const c = ctx();
     const { store, clock } = c;
     const owner = await user(store);

@@ -9,7 +9,7 @@ import { eventually, startTestServer } from '../helpers/server.js';
 import { destination, sleep } from './support.js';
 import { createLink } from '../helpers/links.js';
 
-/** The checker as a leased background job of the real server (lifecycle.md §7.1, core.md §2.13). */
+/** The checker as a leased background job of the real server (docs/lifecycle.md#health-checks, docs/server.md#background-jobs-and-leases). */
 
 const DAY = 86_400_000;
 const silent = pino({ level: 'silent' });

@@ -5,7 +5,7 @@ import { eventually, get, sessionCookie, startTestServer, type RawResponse, type
 import { createLink, setLifecycle } from '../helpers/links.js';
 
 /**
- * Every resolver scenario of lifecycle.md §4–§6 over real HTTP: visibility
+ * Every resolver scenario of docs/lifecycle.md#resolving-expired-and-archived-links, docs/lifecycle.md#archive, docs/lifecycle.md#renewal over real HTTP: visibility
  * first, lifecycle second, 404 never 410, no click for a dead link, and no
  * lifecycle response that tells an outsider a secure slug exists.
  */

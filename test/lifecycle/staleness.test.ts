@@ -8,7 +8,7 @@ import { viewerOf, type User } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addOwner, addShare, createLink, setLifecycle } from '../helpers/links.js';
 
-/** Staleness views (lifecycle.md §10) and the retention floor that keeps them truthful (§11). */
+/** Staleness views (docs/lifecycle.md#staleness) and the retention floor that keeps them truthful (docs/lifecycle.md#retention-floor). */
 
 const DAY = 86_400_000;
 let seq = 0;
@@ -151,7 +151,7 @@ describeEachDatabase('staleness views', (ctx) => {
   });
 });
 
-describe('click retention floor (lifecycle.md §11)', () => {
+describe('click retention floor (docs/lifecycle.md#retention-floor)', () => {
   const load = (value: string) => loadConfig({ cwd: '/nonexistent-joe-links', env: { JOE_CLICK_RETENTION: value } });
 
   test('1–89 days stop startup naming the variable and the 90-day staleness floor', () => {

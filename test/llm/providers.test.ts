@@ -10,7 +10,7 @@ import { LlmError, type Suggester } from '../../src/llm/types.js';
 import { anthropicReply, GOOD, openAiReply, routeTo, sendJson, startLocalServer, type LocalServer } from './support.js';
 
 /**
- * Both providers over their real wire formats (agents-and-extension.md §2.2),
+ * Both providers over their real wire formats (docs/agents.md#providers),
  * each against a local server that answers as the provider does — including
  * the failures: error statuses, empty answers, non-JSON, hangs, floods and
  * replies written to smuggle markup or oversized values through.

@@ -9,7 +9,7 @@ import { GOOD, logCollector, openAiReply, sendJson, startLocalServer, type Local
 
 /**
  * `POST /api/v1/links/suggest` and the `suggest_link_metadata` tool end to
- * end (api.md §6.20, agents-and-extension.md §2): the real server, a local
+ * end (docs/agents.md#llm-suggestions): the real server, a local
  * OpenAI-compatible provider, and local destination pages.
  */
 

@@ -9,7 +9,7 @@ import { mcpClient, ok } from './support.js';
 
 /**
  * Discovery through MCP never shows a link to someone who may not discover it
- * (core.md §7, §11): another user's private and secure links stay out of
+ * (docs/links.md#visibility, docs/links.md#autocomplete-and-search): another user's private and secure links stay out of
  * every list and search, whatever is searched for, and expired or archived
  * links never appear among public links — for admins neither.
  */

@@ -11,7 +11,7 @@ import { get, sessionCookie, type TestServer } from '../helpers/server.js';
 import { ACCEPT, counter, mcpClient, ok, rawMcp, tool } from './support.js';
 
 /**
- * The `/mcp` endpoint as an HTTP surface (agents-and-extension.md §1.1–§1.2):
+ * The `/mcp` endpoint as an HTTP surface (docs/agents.md#mcp-endpoint):
  * stateless Streamable HTTP with JSON answers, bearer tokens only, the API's
  * security headers, body cap and rate limit.
  */

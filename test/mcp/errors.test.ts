@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.js';
 import { INTERNAL_MESSAGE, ToolError, toToolError } from '../../src/mcp/errors.js';
 
-/** Every REST failure lands in MCP's vocabulary (agents-and-extension.md §1.7), and nothing internal leaks. */
+/** Every REST failure lands in MCP's vocabulary (docs/agents.md#mcp-errors), and nothing internal leaks. */
 
 const VOCABULARY = [
   'unauthorized',

@@ -7,8 +7,8 @@ import type { TestServer } from '../helpers/server.js';
 import { mcpClient, ok, tool } from './support.js';
 
 /**
- * REST and MCP side by side (agents-and-extension.md §1.6, lifecycle.md
- * §12): the same operation through plain HTTP and through the SDK client must
+ * REST and MCP side by side
+ * (docs/agents.md#rest-parity, docs/lifecycle.md#lifecycle-over-rest-and-mcp): the same operation through plain HTTP and through the SDK client must
  * give the same values and the same refusals, on every database. The only
  * differences allowed are the documented ones: MCP leaves out null and empty
  * members, adds `short_url` and (for managers) `shared_with`, and uses its

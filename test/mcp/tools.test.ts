@@ -8,8 +8,8 @@ import { counter, mcpClient, ok, rawMcp, refused, tool } from './support.js';
 import { createLink } from '../helpers/links.js';
 
 /**
- * Every MCP tool's behaviour as an agent sees it (agents-and-extension.md
- * §1.3–§1.8), through the SDK client against a running server.
+ * Every MCP tool's behaviour as an agent sees it
+ * (docs/agents.md#mcp-tools, docs/agents.md#rest-parity, docs/agents.md#mcp-errors), through the SDK client against a running server.
  */
 
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -57,7 +57,7 @@ describe('MCP tools', () => {
     await s.stop();
   });
 
-  describe('acceptance checks (§1.9)', () => {
+  describe('acceptance checks (docs/agents.md#mcp-tools)', () => {
     test('create_link with share_with makes a secure link shared with exactly those users', async () => {
       const p = await ok(asAlice, 'create_link', { slug: 'shared-doc', url: 'https://example.com/doc', share_with: ['joe@example.com'] });
       assert.equal(p.visibility, 'secure');

@@ -19,7 +19,7 @@ import { WindowLimiter } from '../../src/domain/windowLimiter.js';
 import { TSX_IMPORT } from '../helpers/cli.js';
 import { PREFIX, asBody, encodeState } from './support.js';
 
-/** validatePayload (the seed's codes and limits) over an adversarial corpus and random inputs. */
+/** validatePayload (the codes and limits of docs/state-links.md#payload-rules) over an adversarial corpus and random inputs. */
 
 const SEED_CODES = new Set(['bad_prefix', 'bad_encoding', 'bad_gzip', 'bad_json', 'too_large']);
 
@@ -45,7 +45,7 @@ const json = (text: string | Buffer) => (typeof text === 'string' ? Buffer.from(
 const OBJ = json('{"view":"board","items":[1,2,3]}');
 
 describe('state payload: valid payloads', () => {
-  test('the seed example is accepted and its JSON comes back', () => {
+  test('the example state is accepted and its JSON comes back', () => {
     const r = check(encodeState({ view: 'board', items: [1, 2, 3] }));
     assert.ok(r.ok);
     assert.deepEqual(JSON.parse(r.json), { view: 'board', items: [1, 2, 3] });

@@ -9,7 +9,7 @@ import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addOwner, createLink, updateLink } from '../helpers/links.js';
 
 /**
- * Who can discover what (core.md §7, §11): the one predicate behind list,
+ * Who can discover what (docs/links.md#visibility, docs/links.md#autocomplete-and-search): the one predicate behind list,
  * tags, did-you-mean and suggest gives the same answers on every database,
  * and another user's private or secure link never leaks to anyone else.
  */
@@ -67,7 +67,7 @@ async function buildWorld(c: DbContext): Promise<World> {
   await updateLink(store, archived.id, { archived: true });
   const orphaned = await add('pub-orphan', 'public', ['Orphan Tag']);
   await updateLink(store, orphaned.id, { tags: [] });
-  // §11.3 example and typo fixtures.
+  // docs/links.md#autocomplete-and-search example and typo fixtures.
   await add('jira', 'public', []);
   await add('fiji-trip', 'public', []);
   await add('docs', 'public', [], { title: 'Jira runbook' });
@@ -262,7 +262,7 @@ describeEachDatabase('discovery and visibility', (ctx) => {
     }
   });
 
-  test('suggest ranks slug prefix, then slug substring, then title/description (§11.3 example)', async () => {
+  test('suggest ranks slug prefix, then slug substring, then title/description (docs/links.md#autocomplete-and-search example)', async () => {
     const { store } = ctx();
     assert.deepEqual(await store.discovery.suggest('JI', null, 3), [
       { slug: 'jira', title: '' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 
-/** Job leases (core.md §2.13): one replica runs each periodic job. */
+/** Job leases (docs/server.md#background-jobs-and-leases): one replica runs each periodic job. */
 describeEachDatabase('leases', (ctx) => {
   const TTL = 60_000;
 

@@ -11,7 +11,7 @@ import type { User } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addOwner, addShare, createLink, removeOwner, removeShare, updateLink } from '../helpers/links.js';
 
-/** Links, owners, shares and tags (core.md §2–§5) behave identically on every database. */
+/** Links, owners, shares and tags (docs/server.md#databases, docs/links.md#slugs, docs/links.md#destinations-and-templates, docs/links.md#field-validation) behave identically on every database. */
 
 let seq = 0;
 const unique = (prefix: string): string => `${prefix}-${++seq}`;

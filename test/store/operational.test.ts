@@ -6,7 +6,7 @@ import { CLICK_ROWS_PER_INSERT, SqliteClickStore, type ClickRow } from '../../sr
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createLink } from '../helpers/links.js';
 
-/** Sessions, per-install settings, keywords and raw clicks (core.md §2.2, §2.8, §2.13, §12). */
+/** Sessions, per-install settings, keywords and raw clicks (docs/auth.md#sessions, docs/links.md#keywords, docs/server.md#background-jobs-and-leases, docs/analytics.md#click-capture). */
 
 describeEachDatabase('sessions', (ctx) => {
   test('a session reads back until it expires, then reads as absent', async () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 
 /**
- * The house rules of architecture.md §3 that a reviewer could miss: no SQL
+ * The house rules of docs/server.md#databases that a reviewer could miss: no SQL
  * date function anywhere in src/ (timestamps are epoch ms computed in TS), and
  * no query building outside src/store/ and src/db/.
  */

@@ -6,7 +6,7 @@ import { describeEachDatabase } from '../helpers/databases.js';
 import { addOwner, createLink, updateLink } from '../helpers/links.js';
 
 /**
- * Link lists and searches (core.md §1.3, §11.5): byte-order sorting,
+ * Link lists and searches (docs/server.md#databases, docs/links.md#autocomplete-and-search): byte-order sorting,
  * case-insensitive matching and literal wildcards must agree on all three
  * databases, although their native collations and LIKE differ.
  */

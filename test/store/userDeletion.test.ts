@@ -8,7 +8,7 @@ import type { User } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addOwner, addShare, createLink, deleteUser, removeShare } from '../helpers/links.js';
 
-/** Admin deletion of a user with link disposition (core.md §2.12), on every database. */
+/** Admin deletion of a user with link disposition (docs/auth.md#deleting-a-user), on every database. */
 
 let seq = 0;
 const unique = (prefix: string): string => `${prefix}-${++seq}`;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 
-/** Users (core.md §2.1, §1.6; web-ui §12 profile slugs). */
+/** Users (docs/auth.md#user-records, docs/auth.md#roles-and-admin-grants, docs/web-ui.md#public-browser-and-profiles profile slugs). */
 describeEachDatabase('user store', (ctx) => {
   test('duplicate display names get -2, -3 profile slugs in creation order', async () => {
     const { store } = ctx();

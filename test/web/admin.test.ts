@@ -4,7 +4,7 @@ import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
 import { createLink, setLifecycle } from '../helpers/links.js';
 
-describe('admin screens (web-ui.md §10, lifecycle.md §9, api.md §2.12 rule 6)', () => {
+describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-and-the-admin-report, docs/auth.md#local-mode-and-forward-auth)', () => {
   let s: TestServer;
   let admin: Client;
   let alice: Client;

@@ -7,7 +7,7 @@ import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type C
 import { addOwner, createLink } from '../helpers/links.js';
 
 /**
- * `/dashboard/analytics` (SPEC-0021 REQ "Global Analytics Dashboard") over
+ * `/dashboard/analytics` (docs/analytics.md#dashboard) over
  * real HTTP: the personal scope (own + co-owned + shared, never anyone
  * else's links — public ones included), the admin-only `scope=all`, periods,
  * trends, never-clicked links, busiest referrers, and no clicker identity.
@@ -21,7 +21,7 @@ const panel = (html: string, id: string) => {
   return m[1]!;
 };
 
-describe('analytics dashboard (SPEC-0021)', () => {
+describe('analytics dashboard (docs/analytics.md)', () => {
   let s: TestServer;
   let alice: Client;
   let bob: Client;

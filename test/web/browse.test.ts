@@ -10,7 +10,7 @@ function slugsOf(html: string): string[] {
   return [...html.matchAll(/<span class="link-brand font-semibold">([^<]+)<\/span>/g)].map((m) => m[1]!);
 }
 
-describe('public browser, profiles and the tag browser (web-ui.md §11, §12, §15)', () => {
+describe('public browser, profiles and the tag browser (docs/web-ui.md#public-browser-and-profiles, docs/web-ui.md#tag-browser)', () => {
   let s: TestServer;
   let now = T0;
   let alice: Client;

@@ -20,7 +20,7 @@ function rowOf(html: string, slug: string): string {
   return row.slice(0, row.indexOf('</tr>'));
 }
 
-describe('dashboard (web-ui.md §5–§6, lifecycle.md §9–§10)', () => {
+describe('dashboard (docs/web-ui.md#landing-and-dashboard, docs/web-ui.md#link-tables, docs/lifecycle.md#badges-and-the-admin-report, docs/lifecycle.md#staleness)', () => {
   let s: TestServer;
   let now = T0;
   let alice: Client;

@@ -21,7 +21,7 @@ const SCRIPT = `</script><script>alert(2)</script>`;
  */
 const INJECTED = /<img src=x|<script>alert|x">(?:&lt;)?img/i;
 
-describe('everything user-controlled is escaped (web-ui.md §1)', () => {
+describe('everything user-controlled is escaped (docs/web-ui.md#rendering-conventions)', () => {
   let s: TestServer;
   let owner: Client;
   let admin: Client;

@@ -5,7 +5,7 @@ import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type C
 import { addShare, createLink, setLifecycle, updateLink } from '../helpers/links.js';
 
 /**
- * Lifecycle and health on the web surfaces (lifecycle.md §5, §6, §7.6, §9):
+ * Lifecycle and health on the web surfaces (docs/lifecycle.md#archive, docs/lifecycle.md#renewal, docs/lifecycle.md#health-status, docs/lifecycle.md#badges-and-the-admin-report):
  * the detail page's badges and health line, the opt-out on the edit form,
  * badges on shared and tag rows, and what the public surfaces never show.
  */
@@ -13,7 +13,7 @@ import { addShare, createLink, setLifecycle, updateLink } from '../helpers/links
 const T0 = Date.parse('2030-06-01T12:00:00Z');
 const HOUR = 3_600_000;
 
-describe('lifecycle and health on web pages (lifecycle.md §5–§9)', () => {
+describe('lifecycle and health on web pages (docs/lifecycle.md#archive, docs/lifecycle.md#renewal, docs/lifecycle.md#health-checks, docs/lifecycle.md#ssrf-guard, docs/lifecycle.md#badges-and-the-admin-report)', () => {
   let s: TestServer;
   let now = T0;
   let alice: Client;

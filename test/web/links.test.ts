@@ -6,7 +6,7 @@ import { addShare, setLifecycle } from '../helpers/links.js';
 
 const T0 = Date.parse('2030-06-01T12:00:00Z');
 
-describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md §7–§9, lifecycle.md §5–§6)', () => {
+describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-ui.md#link-forms, docs/web-ui.md#link-detail-page, docs/web-ui.md#confirm-delete-dialogs, docs/lifecycle.md#archive, docs/lifecycle.md#renewal)', () => {
   let s: TestServer;
   let now = T0;
   let alice: Client;
@@ -281,7 +281,7 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (web-ui.md
     has(main, new RegExp(`href="/dashboard/links/${id}/qr.svg" download="docs-qr.svg"`));
     has(main, /href="\/dashboard\/tags\/help"/);
     has(textOf(main), /Created [A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M UTC · Updated/);
-    has(main, /Created <time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/, 'a SPEC-0021 <time> element');
+    has(main, /Created <time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/, 'a docs/analytics.md#timestamps <time> element');
     const qr = await alice.page(`/dashboard/links/${id}/qr.svg`);
     assert.equal(qr.status, 200);
     has(qr.header('content-type') ?? '', /^image\/svg\+xml/);

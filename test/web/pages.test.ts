@@ -4,7 +4,7 @@ import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, type Client } from './support.js';
 import { createLink } from '../helpers/links.js';
 
-describe('layout, rendering conventions and route priority (web-ui.md §1–§5)', () => {
+describe('layout, rendering conventions and route priority (docs/web-ui.md#rendering-conventions, docs/web-ui.md#routes, docs/web-ui.md#theme, docs/web-ui.md#layout, docs/web-ui.md#landing-and-dashboard)', () => {
   let s: TestServer;
   let alice: Client;
   let admin: Client;

@@ -14,7 +14,7 @@ import { createLink } from '../helpers/links.js';
 
 /**
  * The per-link stats page, its chart fragment and the web CSV export
- * (web-ui.md §14, lifecycle.md §14.1, SPEC-0021) over real HTTP, with the
+ * (docs/web-ui.md#stats-page, docs/analytics.md) over real HTTP, with the
  * capability gates probed adversarially: strangers, share recipients,
  * anonymous visitors, unknown ids.
  */
@@ -35,7 +35,7 @@ function times(html: string): Array<{ datetime: string; title: string; text: str
 const dayGroups = (html: string) =>
   [...html.matchAll(/<g data-day="(\d{4}-\d\d-\d\d)" data-kind="(bar|zero|nodata)"/g)].map((m) => ({ day: m[1]!, kind: m[2]! }));
 
-describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
+describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () => {
   let s: TestServer;
   let alice: Client;
   let bob: Client;
@@ -383,7 +383,7 @@ describe('link stats page (web-ui.md §14, SPEC-0021)', () => {
   });
 });
 
-describe('click chart partial (SPEC-0021 REQ "Per-Link Daily Time Series")', () => {
+describe('click chart partial (docs/analytics.md#daily-series)', () => {
   const series = (days: number, retentionDays: number | null, clicks: number[]) => {
     const counter = new DailyCounter(dayWindow(NOW, days));
     for (const at of clicks) counter.add(at);

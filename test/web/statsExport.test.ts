@@ -10,7 +10,7 @@ import { sessionCookie, startTestServer, type TestServer } from '../helpers/serv
 import { createLink } from '../helpers/links.js';
 
 /**
- * SPEC-0021 REQ "CSV Export": the session route behind the stats page's
+ * docs/analytics.md#csv-export: the session route behind the stats page's
  * "Export CSV" button and the bearer-token API route share one iterator and
  * one encoder, so for the same link, caller capabilities and query they must
  * send the same bytes and the same CSV headers. Checked here over real HTTP,
@@ -51,7 +51,7 @@ const HOSTILE: ClickSpec[] = [
   { at: NOW - HOUR, referrer: 'https://news.example/', ua: UA.safariIphone },
 ];
 
-describe('CSV export: the web and API routes send byte-identical bodies (SPEC-0021 REQ "CSV Export")', () => {
+describe('CSV export: the web and API routes send byte-identical bodies (docs/analytics.md#csv-export)', () => {
   let s: TestServer;
   let owner: User;
   let recipient: User;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
 
-describe('API token settings page (api.md §3.5)', () => {
+describe('API token settings page (docs/auth.md#token-settings-page)', () => {
   let s: TestServer;
   let alice: Client;
   let bob: Client;

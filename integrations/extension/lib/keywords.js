@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Keyword host discovery (§3.3): which host names the extension intercepts.
+ * Keyword host discovery (docs/agents.md#keyword-discovery): which host names the extension intercepts.
  */
 import { callServer } from './api.js';
 import { serverHost, serverKeyword } from './settings.js';

@@ -24,7 +24,7 @@ export function wellFormed(s: string): string;
 /**
  * Percent-encodes typed text for a server path, keeping `/` (so
  * `jira/ABC-1` stays two segments) and `?` (so a template's query passes),
- * and encoding `#` so it cannot become a fragment (§3.4 rule 2).
+ * and encoding `#` so it cannot become a fragment (docs/agents.md#navigation-interception).
  * @param {string} slug
  */
 export function encodeSearchSlug(slug: string): string;
@@ -38,7 +38,7 @@ export function encodeSearchSlug(slug: string): string;
  */
 export function keywordTarget(settings: import("./settings.js").Settings, keyword: string, rest: string): string;
 /**
- * The server URL a search for `keyword/slug` goes to, or null (§3.4).
+ * The server URL a search for `keyword/slug` goes to, or null (docs/agents.md#navigation-interception).
  * @param {URL} url a main-frame navigation
  * @param {import('./settings.js').Settings} settings
  * @returns {string | null}
@@ -46,7 +46,7 @@ export function keywordTarget(settings: import("./settings.js").Settings, keywor
 export function searchRedirect(url: URL, settings: import("./settings.js").Settings): string | null;
 /**
  * The fallback for browsers that open `go/slack` as `http://go/slack` when no
- * redirect rule covers that host (§3.5 rule 2). The server's own host is
+ * redirect rule covers that host (docs/agents.md#navigation-interception). The server's own host is
  * never redirected, and neither is a bare `http://go/`.
  * @param {URL} url a main-frame navigation
  * @param {import('./settings.js').Settings} settings

@@ -1,13 +1,13 @@
 // @ts-check
 /**
- * Which navigations the extension redirects, and where to (§3.4–3.6).
+ * Which navigations the extension redirects, and where to (docs/agents.md#navigation-interception).
  * Everything not recognised here yields null, and the browser's own
  * navigation proceeds untouched: that is the fallthrough guarantee.
  */
 import { serverBase, serverHost, serverKeyword } from './settings.js';
 
 /**
- * Main-frame search URLs and the parameter carrying the query (§3.4).
+ * Main-frame search URLs and the parameter carrying the query (docs/agents.md#navigation-interception).
  * Google country domains: `google.de`, `google.co.uk`, `google.com.au`, …
  * @type {Array<{ host: RegExp, path: (p: string) => boolean, param: string }>}
  */
@@ -23,7 +23,7 @@ const SEARCH_ENGINES = [
   { host: /^www\.perplexity\.ai$/, path: (p) => p === '/search', param: 'q' },
 ];
 
-/** `keyword/slug` with no whitespace anywhere (§3.4 rule 1). */
+/** `keyword/slug` with no whitespace anywhere (docs/agents.md#navigation-interception). */
 const KEYWORD_QUERY = /^([A-Za-z][A-Za-z0-9-]*)\/(\S+)$/;
 
 /**
@@ -63,7 +63,7 @@ export function wellFormed(s) {
 /**
  * Percent-encodes typed text for a server path, keeping `/` (so
  * `jira/ABC-1` stays two segments) and `?` (so a template's query passes),
- * and encoding `#` so it cannot become a fragment (§3.4 rule 2).
+ * and encoding `#` so it cannot become a fragment (docs/agents.md#navigation-interception).
  * @param {string} slug
  */
 export function encodeSearchSlug(slug) {
@@ -93,7 +93,7 @@ function isKnownKeyword(settings, keyword) {
 }
 
 /**
- * The server URL a search for `keyword/slug` goes to, or null (§3.4).
+ * The server URL a search for `keyword/slug` goes to, or null (docs/agents.md#navigation-interception).
  * @param {URL} url a main-frame navigation
  * @param {import('./settings.js').Settings} settings
  * @returns {string | null}
@@ -108,7 +108,7 @@ export function searchRedirect(url, settings) {
 
 /**
  * The fallback for browsers that open `go/slack` as `http://go/slack` when no
- * redirect rule covers that host (§3.5 rule 2). The server's own host is
+ * redirect rule covers that host (docs/agents.md#navigation-interception). The server's own host is
  * never redirected, and neither is a bare `http://go/`.
  * @param {URL} url a main-frame navigation
  * @param {import('./settings.js').Settings} settings

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The `go` omnibox keyword (§3.9): `go` + space + text suggests links and
+ * The `go` omnibox keyword (docs/agents.md#popup-and-omnibox): `go` + space + text suggests links and
  * opens `{base}/{text}` on Enter.
  */
 import { callServer } from './api.js';

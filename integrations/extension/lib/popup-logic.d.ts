@@ -17,7 +17,7 @@ export function addTag(tags: readonly string[], raw: string): string[];
  * @typedef {{ keyword: string, slug: string }} Shortcut
  */
 /**
- * Keyword shortcuts for the tab (§3.8 rule 4): a template matches when its
+ * Keyword shortcuts for the tab (docs/agents.md#popup-and-omnibox): a template matches when its
  * text before `{slug}` starts the tab URL; the rest of the URL (without query
  * and fragment), minus the template's text after `{slug}`, is the slug. A
  * template that starts with `{slug}` would match every page and is skipped.
@@ -96,7 +96,7 @@ export function createErrorMessage(status: number, body: unknown): string;
  * @returns {SuggestionRow[]}
  */
 export function suggestionRows(body: unknown): SuggestionRow[];
-/** The server's slug rule (api.md §4.5), checked before prefilling a slug. */
+/** The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug. */
 export const SLUG_PATTERN: RegExp;
 export const VISIBILITIES: readonly ["public", "private", "secure"];
 export type Shortcut = {

@@ -1,11 +1,11 @@
 // @ts-check
 /**
- * The popup's rules (§3.8) without the DOM: tag normalisation, keyword
+ * The popup's rules (docs/agents.md#popup-and-omnibox) without the DOM: tag normalisation, keyword
  * shortcuts from URL templates, the create request body and messages.
  */
 import { serverBase, serverKeyword } from './settings.js';
 
-/** The server's slug rule (api.md §4.5), checked before prefilling a slug. */
+/** The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 export const VISIBILITIES = /** @type {const} */ (['public', 'private', 'secure']);
 
@@ -43,7 +43,7 @@ function withoutQueryAndFragment(s) {
  */
 
 /**
- * Keyword shortcuts for the tab (§3.8 rule 4): a template matches when its
+ * Keyword shortcuts for the tab (docs/agents.md#popup-and-omnibox): a template matches when its
  * text before `{slug}` starts the tab URL; the rest of the URL (without query
  * and fragment), minus the template's text after `{slug}`, is the slug. A
  * template that starts with `{slug}` would match every page and is skipped.

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * declarativeNetRequest rules for keyword hosts typed as URLs (§3.5 rule 1):
+ * declarativeNetRequest rules for keyword hosts typed as URLs (docs/agents.md#navigation-interception):
  * `http://go/slack` is redirected by the browser itself, before any DNS
  * lookup, to the configured server. Only exact keyword hosts match, so no
  * other site is ever touched.

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The extension's stored settings (agents-and-extension.md §3.2) and the
+ * The extension's stored settings (docs/agents.md#extension-settings) and the
  * names derived from them. Pure functions: the background worker, the popup,
  * the options page and the tests all read settings through these.
  */
@@ -66,7 +66,7 @@ export function serverHost(settings) {
 }
 
 /**
- * The "server keyword" (§3.2): the announced short keyword lowercased, else
+ * The "server keyword" (docs/agents.md#extension-settings): the announced short keyword lowercased, else
  * the first DNS label of the server host (`go.example.com` → `go`).
  * @param {Pick<Settings, 'baseURL' | 'shortKeyword'>} settings
  */
@@ -85,7 +85,7 @@ export function serverBase(settings) {
 }
 
 /**
- * Validates what the user typed as the server URL on the options page (§3.7):
+ * Validates what the user typed as the server URL on the options page (docs/agents.md#extension-settings):
  * only a parseable http(s) URL is accepted, and only its origin is kept, so a
  * pasted link like `https://go.example.com/dashboard` still configures the server.
  * @param {string} input

@@ -1,7 +1,7 @@
 import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
- * Click rollups, the escape hatch ADR-0021 names for when on-the-fly
+ * Click rollups, the escape hatch docs/analytics.md#rollups names for when on-the-fly
  * aggregation misses the response-time target (bench/analytics.ts measured
  * that it does at 1,000,000 rows). Raw link_clicks rows stay the source of
  * truth; these tables are a rebuildable summary of closed UTC days.
@@ -24,7 +24,7 @@ import type { Ddl, MigrationStep } from './ddl.js';
  * classification version, from which raw counts (days) or which parts
  * (runs, via `source`), so a changed day invalidates exactly what depends on
  * it. Rows are only inserted and deleted, never upserted: portable upsert is
- * the dialect divergence ADR-0021 warns about.
+ * the dialect divergence docs/analytics.md#rollups warns about.
  */
 export const analyticsMigrations: MigrationStep[] = [
   {

@@ -1,7 +1,7 @@
 import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
- * The core schema of core.md §2, built with Kysely's portable schema builder.
+ * The core schema of docs/server.md#databases, built with Kysely's portable schema builder.
  * Foreign keys are table-level constraints because MySQL silently ignores
  * inline REFERENCES. Tables are created in their final shape; the lifecycle
  * columns arrive as plain ADD COLUMN steps that every database runs in place.

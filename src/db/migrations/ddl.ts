@@ -3,7 +3,7 @@ import type { DbDriver } from '../../config.js';
 
 /**
  * The few places the three databases need different DDL, kept in one spot
- * (core.md §1.3): byte-order collation on text (utf8mb4_bin on MySQL,
+ * (docs/server.md#databases): byte-order collation on text (utf8mb4_bin on MySQL,
  * COLLATE "C" on PostgreSQL), blob types, MySQL's table options and its
  * table-qualified DROP INDEX.
  */
@@ -17,7 +17,7 @@ export class Ddl {
     readonly driver: DbDriver,
   ) {}
 
-  /** Bounded, indexable text: ids 36, slugs 128, others 255 (core.md §2). */
+  /** Bounded, indexable text: ids 36, slugs 128, others 255 (docs/server.md#databases). */
   str(n: number): RawBuilder<unknown> {
     return this.driver === 'postgres' ? sql.raw(`varchar(${n}) collate "C"`) : sql.raw(`varchar(${n})`);
   }

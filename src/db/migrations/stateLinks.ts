@@ -1,7 +1,7 @@
 import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
- * App-state short links (state-links.md). Ids are case-sensitive base62, so
+ * App-state short links (docs/state-links.md). Ids are case-sensitive base62, so
  * they rely on the byte-order collation Ddl gives every text column.
  * `payload_bytes` keeps the storage cap a sum over one narrow column;
  * `expires_at` is NULL once a link has been opened and is indexed for the sweep.

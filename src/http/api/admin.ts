@@ -15,7 +15,7 @@ import { isoOrNull, LinkHealthReportSchema, LinkListSchema, UpdateRoleSchema, Us
 import { ref } from './schemaRef.js';
 import { toUserBody, UserSchema } from './users.js';
 
-/** Instance-wide views and role changes for admins (api.md §6.23). */
+/** Instance-wide views and role changes for admins (docs/api.md#admin-endpoints). */
 export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -62,7 +62,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }
     },
     async (req) => {
       const id = req.params.id;
-      // A role set here is never revoked by configuration at the next login (api.md §2.5).
+      // A role set here is never revoked by configuration at the next login (docs/auth.md#roles-and-admin-grants).
       if (!isUuid(id) || !(await store.users.setRole(id, req.body.role, 'manual'))) throw new AppError('NOT_FOUND', 'user not found');
       const user = await store.users.findById(id);
       if (!user) throw new AppError('NOT_FOUND', 'user not found');

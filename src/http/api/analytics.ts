@@ -13,8 +13,8 @@ import { AnalyticsSchema, iso } from './schemas.js';
 import { ref, StringEnum } from './schemaRef.js';
 
 /**
- * `GET /api/v1/analytics` (api.md §6.18, SPEC-0021 REQ "Global Analytics
- * Dashboard"): the dashboard's panels as JSON. Which links count is decided
+ * `GET /api/v1/analytics`
+ * (docs/analytics.md#dashboard): the dashboard's panels as JSON. Which links count is decided
  * by the store — the caller's own, co-owned and shared links, or for admins
  * who ask, every link — never here, so no panel can be widened by a handler.
  */
@@ -49,7 +49,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Sto
       const scope = parseDashboardScope(req.query.scope);
       if (scope === null) throw new AppError('BAD_REQUEST', 'scope must be mine or all', 'scope');
       const viewer = viewerOf(requestUser(req))!;
-      // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — the store resolves the
+      // Governing: docs/analytics.md#who-sees-what — the store resolves the
       // personal scope from link_owners + link_shares and refuses scope=all (FORBIDDEN) to non-admins.
       const d = await store.analytics.dashboard(viewer, { period, scope });
       return {

@@ -6,7 +6,7 @@ import { ref } from './schemaRef.js';
 import { errorResponses } from './errors.js';
 
 /**
- * `GET /api/v1/config` (api.md §6.1): public, never reads credentials. The
+ * `GET /api/v1/config` (docs/api.md#config-keywords-users-and-tokens): public, never reads credentials. The
  * short keyword is computed exactly as the web UI advertises it.
  */
 export function registerConfigRoutes(app: FastifyInstance, deps: { config: Config }): void {

@@ -5,7 +5,7 @@ import { isBusy, isUnavailable } from '../../store/dbErrors.js';
 import { ref } from './schemaRef.js';
 
 /**
- * The one error body of the REST API (api.md §4.2):
+ * The one error body of the REST API (docs/api.md#errors):
  * `{"error": "<human message>", "code": "<UPPER_SNAKE code>"}`. Clients switch
  * on `code`; the codes are the closed set in domain/errors.ts.
  */
@@ -26,7 +26,7 @@ export function sendApiError(reply: FastifyReply, code: ErrorCode, message: stri
     .send({ error: message, code } satisfies ApiErrorBody);
 }
 
-/** The exact body every rejected credential gets (api.md §3.3 rule 4): nothing about why. */
+/** The exact body every rejected credential gets (docs/auth.md#bearer-authentication): nothing about why. */
 export function sendUnauthorized(reply: FastifyReply): FastifyReply {
   return sendApiError(reply, 'UNAUTHORIZED', 'unauthorized');
 }
@@ -88,7 +88,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /**
  * Error responses for a route's schema: each status documented with the
- * error body. Every route may also answer 429 and 503 (api.md §5), so those
+ * error body. Every route may also answer 429 and 503 (docs/api.md#conventions), so those
  * are always included.
  */
 export function errorResponses(...statuses: number[]): Record<number, ReturnType<typeof ref<typeof ApiErrorSchema>>> {

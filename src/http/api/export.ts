@@ -8,7 +8,7 @@ import { LinkExportRecordSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
 /**
- * `GET /api/v1/links/export` (api.md §6.23): every link as JSON Lines, in
+ * `GET /api/v1/links/export` (docs/api.md#bulk-export-and-import): every link as JSON Lines, in
  * slug order, streamed page by page — the response is never held in memory,
  * so it stays flat for any number of links. The same lines as
  * `joe-links links export`, which `joe-links links import` reads back.

@@ -7,12 +7,12 @@ import { sendApiError, sendUnauthorized } from './errors.js';
 
 /**
  * The checks every authenticated API route runs, as onRequest hooks so they
- * come before the body is even read (api.md §5): authenticate (401) → link
+ * come before the body is even read (docs/api.md#conventions): authenticate (401) → link
  * exists (404) → capability (403); body and query validation (400) follow in
  * Fastify's validation step, then the handler acts.
  */
 
-/** The OpenAPI security requirement of every authenticated operation (api.md §7 rule 5). */
+/** The OpenAPI security requirement of every authenticated operation (docs/api.md#openapi-and-swagger-ui). */
 export const BEARER = [{ BearerToken: [] }];
 
 export interface GuardDeps {
@@ -31,7 +31,7 @@ export function authenticate(deps: Pick<GuardDeps, 'store'>): onRequestAsyncHook
   };
 }
 
-/** Role `admin` required; everyone else gets `403 FORBIDDEN` "forbidden" (api.md §6.23). */
+/** Role `admin` required; everyone else gets `403 FORBIDDEN` "forbidden" (docs/api.md#admin-endpoints). */
 export function adminOnly(): onRequestAsyncHookHandler {
   return async function requireAdminRole(req, reply) {
     if (requestUser(req).role !== 'admin') return sendApiError(reply, 'FORBIDDEN', 'forbidden');

@@ -6,7 +6,7 @@ import { BEARER } from './guards.js';
 import { KeywordTemplateSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
-/** `GET /api/v1/keywords/templates` (api.md §6.3): every root-forward keyword with its template. */
+/** `GET /api/v1/keywords/templates` (docs/api.md#config-keywords-users-and-tokens): every root-forward keyword with its template. */
 export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { store: Store }): void {
   app.get(
     '/keywords/templates',

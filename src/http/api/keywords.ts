@@ -4,8 +4,8 @@ import type { Store } from '../../store/index.js';
 import { errorResponses } from './errors.js';
 
 /**
- * `GET /api/v1/keywords` (api.md §6.2): the keyword names, ordered by name.
- * Public on purpose (api.md §4.1 rule 3): the browser extension asks before
+ * `GET /api/v1/keywords` (docs/api.md#config-keywords-users-and-tokens): the keyword names, ordered by name.
+ * Public on purpose (docs/api.md#conventions): the browser extension asks before
  * any token is configured, and the names are no secret (each keyword host
  * answers anyone who types it). It never reads credentials, so a stale or
  * foreign `Authorization` header changes nothing. Its request budget is per

@@ -9,7 +9,7 @@ import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema } from './sche
 import { ref } from './schemaRef.js';
 
 /**
- * Co-owners and share rosters (api.md §6.11, §6.12). Every route needs
+ * Co-owners and share rosters (docs/api.md#owner-and-share-endpoints). Every route needs
  * CanManageShares, so a share recipient can neither read nor change who
  * else has access — the roster of a secure link stays with its owners.
  */

@@ -16,8 +16,8 @@ import { ref } from './schemaRef.js';
 import { OPAQUE } from './validation.js';
 
 /**
- * Links: list, create, autocomplete, read, update, delete (api.md §6.6–§6.10,
- * core.md §11.3, lifecycle.md §12). Authorization is LinkCaps through
+ * Links: list, create, autocomplete, read, update, delete
+ * (docs/api.md#link-endpoints, docs/links.md#autocomplete-and-search, docs/lifecycle.md#lifecycle-over-rest-and-mcp). Authorization is LinkCaps through
  * `requireLinkCap` and `store.health.visibleTo`; nothing here decides who
  * may see or change what.
  */
@@ -31,7 +31,7 @@ export const PageQueryFields = {
   ),
 };
 
-/** One keyset page of links in slug order (api.md §4.3). */
+/** One keyset page of links in slug order (docs/api.md#pagination). */
 export async function linkPage(store: Store, scope: LinkScope, viewer: Viewer, query: { limit?: string; cursor?: string }) {
   const after = decodeCursor(query.cursor);
   const page = await store.links.list({ scope, viewer, afterSlug: after?.key, limit: pageLimit(query.limit) });

@@ -6,8 +6,8 @@ import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
 import { UserSchema } from './users.js';
 
 /**
- * The named resource and request schemas of the REST API (api.md §4.4–§4.6,
- * §7 rule 7). Request schemas check shapes only: the domain validators decide
+ * The named resource and request schemas of the REST API
+ * (docs/api.md#the-link-resource, docs/links.md#field-validation, docs/api.md#openapi-and-swagger-ui). Request schemas check shapes only: the domain validators decide
  * slugs, URLs, lengths, tags, visibility and expiry, so those keep their own
  * error codes. Response schemas list every field a client may see; Fastify
  * serialises through them, so anything else on the object never leaves the
@@ -26,7 +26,7 @@ export const HealthSchema = Type.Object(
     $id: 'HealthResponse',
     additionalProperties: false,
     description:
-      'Destination health (lifecycle.md §7.6). Only for callers holding CanView; `unchecked` with nulls when the link is opted out, archived or expired.',
+      'Destination health (docs/lifecycle.md#health-status). Only for callers holding CanView; `unchecked` with nulls when the link is opted out, archived or expired.',
   },
 );
 
@@ -250,7 +250,7 @@ export const LinkExportRecordSchema = Type.Object(
   { $id: 'LinkExportRecord', description: 'One line of the JSON Lines link export.' },
 );
 
-// ---------------------------------------------------------------- click analytics (api.md §6.13–§6.18)
+// ---------------------------------------------------------------- click analytics (docs/analytics.md#per-link-stats, docs/analytics.md#daily-series, docs/analytics.md#breakdowns, docs/analytics.md#csv-export, docs/analytics.md#dashboard)
 // Every field is listed with additionalProperties: false, so the serialiser drops anything
 // else the store returns (day starts, no-data flags, clicker ids without CanManageShares).
 

@@ -15,7 +15,7 @@ import { ref, StringEnum } from './schemaRef.js';
 import { OPAQUE } from './validation.js';
 
 /**
- * Per-link click statistics (api.md §6.13–§6.17, lifecycle.md §14, SPEC-0021):
+ * Per-link click statistics (docs/analytics.md#per-link-stats, docs/analytics.md#daily-series, docs/analytics.md#breakdowns, docs/analytics.md#csv-export):
  * totals, the recent-clicks list, the daily series, the breakdowns and the
  * CSV export. Every route is gated on CanStats through `requireLinkCap`
  * (owners, co-owners, share recipients, admins), so the order of checks is
@@ -42,7 +42,7 @@ function windowDays(raw: string | undefined): SeriesDays {
 export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config; store: Store; links: LinkService }): void {
   const { store, config } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — every per-link analytics read is CanStats.
+  // Governing: docs/analytics.md#who-sees-what — every per-link analytics read is CanStats.
   const stats = requireLinkCap(deps, 'canStats');
 
   api.get(
@@ -93,7 +93,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
       const page = await store.analytics.recentClicks(link.id, {
         limit: req.query.limit,
         before: req.query.before,
-        // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — `user` only with CanManageShares.
+        // Governing: docs/analytics.md#who-sees-what — `user` only with CanManageShares.
         attribution: caps.canManageShares,
       });
       return {
@@ -126,7 +126,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
     async (req) => {
       const { link } = requestLink(req);
       const days = windowDays(req.query.days);
-      // Governing: SPEC-0021 REQ "Time Series API" — counts only; days before the retention horizon read 0.
+      // Governing: docs/analytics.md#daily-series — counts only; days before the retention horizon read 0.
       const s = await store.analytics.dailySeries(link.id, { days, retentionDays: config.clickRetentionDays });
       return { link_id: link.id, days: s.days, series: s.series.map((p) => ({ date: p.date, count: p.count })) };
     },
@@ -148,7 +148,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
     async (req) => {
       const { link } = requestLink(req);
       const days = windowDays(req.query.days);
-      // Governing: SPEC-0021 REQ "Click Breakdowns" — identity-free aggregates, so every CanStats caller gets them whole.
+      // Governing: docs/analytics.md#breakdowns — identity-free aggregates, so every CanStats caller gets them whole.
       const b = await store.analytics.breakdowns(link.id, { days });
       return {
         link_id: link.id,
@@ -197,7 +197,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config
     },
     async (req, reply) => {
       const { link, caps } = requestLink(req);
-      // Governing: SPEC-0021 REQ "CSV Export" — user_agent and user columns only with CanManageShares.
+      // Governing: docs/analytics.md#csv-export — user_agent and user columns only with CanManageShares.
       return sendClickCsv(reply, store, { link, attribution: caps.canManageShares, query: req.query });
     },
   );

@@ -11,7 +11,7 @@ import { ref } from './schemaRef.js';
 import { addNamedSchema } from './validation.js';
 
 /**
- * `POST /api/v1/links/suggest` (api.md §6.20): LLM-suggested metadata for a
+ * `POST /api/v1/links/suggest` (docs/agents.md#llm-suggestions): LLM-suggested metadata for a
  * destination, advisory and never stored. Checks run in the documented order:
  * token (401) → a provider is configured (503, before the body is read) →
  * JSON shape (400) → non-empty `url` (400) → the provider (502 on any failure).

@@ -13,7 +13,7 @@ import { LinkListSchema, TagListSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
 /**
- * The tag taxonomy as the caller may see it (api.md §6.21, §6.22): counts
+ * The tag taxonomy as the caller may see it (docs/api.md#tag-endpoints): counts
  * and link lists only ever include links the caller may discover, so a tag
  * used only on other people's private links looks exactly like one that does
  * not exist.

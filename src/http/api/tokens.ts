@@ -11,7 +11,7 @@ import { CreateTokenSchema, iso, TokenCreatedSchema, TokenListSchema, type Token
 import { ref } from './schemaRef.js';
 
 /**
- * The caller's own personal access tokens (api.md §6.5). A token never
+ * The caller's own personal access tokens (docs/api.md#config-keywords-users-and-tokens). A token never
  * reveals another user's tokens, not even whether one exists: someone
  * else's id answers exactly like an unknown one.
  */
@@ -21,7 +21,7 @@ function toTokenBody(t: ApiToken): Static<typeof TokenSchema> {
     id: t.id,
     name: t.name,
     created_at: iso(t.createdAt),
-    // Omitted, not null, when unset (api.md §4.6).
+    // Omitted, not null, when unset (docs/api.md#the-link-resource).
     ...(t.lastUsedAt !== null ? { last_used_at: iso(t.lastUsedAt) } : {}),
     ...(t.expiresAt !== null ? { expires_at: iso(t.expiresAt) } : {}),
   };

@@ -6,7 +6,7 @@ import { errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
 import { ref, StringEnum } from './schemaRef.js';
 
-/** The User resource (api.md §4.6, §6.4). */
+/** The User resource (docs/api.md#the-link-resource, docs/api.md#config-keywords-users-and-tokens). */
 export const UserSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),

@@ -6,7 +6,7 @@ import { AppError } from '../../domain/errors.js';
 import { parseRfc3339 } from '../../domain/timeseries.js';
 
 /**
- * Request validation for `/api/v1` (api.md §4.1 rule 5, §4.2). Schemas check
+ * Request validation for `/api/v1` (docs/api.md#conventions, docs/api.md#errors). Schemas check
  * shapes only — types, required fields, RFC 3339 timestamps — and do it
  * strictly: a number where a string belongs is a 400, never silently turned
  * into `"5"` (Fastify's default Ajv coerces types, which suits HTML forms, not
@@ -162,7 +162,7 @@ export function apiValidatorCompiler(instance: FastifyInstance): FastifySchemaCo
 }
 
 /**
- * Bodies are JSON and nothing else (api.md §4.1 rule 5): the HTML form and
+ * Bodies are JSON and nothing else (docs/api.md#conventions): the HTML form and
  * plain-text parsers the web routes use are removed from the API context.
  * Prototype-poisoning keys are refused rather than stripped.
  */

@@ -47,7 +47,7 @@ function bodyOrQuery(req: FastifyRequest, name: string): string {
 }
 
 /**
- * The admin area (web-ui.md §10, lifecycle.md §9): overview, users (role,
+ * The admin area (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-and-the-admin-report): overview, users (role,
  * delete with link disposition, local-mode onboarding), keywords and the
  * broken-destination report. Every route sits behind requireAdmin.
  */
@@ -85,7 +85,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!target) return reply;
     const role = field(req, 'role');
     if (role !== 'user' && role !== 'admin') return textError(reply, 400, 'invalid role');
-    // A role set by hand is kept across sign-ins (api.md §2.5).
+    // A role set by hand is kept across sign-ins (docs/auth.md#roles-and-admin-grants).
     await store.users.setRole(target.id, role as Role, 'manual');
     if (!wantsFragment(req)) return seeOther(reply, '/admin/users');
     const updated = (await store.users.findById(target.id))!;
@@ -126,7 +126,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     return seeOther(reply, '/admin/users');
   });
 
-  // Local mode only: adding people and handing them sign-in links (api.md §2.12 rule 6).
+  // Local mode only: adding people and handing them sign-in links (docs/auth.md#local-mode).
   app.post('/admin/users', { ...guard, config: { handlesNul: true } }, async (req, reply) => {
     if (!localMode) return notFound(deps, req, reply);
     const values = { email: field(req, 'email').trim(), name: field(req, 'name').trim(), role: field(req, 'role') };
@@ -262,12 +262,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const id = param(req, 'id');
     const deleted = isUuid(id) && (await store.keywords.delete(id));
     if (!deleted) return notFound(deps, req, reply, 'That keyword does not exist.');
-    // The row's outerHTML becomes the empty body (web-ui.md §9).
+    // The row's outerHTML becomes the empty body (docs/web-ui.md#confirm-delete-dialogs).
     if (wantsFragment(req)) return sendFragment(reply, '');
     return seeOther(reply, '/admin/keywords');
   });
 
-  // --- link health (lifecycle.md §9) ---------------------------------------------
+  // --- link health (docs/lifecycle.md#badges-and-the-admin-report) ---------------------------------------------
 
   app.get('/admin/link-health', guard, async (req, reply) => {
     const rows = await store.health.brokenReport();

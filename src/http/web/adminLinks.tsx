@@ -25,7 +25,7 @@ import { field, linkFor, linkRows, query, seeOther, sendFragment, tableEnv, want
 const PAGE_SIZE = 50;
 
 /**
- * `/admin/links` (web-ui.md §10): every link with the full column set,
+ * `/admin/links` (docs/web-ui.md#admin-screens): every link with the full column set,
  * search over slug, URL, title and owners, the staleness filters, inline
  * edit and delete. Admin-only; per-link decisions still go through LinkCaps.
  */

@@ -16,7 +16,7 @@ function opt(req: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * `GET /dashboard/analytics` (SPEC-0021 REQ "Global Analytics Dashboard"):
+ * `GET /dashboard/analytics` (docs/analytics.md#dashboard):
  * any signed-in user, over their personal scope — resolved by the store from
  * link_owners and link_shares, never here. `scope=all` is the admin-only
  * instance-wide view; the store refuses it to anyone else, which this route
@@ -34,7 +34,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: WebDeps): vo
     if (scope === null) return badRequest(deps, req, reply, 'scope must be mine or all');
     let dashboard;
     try {
-      // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — personal scope for everyone; scope=all admin-only (decided in the store).
+      // Governing: docs/analytics.md#who-sees-what — personal scope for everyone; scope=all admin-only (decided in the store).
       dashboard = await store.analytics.dashboard(viewer, { period, scope });
     } catch (e) {
       if (isAppError(e) && e.code === 'FORBIDDEN') return forbidden(deps, req, reply);

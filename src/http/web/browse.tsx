@@ -7,7 +7,7 @@ import type { LinkView } from '../../store/types.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import { param, query, tableEnv, type WebDeps } from './support.js';
 
-/** `page`: a positive integer, anything else is page 1 (web-ui.md §11). */
+/** `page`: a positive integer, anything else is page 1 (docs/web-ui.md#public-browser-and-profiles). */
 function pageParam(req: FastifyRequest): number {
   const raw = query(req, 'page');
   if (!/^\d{1,9}$/.test(raw)) return 1;

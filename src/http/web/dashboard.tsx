@@ -14,7 +14,7 @@ function parseFilter(v: string): DashboardFilter | null {
 }
 
 /**
- * `GET /dashboard` (web-ui.md §5): the viewer's own and co-owned links (every
+ * `GET /dashboard` (docs/web-ui.md#landing-and-dashboard): the viewer's own and co-owned links (every
  * link for an admin), or one filter: shared with me, stale, never clicked.
  * Precedence when combined: filter > tag > q. HTMX gets `#link-list` only.
  */

@@ -7,7 +7,7 @@ import { Forbidden } from '../../views/pages/errors.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 
 /**
- * Web route guards (api.md §2.7) as Fastify preHandlers:
+ * Web route guards (docs/auth.md#route-guards) as Fastify preHandlers:
  *
  *   app.get('/dashboard', { preHandler: requireUser(deps) }, handler)
  *   app.get('/admin/users', { preHandler: requireAdmin(deps) }, handler)
@@ -34,7 +34,7 @@ export function redirectToLogin(req: FastifyRequest, reply: FastifyReply, return
 
 /**
  * A session whose user no longer exists is destroyed and the browser sent to
- * sign in again (api.md §2.6 rule 5). Returns the reply when it did so.
+ * sign in again (docs/auth.md#sessions). Returns the reply when it did so.
  */
 export async function dropOrphanedSession(deps: GuardDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
   const s = await currentSession(req, deps.store);

@@ -44,7 +44,7 @@ import {
 } from './support.js';
 
 /**
- * Link pages and fragments (web-ui.md §7–§9, lifecycle.md §5–§6): the
+ * Link pages and fragments (docs/web-ui.md#link-forms, docs/web-ui.md#link-detail-page, docs/web-ui.md#confirm-delete-dialogs, docs/lifecycle.md#archive, docs/lifecycle.md#renewal): the
  * create/edit forms (modal or page), the live slug check, the detail page
  * with its QR code, co-owners and shares, archive/unarchive/renew and delete.
  * Every route loads the link, then asks LinkCaps; nothing here decides access.
@@ -286,12 +286,12 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const got = await linkFor(deps, req, reply, 'canDelete');
     if (!got) return reply;
     await links.delete(got.actor, got);
-    // The row's outerHTML becomes nothing; only the toast arrives (web-ui.md §9).
+    // The row's outerHTML becomes nothing; only the toast arrives (docs/web-ui.md#confirm-delete-dialogs).
     if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'Link deleted.'));
     return seeOther(reply, '/dashboard');
   });
 
-  // --- lifecycle (lifecycle.md §5–§6) ----------------------------------------
+  // --- lifecycle (docs/lifecycle.md#archive, docs/lifecycle.md#renewal) ----------------------------------------
 
   for (const action of ['archive', 'unarchive'] as const) {
     app.post(`/dashboard/links/:id/${action}`, guard, async (req, reply) => {
@@ -310,7 +310,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!got) return reply;
     const view = await links.renew(got.actor, got);
     if (!wantsFragment(req)) return seeOther(reply, '/dashboard');
-    // The row keeps the columns of the table it came from (lifecycle.md §6).
+    // The row keeps the columns of the table it came from (docs/lifecycle.md#renewal).
     const from = headerPath(req.headers['hx-current-url']);
     const variant = from.startsWith('/dashboard/tags/') ? 'tag' : 'dashboard';
     const ctx = await pageContext(deps, req);
@@ -321,7 +321,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     );
   });
 
-  // --- co-owners and shares (web-ui.md §8) ------------------------------------
+  // --- co-owners and shares (docs/web-ui.md#link-detail-page) ------------------------------------
 
   const ownersReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
     if (wantsFragment(req)) {

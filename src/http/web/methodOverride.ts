@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 
 /**
- * Form method override (web-ui.md §1): HTML forms can only GET and POST, so
+ * Form method override (docs/web-ui.md#rendering-conventions): HTML forms can only GET and POST, so
  * every PUT/DELETE web route also answers a plain form POST to the same path
  * carrying a hidden `_method=PUT|DELETE` field. Fastify routes on the method
  * before the body is read, so the override cannot rewrite the request;

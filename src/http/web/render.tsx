@@ -41,8 +41,8 @@ export function shortKeyword(config: Config, req: FastifyRequest): string {
 
 /**
  * `scheme://host` of the request, for absolute short URLs and QR codes
- * (web-ui.md §6): the scheme comes from `X-Forwarded-Proto` only when the
- * peer is a trusted proxy (core.md §1.5), else from the connection.
+ * (docs/web-ui.md#link-tables): the scheme comes from `X-Forwarded-Proto` only when the
+ * peer is a trusted proxy (docs/server.md#client-address), else from the connection.
  */
 export function requestOrigin(config: Pick<Config, 'trustedProxies'>, req: FastifyRequest): string {
   let scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
@@ -86,7 +86,7 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, user?: Us
 
 /**
  * Sends HTML: only the content fragment for HTMX requests, the full layout
- * otherwise (core.md §1.5). Pages are never cached by shared caches.
+ * otherwise (docs/server.md#http-basics). Pages are never cached by shared caches.
  */
 export function sendHtml(
   req: FastifyRequest,

@@ -17,8 +17,8 @@ import { errorToastHeader, isHtmx, pageContext, sendHtml } from './render.js';
 import { linkFor, query, type WebDeps } from './support.js';
 
 /**
- * The per-link stats page and its fragments (web-ui.md §14, lifecycle.md
- * §14.1, SPEC-0021): the page, the chart window the 30/90 toggle swaps, and
+ * The per-link stats page and its fragments
+ * (docs/web-ui.md#stats-page, docs/analytics.md): the page, the chart window the 30/90 toggle swaps, and
  * the session-authenticated CSV export that pairs with the API's.
  *
  * Anonymous visitors are sent to sign in (requireUser); then `linkFor` loads
@@ -27,7 +27,7 @@ import { linkFor, query, type WebDeps } from './support.js';
  * CanManageShares, handed to the store and the view.
  */
 
-/** `days` for the web UI: 30 or 90; anything else (`7`, `abc`, absent) falls back to 30 (SPEC-0021). */
+/** `days` for the web UI: 30 or 90; anything else (`7`, `abc`, absent) falls back to 30 (docs/analytics.md). */
 export function webSeriesDays(raw: string): SeriesDays {
   return parseSeriesDays(raw) ?? 30;
 }
@@ -50,7 +50,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: WebDeps): void {
   const pageProps = async (link: Link, caps: LinkCaps, days: SeriesDays): Promise<LinkStatsProps> => {
     const [totals, recent, window] = await Promise.all([
       store.analytics.totals(link.id),
-      // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — the User column only with CanManageShares.
+      // Governing: docs/analytics.md#who-sees-what — the User column only with CanManageShares.
       store.analytics.recentClicks(link.id, { limit: 50, attribution: caps.canManageShares }),
       windowProps(link, days),
     ]);
@@ -71,7 +71,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: WebDeps): void {
   };
 
   app.get('/dashboard/links/:id/stats', guard, async (req, reply) => {
-    // Governing: SPEC-0021 REQ "Capability Gating of Analytics Surfaces" — the stats page, chart and breakdowns are CanStats.
+    // Governing: docs/analytics.md#who-sees-what — the stats page, chart and breakdowns are CanStats.
     const got = await linkFor(deps, req, reply, 'canStats');
     if (!got) return reply;
     return sendPage(req, reply, got.link, got.caps, webSeriesDays(query(req, 'days')));
@@ -79,7 +79,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   // The toggle's fragment: chart + breakdowns of one window. A visit without HTMX gets the whole page.
   app.get('/dashboard/links/:id/stats/chart', guard, async (req, reply) => {
-    // Governing: SPEC-0021 REQ "Per-Link Daily Time Series" — gated by CanStats exactly as the enclosing page.
+    // Governing: docs/analytics.md#daily-series — gated by CanStats exactly as the enclosing page.
     const got = await linkFor(deps, req, reply, 'canStats');
     if (!got) return reply;
     const days = webSeriesDays(query(req, 'days'));
@@ -89,7 +89,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: WebDeps): void {
   });
 
   app.get('/dashboard/links/:id/stats/export', guard, async (req, reply) => {
-    // Governing: SPEC-0021 REQ "CSV Export" — CanStats gates the export; user and user_agent need CanManageShares.
+    // Governing: docs/analytics.md#csv-export — CanStats gates the export; user and user_agent need CanManageShares.
     const got = await linkFor(deps, req, reply, 'canStats');
     if (!got) return reply;
     try {

@@ -59,7 +59,7 @@ export function checkbox(req: FastifyRequest, name: string): boolean {
 /**
  * A request expects the HTMX answer (fragment, HX-Trigger) when HTMX sent it
  * and it is not a plain form post overriding its method, which expects the
- * full page or a 303 (web-ui.md §1).
+ * full page or a 303 (docs/web-ui.md#rendering-conventions).
  */
 export function wantsFragment(req: FastifyRequest): boolean {
   return isHtmx(req) && !isMethodOverride(req);
@@ -93,7 +93,7 @@ export function textError(reply: FastifyReply, status: number, message: string):
 /**
  * Loads a link for a guarded route and checks one capability through
  * LinkCaps: an unknown id is a 404 before any capability check, a missing
- * capability the styled 403 (core.md §6). Returns null when it answered.
+ * capability the styled 403 (docs/links.md#capabilities). Returns null when it answered.
  */
 export async function linkFor(
   deps: WebDeps,
@@ -153,7 +153,7 @@ export function sendFragment(reply: FastifyReply, html: string, status = 200): F
 
 /**
  * `expires_at` from a `datetime-local` input, read as UTC
- * (`YYYY-MM-DDTHH:MM[:SS]`, lifecycle.md §3 rule 7). Empty → null (never
+ * (`YYYY-MM-DDTHH:MM[:SS]`, docs/lifecycle.md#expiry). Empty → null (never
  * expires); anything else that does not parse → an error message.
  */
 export function parseExpiresInput(raw: string): { ok: true; value: number | null } | { ok: false; message: string } {

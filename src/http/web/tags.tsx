@@ -8,7 +8,7 @@ import { renderFragment } from '../../views/render.js';
 import { pageContext, sendHtml } from './render.js';
 import { linkRows, notFound, param, query, sendFragment, tableEnv, type WebDeps } from './support.js';
 
-/** The tag browser and the tag autocomplete (web-ui.md §7, §15). */
+/** The tag browser and the tag autocomplete (docs/web-ui.md#link-forms, docs/web-ui.md#tag-browser). */
 export function registerTagRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { store } = deps;
   const guard = { preHandler: requireUser(deps) };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseTheme } from '../../views/context.js';
 
 /**
- * `POST /dashboard/theme` (web-ui.md §3): public, so the anonymous navbar's
+ * `POST /dashboard/theme` (docs/web-ui.md#theme): public, so the anonymous navbar's
  * toggle works too. The cookie is readable by the page script (not HttpOnly)
  * because the script applies the theme before the stylesheet loads.
  */

@@ -9,7 +9,7 @@ import { isHtmx, pageContext, sendHtml } from './render.js';
 import { field, notFound, param, type WebDeps } from './support.js';
 
 /**
- * `/dashboard/settings/tokens` (api.md §3.5). The plaintext of a new token
+ * `/dashboard/settings/tokens` (docs/auth.md#token-settings-page). The plaintext of a new token
  * exists only in the response to the POST that made it; a reload shows the
  * list without it.
  */

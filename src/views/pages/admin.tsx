@@ -5,7 +5,7 @@ import { Icon, type IconName } from '../partials/icons.js';
 import { safeHref } from '../partials/linkTable.js';
 import { Alert, Avatar, CopyButton, EmptyState, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
 
-/** Admin screens of web-ui.md §10 and the link-health report of lifecycle.md §9. */
+/** Admin screens of docs/web-ui.md#admin-screens and the link-health report of docs/lifecycle.md#badges-and-the-admin-report. */
 
 function StatCard({ label, value, href, cta, icon }: { label: string; value: number; href: string; cta: string; icon: IconName }) {
   return (
@@ -117,7 +117,7 @@ export function UserRow({ user, selfId, localMode }: UserRowProps) {
   );
 }
 
-/** The one-time sign-in URL, shown once right after it was made (api.md §2.12 rule 6). */
+/** The one-time sign-in URL, shown once right after it was made (docs/auth.md#local-mode). */
 export function SignInLinkReveal({ email, url }: { email: string; url: string }) {
   return (
     <div class="space-y-2">

@@ -198,7 +198,7 @@ function EditFields({
 /**
  * The inline edit row of `/admin/links`: one cell spanning the table, holding
  * a real form (a form cannot span table cells). Expiry is not editable here
- * and is kept (lifecycle.md §3 rule 8).
+ * and is kept (docs/lifecycle.md#expiry).
  */
 export function AdminLinkEditRow({ link, values, shortKeyword }: { link: LinkView; values: AdminEditValues; shortKeyword: string }) {
   const action = `/admin/links/${link.id}`;

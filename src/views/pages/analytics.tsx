@@ -6,7 +6,7 @@ import { PageHeader, Spinner } from '../partials/ui.js';
 import { statsPath } from './linkStats.js';
 
 /**
- * `/dashboard/analytics` (SPEC-0021 REQ "Global Analytics Dashboard"): top
+ * `/dashboard/analytics` (docs/analytics.md#dashboard): top
  * links with their trend, never-clicked links and the busiest referrer hosts
  * over the scope the store resolved. Aggregate counts only — there is no
  * clicker identity anywhere on this page, by construction.

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 
-/** Pages of the sign-in flows (api.md §2). */
+/** Pages of the sign-in flows (docs/auth.md#sign-in-modes). */
 
 function Panel({ code, title, children }: { code?: string; title: string; children: ComponentChildren }) {
   return (
@@ -16,7 +16,7 @@ function Panel({ code, title, children }: { code?: string; title: string; childr
   );
 }
 
-/** OIDC discovery has not succeeded yet (api.md §2.1 rule 2). */
+/** OIDC discovery has not succeeded yet (docs/auth.md#sign-in-modes). */
 export function SignInUnavailable() {
   return (
     <Panel code="503" title="Sign-in is temporarily unavailable">
@@ -107,7 +107,7 @@ export function SignOutConfirm() {
   );
 }
 
-/** A state-changing request that another site made with this browser's cookies (api.md §2.10). */
+/** A state-changing request that another site made with this browser's cookies (docs/auth.md#cross-site-checks). */
 export function CrossSiteRefused() {
   return (
     <Panel code="403" title="Request refused">

@@ -20,7 +20,7 @@ export function browseUrl(q: string, page: number): string {
   return s ? `/links?${s}` : '/links';
 }
 
-/** `#public-link-list`: the count, the table and the pager (web-ui.md §11). */
+/** `#public-link-list`: the count, the table and the pager (docs/web-ui.md#public-browser-and-profiles). */
 export function PublicLinkList({ rows, env, q, page, total }: PublicListProps) {
   const pages = Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE));
   return (
@@ -86,7 +86,7 @@ export interface ProfileProps {
   slug: string;
 }
 
-/** `/u/{display_name_slug}` (web-ui.md §12). */
+/** `/u/{display_name_slug}` (docs/web-ui.md#public-browser-and-profiles). */
 export function ProfilePage({ name, rows, env, page, total, slug }: ProfileProps) {
   const pages = Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE));
   return (

@@ -15,7 +15,7 @@ export interface LinkListProps {
   tags: readonly TagCount[];
   /** Keyset position of the next page, when there is one. */
   nextAfter: string | null;
-  /** The staleness hint of the active filter (lifecycle.md §10). */
+  /** The staleness hint of the active filter (docs/lifecycle.md#staleness). */
   hint: string | null;
 }
 

@@ -8,7 +8,7 @@ export interface NotFoundProps {
   signedIn: boolean;
 }
 
-/** The resolver's 404 (web-ui.md §13): did-you-mean, then the create offer. */
+/** The resolver's 404 (docs/web-ui.md#error-pages): did-you-mean, then the create offer. */
 export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn }: NotFoundProps) {
   const newPath = createSlug ? `/dashboard/links/new?slug=${encodeURIComponent(createSlug)}` : '';
   return (

@@ -1,6 +1,6 @@
 import type { LinkOwner } from '../../store/types.js';
 
-/** The expired outcome (lifecycle.md §4): names the slug, the owner only where allowed, never a create offer. */
+/** The expired outcome (docs/lifecycle.md#resolving-expired-and-archived-links): names the slug, the owner only where allowed, never a create offer. */
 export function Expired({ slug, owner }: { slug: string; owner: LinkOwner | null }) {
   return (
     <section class="hero py-16" aria-labelledby="error-title">

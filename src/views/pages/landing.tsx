@@ -14,7 +14,7 @@ function Feature({ icon, title, children }: { icon: IconName; title: string; chi
   );
 }
 
-/** `GET /` for anonymous visitors (web-ui.md §5). */
+/** `GET /` for anonymous visitors (docs/web-ui.md#landing-and-dashboard). */
 export function Landing({ shortKeyword }: { shortKeyword: string }) {
   return (
     <div class="space-y-12 py-8 md:py-16">

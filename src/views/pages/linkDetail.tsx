@@ -12,7 +12,7 @@ export interface LinkDetailProps {
   caps: LinkCaps;
   state: LifecycleState;
   health: LinkHealth;
-  /** Present only with CanManageShares on a secure link (core.md §7). */
+  /** Present only with CanManageShares on a secure link (docs/links.md#visibility). */
   shares: LinkShare[] | null;
   shortKeyword: string;
   origin: string;
@@ -24,7 +24,7 @@ export interface LinkDetailProps {
   sharesEmail?: string;
 }
 
-/** The health line of lifecycle.md §9. */
+/** The health line of docs/lifecycle.md#badges-and-the-admin-report. */
 function HealthLine({ link, health }: { link: LinkView; health: LinkHealth }) {
   if (link.healthChecksDisabled) return <p class="text-sm">Health checks: opted out</p>;
   if (health.status === 'unchecked') return <p class="text-sm text-base-content/70">Destination not checked yet.</p>;
@@ -381,7 +381,7 @@ export function LinkDetail(p: LinkDetailProps) {
   );
 }
 
-/** The confirm-delete dialog of web-ui.md §9, for a link or a keyword. */
+/** The confirm-delete dialog of docs/web-ui.md#confirm-delete-dialogs, for a link or a keyword. */
 export function ConfirmDelete({
   name,
   action,

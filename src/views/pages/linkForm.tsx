@@ -277,7 +277,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
   );
 }
 
-/** The help panel beside the full-page form (web-ui.md §7). */
+/** The help panel beside the full-page form (docs/web-ui.md#link-forms). */
 function HelpPanel({ shortKeyword }: { shortKeyword: string }) {
   return (
     <aside class="card bg-base-200 h-fit" aria-labelledby="help-title">

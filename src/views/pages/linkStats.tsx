@@ -9,7 +9,7 @@ import { LocalTime } from '../partials/localTime.js';
 import { PageHeader, Spinner } from '../partials/ui.js';
 
 /**
- * The per-link stats page (web-ui.md §14, lifecycle.md §14.1, SPEC-0021):
+ * The per-link stats page (docs/web-ui.md#stats-page, docs/analytics.md):
  * counters, the daily chart with its breakdowns in one swappable window
  * (30/90 days), and the 50 latest clicks. Whoever renders this has CanStats;
  * `attribution` (CanManageShares) alone decides whether the User column — the

@@ -1,6 +1,6 @@
 import { asset } from '../assets.js';
 
-/** Where unknown, expired and malformed `/s/` links land (state-links.md). */
+/** Where unknown, expired and malformed `/s/` links land (docs/state-links.md). */
 export function LinkMissing() {
   return (
     <section class="hero py-16" aria-labelledby="error-title">
@@ -22,7 +22,7 @@ export function LinkMissing() {
 }
 
 /**
- * The demo app of state-links.md: its state lives in the URL fragment, and
+ * The demo app of docs/state-links.md: its state lives in the URL fragment, and
  * the script (no inline code: the CSP forbids it) shortens it through
  * `POST /api/links`. The prefix travels in a data attribute so the script
  * follows PAYLOAD_PREFIX.

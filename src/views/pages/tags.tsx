@@ -5,7 +5,7 @@ import { Icon } from '../partials/icons.js';
 import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
 import { EmptyState, PageHeader } from '../partials/ui.js';
 
-/** `/dashboard/tags` (web-ui.md §15): one card per tag with links the viewer can see. */
+/** `/dashboard/tags` (docs/web-ui.md#tag-browser): one card per tag with links the viewer can see. */
 export function TagsIndex({ tags }: { tags: readonly TagCount[] }) {
   return (
     <>

@@ -4,7 +4,7 @@ import { LocalTime } from '../partials/localTime.js';
 import { Icon } from '../partials/icons.js';
 import { Alert, CopyButton, EmptyState, FieldError, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
 
-/** Personal access tokens page (api.md §3.5). */
+/** Personal access tokens page (docs/auth.md#token-settings-page). */
 
 export interface TokensState {
   tokens: readonly ApiToken[];

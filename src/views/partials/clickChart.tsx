@@ -2,8 +2,8 @@ import type { DailySeries, SeriesPoint } from '../../domain/timeseries.js';
 import { formatDate, plural } from '../format.js';
 
 /**
- * The daily-clicks chart of the stats page (SPEC-0021 REQ "Per-Link Daily
- * Time Series", ADR-0021 (b)): an inline SVG bar chart computed here from the
+ * The daily-clicks chart of the stats page
+ * (docs/analytics.md#daily-series): an inline SVG bar chart computed here from the
  * gap-filled series — no chart library, no client-side rendering. Colours
  * come from the theme through `currentColor` (the bars take `--joe-link`, the
  * AA-contrast text colour of each theme; axes and grid the base content

@@ -7,7 +7,7 @@ import { Icon } from './icons.js';
 import { CopyButton, Spinner, VisibilityBadge } from './ui.js';
 
 /**
- * The one link table of web-ui.md §6. Callers pick a variant; the variant
+ * The one link table of docs/web-ui.md#link-tables. Callers pick a variant; the variant
  * decides the columns, the actions and whether lifecycle/health badges show.
  * Every action is gated by the row's LinkCaps, computed by the caller through
  * `store.access.capsMany` (never re-derived here).
@@ -117,7 +117,7 @@ export function SlugCell({ slug, env }: { slug: string; env: LinkTableEnv }) {
   );
 }
 
-/** `archived`/`expired` win; otherwise `broken` for an active link whose destination fails (lifecycle.md §9). */
+/** `archived`/`expired` win; otherwise `broken` for an active link whose destination fails (docs/lifecycle.md#badges-and-the-admin-report). */
 export function LifecycleBadges({ row, renew }: { row: LinkRowData; renew: boolean }) {
   const { state, health, link } = row;
   if (state === 'archived') return <span class="badge badge-sm badge-ghost border-base-content/40">archived</span>;

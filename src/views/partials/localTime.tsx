@@ -1,7 +1,7 @@
 import { formatDate, formatDateTime, isoUtc } from '../format.js';
 
 /**
- * A timestamp as SPEC-0021 REQ "Viewer-Local Timestamps" renders it:
+ * A timestamp as docs/analytics.md#timestamps renders it:
  * `<time datetime="{RFC 3339 UTC}" title="{RFC 3339 UTC}">{UTC text}</time>`.
  * static/js/localtime.js rewrites the text to the viewer's zone (keeping the
  * UTC form in `title`); without JavaScript the UTC text stays. The datetime is

@@ -69,7 +69,7 @@ export function ToastMessage({ level, message }: { level: ToastLevel; message: s
   );
 }
 
-/** A toast delivered out of band with any HTMX response (web-ui.md §1). */
+/** A toast delivered out of band with any HTMX response (docs/web-ui.md#rendering-conventions). */
 export function ToastOob({ level = 'success', message }: { level?: ToastLevel; message: string }) {
   return (
     <div id="toast-area" hx-swap-oob="innerHTML:#toast-area">
@@ -143,7 +143,7 @@ const VISIBILITY_CLASS: Record<Visibility, string> = {
   public: 'badge-neutral',
 };
 
-/** The raw visibility value (web-ui.md §6): secure error colour, private warning, public neutral. */
+/** The raw visibility value (docs/web-ui.md#link-tables): secure error colour, private warning, public neutral. */
 export function VisibilityBadge({ visibility }: { visibility: Visibility }) {
   return <span class={`badge badge-sm ${VISIBILITY_CLASS[visibility]}`}>{visibility}</span>;
 }
@@ -173,7 +173,7 @@ export function Spinner({ id }: { id?: string }) {
   return <span id={id} class="htmx-indicator loading loading-spinner loading-sm" aria-hidden="true"></span>;
 }
 
-/** A copy-to-clipboard button: "Copy link", then "Copied!" for 1.5 s (web-ui.md §6). */
+/** A copy-to-clipboard button: "Copy link", then "Copied!" for 1.5 s (docs/web-ui.md#link-tables). */
 export function CopyButton({ value, label = 'Copy link' }: { value: string; label?: string }) {
   return (
     <button type="button" class="btn btn-ghost btn-xs btn-square tooltip" data-tip={label} data-copy={value} aria-label={label}>
