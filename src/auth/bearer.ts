@@ -13,7 +13,7 @@ import { setCurrentSession } from './currentUser.js';
  */
 
 export interface BearerDeps {
-  store: Store;
+  store: Pick<Store, 'tokens'>;
   log?: FastifyBaseLogger;
 }
 

@@ -25,7 +25,7 @@ function readCookie(req: FastifyRequest, name: string): string | undefined {
   return (req.cookies as Record<string, string | undefined> | undefined)?.[name];
 }
 
-async function load(req: FastifyRequest, store: Store): Promise<CurrentSession> {
+async function load(req: FastifyRequest, store: Pick<Store, 'sessions' | 'users'>): Promise<CurrentSession> {
   const token = readCookie(req, SESSION_COOKIE);
   if (!token || !SESSION_TOKEN.test(token)) return ANONYMOUS;
   const data = await store.sessions.get(token);
@@ -36,7 +36,7 @@ async function load(req: FastifyRequest, store: Store): Promise<CurrentSession> 
 }
 
 /** The signed-in user of a browser request (session cookie), loaded once per request. */
-export function currentSession(req: FastifyRequest, store: Store): Promise<CurrentSession> {
+export function currentSession(req: FastifyRequest, store: Pick<Store, 'sessions' | 'users'>): Promise<CurrentSession> {
   let p = cache.get(req);
   if (!p) {
     p = load(req, store).then((s) => {
@@ -48,7 +48,7 @@ export function currentSession(req: FastifyRequest, store: Store): Promise<Curre
   return p;
 }
 
-export async function currentUser(req: FastifyRequest, store: Store): Promise<User | null> {
+export async function currentUser(req: FastifyRequest, store: Pick<Store, 'sessions' | 'users'>): Promise<User | null> {
   return (await currentSession(req, store)).user;
 }
 

@@ -43,7 +43,12 @@ export function roleAfterLogin(user: Pick<User, 'role' | 'roleSource'>, granted:
  * logged and does not block the login: the user keeps the stored role for
  * this session (docs/auth.md#roles-and-admin-grants).
  */
-export async function applyLoginGrant(store: Store, log: FastifyBaseLogger, user: User, granted: boolean): Promise<User> {
+export async function applyLoginGrant(
+  store: Pick<Store, 'identities' | 'now' | 'sessions'>,
+  log: FastifyBaseLogger,
+  user: User,
+  granted: boolean,
+): Promise<User> {
   const next = roleAfterLogin(user, granted);
   if (!next) return user;
   try {

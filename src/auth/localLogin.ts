@@ -11,7 +11,11 @@ import type { User } from '../store/types.js';
 export const DEFAULT_BOOTSTRAP_EMAIL = 'admin@localhost';
 
 /** A fresh one-time sign-in URL for `user`: valid 15 minutes, single use. */
-export async function issueSignInUrl(store: Store, config: Pick<Config, 'baseUrl'>, user: User): Promise<string> {
+export async function issueSignInUrl(
+  store: Pick<Store, 'identities' | 'loginTokens'>,
+  config: Pick<Config, 'baseUrl'>,
+  user: User,
+): Promise<string> {
   const token = await store.loginTokens.create(user.id);
   return `${config.baseUrl}/auth/local?token=${token}`;
 }
@@ -28,7 +32,7 @@ export interface BootstrapResult {
  * an admin exists already or the server is not in local mode.
  */
 export async function bootstrapLocalAdmin(
-  store: Store,
+  store: Pick<Store, 'identities' | 'loginTokens'>,
   config: Pick<Config, 'authMode' | 'adminEmail' | 'baseUrl'>,
 ): Promise<BootstrapResult | null> {
   if (config.authMode !== 'local') return null;

@@ -15,7 +15,7 @@ import { isRandomTokenShaped, randomToken } from '../domain/secrets.js';
 
 export interface SessionDeps {
   config: Pick<Config, 'insecureCookies' | 'sessionLifetimeMs'>;
-  store: Store;
+  store: Pick<Store, 'now' | 'sessions'>;
 }
 
 export async function startSession(deps: SessionDeps, req: FastifyRequest, reply: FastifyReply, user: User): Promise<string> {

@@ -16,7 +16,7 @@ import { startSession } from './session.js';
 
 export interface WebSessionDeps {
   config: Config;
-  store: Store;
+  store: Pick<Store, 'identities' | 'now' | 'sessions' | 'users'>;
 }
 
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+$/;

@@ -67,7 +67,10 @@ function bearerUser(req: FastifyRequest): User | null {
 
 export interface McpDeps {
   config: Config;
-  store: Store;
+  store: Pick<
+    Store,
+    'analytics' | 'browse' | 'health' | 'keywords' | 'links' | 'now' | 'owners' | 'sessions' | 'shares' | 'tokens' | 'users'
+  >;
   links: LinkService;
   suggestions: LinkSuggestions | null;
   metrics: Metrics;

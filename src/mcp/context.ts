@@ -10,7 +10,7 @@ import type { Payload } from './payloads.js';
 
 /** What every tool call runs with: the token's user, the request's origin, and the shared services. */
 export interface ToolContext {
-  store: Store;
+  store: Pick<Store, 'analytics' | 'browse' | 'health' | 'keywords' | 'links' | 'now' | 'owners' | 'shares'>;
   /** The links application layer: every change a tool makes goes through it. */
   links: LinkService;
   /** The bearer token's user; null only if authentication was somehow skipped. */

@@ -16,7 +16,10 @@ import { ref } from './schemaRef.js';
 import { toUserBody, UserSchema } from './users.js';
 
 /** Instance-wide views and role changes for admins (docs/api.md#admin-endpoints). */
-export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  deps: { store: Pick<Store, 'discovery' | 'health' | 'links' | 'now' | 'users'> },
+): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const admin = adminOnly();

@@ -18,7 +18,7 @@ import { ref, StringEnum } from './schemaRef.js';
  * by the store — the caller's own, co-owned and shared links, or for admins
  * who ask, every link — never here, so no panel can be widened by a handler.
  */
-export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'analytics'> }): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -13,7 +13,7 @@ import { ref } from './schemaRef.js';
  * so it stays flat for any number of links. The same lines as
  * `joe-links links export`, which `joe-links links import` reads back.
  */
-export function registerLinkExportRoute(app: FastifyInstance, deps: { store: Store }): void {
+export function registerLinkExportRoute(app: FastifyInstance, deps: { store: Pick<Store, 'links' | 'now'> }): void {
   app.get(
     '/links/export',
     {

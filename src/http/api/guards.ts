@@ -16,7 +16,7 @@ import { sendApiError, sendUnauthorized } from './errors.js';
 export const BEARER = [{ BearerToken: [] }];
 
 export interface GuardDeps {
-  store: Store;
+  store: Pick<Store, 'now' | 'tokens'>;
   links: LinkService;
 }
 

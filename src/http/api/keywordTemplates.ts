@@ -7,7 +7,7 @@ import { KeywordTemplateSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
 /** `GET /api/v1/keywords/templates` (docs/api.md#config-keywords-users-and-tokens): every root-forward keyword with its template. */
-export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'keywords'> }): void {
   app.get(
     '/keywords/templates',
     {

@@ -12,7 +12,7 @@ import { errorResponses } from './errors.js';
  * client address (rateLimit.ts); a store failure becomes the API's
  * `500 INTERNAL_ERROR` body in the error handler.
  */
-export function registerKeywordRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function registerKeywordRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'keywords'> }): void {
   app.get(
     '/keywords',
     {

@@ -20,7 +20,10 @@ const MemberParams = Type.Object({
 });
 const LinkParams = Type.Object({ id: Type.String({ description: 'link id' }) });
 
-export function registerLinkMemberRoutes(app: FastifyInstance, deps: { store: Store; links: LinkService }): void {
+export function registerLinkMemberRoutes(
+  app: FastifyInstance,
+  deps: { store: Pick<Store, 'owners' | 'shares'>; links: LinkService },
+): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const manage = requireLinkCap(deps, 'canManageShares');

@@ -32,7 +32,12 @@ export const PageQueryFields = {
 };
 
 /** One keyset page of links in slug order (docs/api.md#pagination). */
-export async function linkPage(store: Store, scope: LinkScope, viewer: Viewer, query: { limit?: string; cursor?: string }) {
+export async function linkPage(
+  store: Pick<Store, 'discovery' | 'health' | 'links' | 'now'>,
+  scope: LinkScope,
+  viewer: Viewer,
+  query: { limit?: string; cursor?: string },
+) {
   const after = decodeCursor(query.cursor);
   const page = await store.links.list({ scope, viewer, afterSlug: after?.key, limit: pageLimit(query.limit) });
   const last = page.links[page.links.length - 1];
@@ -42,7 +47,10 @@ export async function linkPage(store: Store, scope: LinkScope, viewer: Viewer, q
   };
 }
 
-export function registerLinkRoutes(app: FastifyInstance, deps: { store: Store; links: LinkService }): void {
+export function registerLinkRoutes(
+  app: FastifyInstance,
+  deps: { store: Pick<Store, 'discovery' | 'health' | 'links' | 'now'>; links: LinkService },
+): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

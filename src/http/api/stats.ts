@@ -39,7 +39,10 @@ function windowDays(raw: string | undefined): SeriesDays {
   return days;
 }
 
-export function registerStatsRoutes(app: FastifyInstance, deps: { config: Config; store: Store; links: LinkService }): void {
+export function registerStatsRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; store: Pick<Store, 'analytics'>; links: LinkService },
+): void {
   const { store, config } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // Governing: docs/analytics.md#who-sees-what — every per-link analytics read is CanStats.

@@ -40,7 +40,7 @@ export const SuggestResponseSchema = Type.Object(
 
 export function registerLinkSuggestRoute(
   app: FastifyInstance,
-  deps: { config: Config; store: Store; suggestions: LinkSuggestions | null },
+  deps: { config: Config; store: Pick<Store, 'now' | 'shares'>; suggestions: LinkSuggestions | null },
 ): void {
   addNamedSchema(app, SuggestRequestSchema);
   addNamedSchema(app, SuggestResponseSchema);

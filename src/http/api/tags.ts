@@ -23,7 +23,7 @@ import { ref } from './schemaRef.js';
 const TAG_SLUG = /^[a-z0-9-]{1,255}$/;
 
 /** Every link with the tag that the viewer may discover, in slug order. */
-async function taggedLinks(store: Store, tagSlug: string, viewer: Viewer): Promise<LinkView[]> {
+async function taggedLinks(store: Pick<Store, 'health' | 'links' | 'now' | 'tags'>, tagSlug: string, viewer: Viewer): Promise<LinkView[]> {
   const out: LinkView[] = [];
   let afterSlug: string | undefined;
   for (;;) {
@@ -34,7 +34,7 @@ async function taggedLinks(store: Store, tagSlug: string, viewer: Viewer): Promi
   }
 }
 
-export function registerTagRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function registerTagRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'health' | 'links' | 'now' | 'tags'> }): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

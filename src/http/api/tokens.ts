@@ -29,7 +29,7 @@ function toTokenBody(t: ApiToken): Static<typeof TokenSchema> {
 
 const TokenIdParams = Type.Object({ id: Type.String({ description: 'token id' }) });
 
-export function registerTokenRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function registerTokenRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'tokens'> }): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -28,7 +28,7 @@ import { pageContext, sendHtml } from './render.js';
 
 export interface AuthDeps {
   config: Config;
-  store: Store;
+  store: Pick<Store, 'identities' | 'loginTokens' | 'now' | 'sessions' | 'users'>;
 }
 
 type Query = Record<string, unknown>;

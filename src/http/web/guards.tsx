@@ -17,7 +17,7 @@ import { isHtmx, pageContext, sendHtml } from './render.js';
 
 export interface GuardDeps {
   config: Config;
-  store: Store;
+  store: Pick<Store, 'now' | 'sessions' | 'users'>;
 }
 
 /**

@@ -72,7 +72,7 @@ export function errorToastHeader(reply: FastifyReply, message: string): FastifyR
 
 export interface PageDeps {
   config: Config;
-  store: Store;
+  store: Pick<Store, 'now' | 'sessions' | 'users'>;
 }
 
 export async function pageContext(deps: PageDeps, req: FastifyRequest, user?: User | null): Promise<PageContext> {
