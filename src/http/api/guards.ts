@@ -1,9 +1,10 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { authenticateBearer } from '../../auth/bearer.js';
 import { requestUser } from '../../auth/currentUser.js';
-import { asUser, type Actor, type Capability, type GrantedLink, type LinkService } from '../../links/index.js';
+import type { Capability, GrantedLink, LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { sendApiError, sendUnauthorized } from './errors.js';
+import { requestActor } from '../actor.js';
 
 /**
  * The checks every authenticated API route runs, as onRequest hooks so they
@@ -36,18 +37,6 @@ export function adminOnly(): onRequestAsyncHookHandler {
   return async function requireAdminRole(req, reply) {
     if (requestUser(req).role !== 'admin') return sendApiError(reply, 'FORBIDDEN', 'forbidden');
   };
-}
-
-const actors = new WeakMap<FastifyRequest, Actor>();
-
-/** The authenticated caller as the links application layer sees them, one object per request. */
-export function requestActor(req: FastifyRequest): Actor {
-  let actor = actors.get(req);
-  if (!actor) {
-    actor = asUser(requestUser(req));
-    actors.set(req, actor);
-  }
-  return actor;
 }
 
 const granted = new WeakMap<FastifyRequest, GrantedLink>();

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestActor } from '../actor.js';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireAdmin } from './guards.js';
 import { issueSignInUrl } from '../../auth/localLogin.js';
@@ -24,19 +25,7 @@ import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { firstNulKey, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
-import {
-  field,
-  notFound,
-  param,
-  query,
-  requestActor,
-  seeOther,
-  sendFragment,
-  textError,
-  wantsFragment,
-  withToast,
-  type WebDeps,
-} from './support.js';
+import { field, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, withToast, type WebDeps } from './support.js';
 
 const EMPTY_ADD_USER: AddUserState = { values: { email: '', name: '', role: 'user' }, error: null, created: null };
 const EMPTY_KEYWORD_FORM: KeywordFormState = { values: { keyword: '', urlTemplate: '', description: '' }, error: null };

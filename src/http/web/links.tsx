@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestActor } from '../actor.js';
 import QRCode from 'qrcode';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireUser } from './guards.js';
@@ -33,7 +34,6 @@ import {
   param,
   parseExpiresInput,
   query,
-  requestActor,
   seeOther,
   sendFragment,
   tableEnv,

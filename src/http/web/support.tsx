@@ -3,7 +3,7 @@ import type { VNode } from 'preact';
 import { requestUser } from '../../auth/currentUser.js';
 import type { Config } from '../../config.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
-import { asUser, type Actor, type Capability, type GrantedLink, type LinkService } from '../../links/index.js';
+import type { Capability, GrantedLink, LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { viewerOf, type LinkView, type User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
@@ -13,24 +13,13 @@ import { ToastOob, type ToastLevel } from '../../views/partials/ui.js';
 import { renderFragment } from '../../views/render.js';
 import { isMethodOverride } from './methodOverride.js';
 import { errorToastHeader, isHtmx, pageContext, requestOrigin, sendHtml } from './render.js';
+import { requestActor } from '../actor.js';
 
 /** What every web route needs. */
 export interface WebDeps {
   config: Config;
   store: Store;
   links: LinkService;
-}
-
-const actors = new WeakMap<FastifyRequest, Actor>();
-
-/** The signed-in user as the links application layer sees them, one object per request (behind a guard). */
-export function requestActor(req: FastifyRequest): Actor {
-  let actor = actors.get(req);
-  if (!actor) {
-    actor = asUser(requestUser(req));
-    actors.set(req, actor);
-  }
-  return actor;
 }
 
 export function param(req: FastifyRequest, name: string): string {
