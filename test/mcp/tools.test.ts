@@ -381,7 +381,8 @@ describe('MCP tools', () => {
       assert.match(await refused(asAlice, 'update_link', { link: 'u-expiry', expires_at: 'soon' }, 'validation_failed'), /RFC 3339/);
       // An expired link stays editable: its own stored expiry is accepted as is.
       const link = (await s.store.links.getBySlug('u-expiry'))!;
-      const past = Date.now() - 86_400_000 - (Date.now() % 1000);
+      // A whole second a day ago, from one reading of the clock.
+      const past = Math.floor(Date.now() / 1000) * 1000 - 86_400_000;
       await s.store.db.kysely.updateTable('links').set({ expires_at: past }).where('id', '=', link.id).execute();
       const still = await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: new Date(past).toISOString(), title: 'kept' });
       assert.equal(still.lifecycle_state, 'expired');
