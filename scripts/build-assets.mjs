@@ -34,5 +34,6 @@ function publish(logical, file) {
 
 publish('css/app.css', 'static/css/app.css');
 publish('js/htmx.js', 'node_modules/htmx.org/dist/htmx.min.js');
+publish('img/favicon.svg', 'static/img/favicon.svg');
 for (const f of readdirSync('static/js').sort()) if (f.endsWith('.js')) publish(`js/${f}`, join('static/js', f));
 writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

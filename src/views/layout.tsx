@@ -247,6 +247,7 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <meta name="htmx-config" content={HTMX_CONFIG} />
         <title>{`${title} — Joe Links`}</title>
         <script src={asset('js/theme.js')}></script>
+        <link rel="icon" type="image/svg+xml" href={asset('img/favicon.svg')} />
         <link rel="stylesheet" href={asset('css/app.css')} />
         <script src={asset('js/htmx.js')} defer></script>
         <script src={asset('js/app.js')} defer></script>
