@@ -44,3 +44,41 @@ export class HotQuery<Values extends readonly unknown[]> {
     });
   }
 }
+
+/**
+ * A pipeline of `wait` steps for `runMaybeSync`. What each step receives back
+ * is typed by its own `wait`, so the generator's own "next" type is left open.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each `wait` types what it receives
+export type Pipeline<T> = Generator<unknown, T, any>;
+
+/** Waits for a value inside `runMaybeSync`: `const v = yield* wait(lookup())`. */
+export function* wait<T>(value: MaybePromise<T>): Generator<MaybePromise<T>, T, T> {
+  return yield value;
+}
+
+/**
+ * Runs a pipeline written as a generator of `wait` steps, synchronously for as
+ * long as every step answers at once (a prepared statement on an SQLite file)
+ * and as a promise from the first step that does not. The redirect hot path
+ * then reads like async code without paying for promise turns where the
+ * database needs none.
+ */
+export function runMaybeSync<T>(pipeline: Pipeline<T>): MaybePromise<T> {
+  return drive(pipeline, pipeline.next());
+}
+
+function drive<T>(pipeline: Pipeline<T>, first: IteratorResult<unknown, T>): MaybePromise<T> {
+  let step = first;
+  while (!step.done) {
+    const value = step.value;
+    if (value instanceof Promise) {
+      return value.then(
+        (v) => drive(pipeline, pipeline.next(v)),
+        (e: unknown) => drive(pipeline, pipeline.throw(e)),
+      );
+    }
+    step = pipeline.next(value);
+  }
+  return step.value;
+}

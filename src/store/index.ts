@@ -74,7 +74,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
   const k = db.kysely;
   const tags = new TagStore(k, db.driver, now);
   const owners = new OwnerStore(k);
-  const users = new UserStore(k, now);
+  const users = new UserStore(k, now, () => db.sqliteReader());
   const clickRollups = new ClickRollupStore(k, now);
   return {
     db,

@@ -18,6 +18,14 @@ export const USER_COLUMNS = [
   'users.updated_at',
 ] as const;
 
+/** The user columns without their table prefix: the row keys of a compiled lookup (HotQuery). */
+export const USER_FIELDS = USER_COLUMNS.map((c) => c.slice('users.'.length) as keyof UsersTable);
+
+/** A user from the values of USER_COLUMNS in their order, as a compiled lookup answers them. */
+export function userFromValues(values: readonly unknown[]): User {
+  return toUser(Object.fromEntries(USER_FIELDS.map((f, i) => [f, values[i]])) as unknown as Selectable<UsersTable>);
+}
+
 export function toUser(r: Selectable<UsersTable>): User {
   return {
     id: r.id,

@@ -1,8 +1,8 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Database, UsersTable } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
-import { toUser, USER_COLUMNS } from './rows.js';
+import { USER_COLUMNS, USER_FIELDS, userFromValues } from './rows.js';
 import type { Clock, User } from './types.js';
 
 export interface SessionData {
@@ -20,9 +20,6 @@ export type SessionViewer = { kind: 'none' } | { kind: 'orphaned' } | { kind: 'u
 
 const NONE: SessionViewer = { kind: 'none' };
 const ORPHANED: SessionViewer = { kind: 'orphaned' };
-
-/** `users.*` without the table prefix: the row keys of the viewer lookup. */
-const USER_FIELDS = USER_COLUMNS.map((c) => c.slice('users.'.length) as keyof UsersTable);
 
 type ViewerRow = [expiry: number | string, userId: string | null, ...user: unknown[]];
 
@@ -55,8 +52,7 @@ export class SessionStore {
       if (!r || Number(r[0]) <= this.now() || r[1] === null) return NONE;
       const user = r.slice(2);
       if (user[0] === null || user[0] === undefined) return ORPHANED;
-      const row = Object.fromEntries(USER_FIELDS.map((f, i) => [f, user[i]])) as unknown as Parameters<typeof toUser>[0];
-      return { kind: 'user', user: toUser(row) };
+      return { kind: 'user', user: userFromValues(user) };
     });
   }
 

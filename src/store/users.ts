@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { displayNameSlug, emailLocalPart } from '../domain/displayName.js';
@@ -6,7 +7,8 @@ import { AppError } from '../domain/errors.js';
 import { escapeLike } from '../domain/text.js';
 import { isUniqueViolation } from './dbErrors.js';
 import { like } from './sql.js';
-import { toUser, USER_COLUMNS } from './rows.js';
+import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
+import { toUser, USER_COLUMNS, USER_FIELDS, userFromValues } from './rows.js';
 import type { Clock, Executor, Role, RoleSource, User } from './types.js';
 
 export interface NewUser {
@@ -29,10 +31,46 @@ export function validateEmail(email: string): string {
 }
 
 export class UserStore {
+  private readonly localIdentityQuery: HotQuery<unknown[]>;
+  private readonly emailQuery: HotQuery<unknown[]>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
-  ) {}
+    reader: () => SqliteDatabase.Database | null = () => null,
+  ) {
+    // Compiled once for the resolver, which finds a forward-auth visitor on every request.
+    this.localIdentityQuery = new HotQuery(
+      db,
+      db.selectFrom('users').select(USER_COLUMNS).where('provider', '=', 'local').where('subject', '=', '').compile(),
+      USER_FIELDS,
+      reader,
+    );
+    this.emailQuery = new HotQuery(
+      db,
+      db
+        .selectFrom('users')
+        .select(USER_COLUMNS)
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', ''))
+        .orderBy('created_at')
+        .orderBy('id')
+        .compile(),
+      USER_FIELDS,
+      reader,
+    );
+  }
+
+  /**
+   * The user a trusted proxy names, as forward-auth sign-in would find them
+   * (local identity first, then the email rule), or null if they have never
+   * been seen. Synchronous on an SQLite file.
+   */
+  forwardAuthUser(email: string): MaybePromise<User | null> {
+    const e = email.trim().toLowerCase();
+    return andThen(this.localIdentityQuery.first(['local', e]), (byIdentity) =>
+      byIdentity ? userFromValues(byIdentity) : andThen(this.emailQuery.first([e]), (r) => (r ? userFromValues(r) : null)),
+    );
+  }
 
   async findById(id: string, db: Executor = this.db): Promise<User | null> {
     const r = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
