@@ -10,13 +10,14 @@ import { REST_PREFIX, registerRestApi } from './http/api/index.js';
 import { createApiBudgets } from './http/api/rateLimit.js';
 import { MCP_PATH, registerMcp } from './http/mcp.js';
 import { registerOpenApi } from './http/openapi.js';
-import { redirectFastPath } from './http/redirectFastPath.js';
+import { goLinkFront } from './http/goLinks.js';
 import { registerStateLinkApi, registerStateLinkRedirects, stateLinkLimits } from './http/stateLinks.js';
 import { registerSystemRoutes } from './http/system.js';
 import { webErrorHandler } from './http/web/errors.js';
 import { registerWeb } from './http/web/index.js';
 import { registerSecurityHeaders } from './http/web/security.js';
 import type { LinkService } from './links/index.js';
+import type { Resolver } from './resolve/resolver.js';
 import type { LinkSuggestions } from './llm/index.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   config: Config;
   store: Store;
   links: LinkService;
+  /** The one go-link resolver, shared by the front and the web layer's catch-all. */
+  resolver: Resolver;
   /** LLM link suggestions, shared by REST and MCP; null when no provider is configured. */
   suggestions: LinkSuggestions | null;
   metrics: Metrics;
@@ -87,13 +90,15 @@ function underProgramPrefix(url: string): boolean {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   let closing = false;
-  const fastRedirect = redirectFastPath({ ...deps, closing: () => closing });
+  // The first path segments the router owns, known once every route is registered.
+  let routed: ReadonlySet<string> = new Set();
+  const front = goLinkFront({ ...deps, now: deps.store.now, closing: () => closing, routedSegments: () => routed });
   const app = Fastify({
-    // Plain anonymous go-link hops are answered before Fastify's routing (see
-    // redirectFastPath.ts); everything else, including every fall-through, is Fastify's.
+    // Go-link requests are resolved before Fastify's routing and their redirects
+    // answered there (http/goLinks.ts); everything else, pages included, is Fastify's.
     serverFactory: (handler, opts) => {
       const server = createServer((req, res) => {
-        const served = fastRedirect(req, res);
+        const served = front(req, res);
         if (served === false) handler(req, res);
         else if (served !== true) void served.then((ok) => ok || handler(req, res));
       });
@@ -129,6 +134,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routes.push(r.url);
   });
   app.decorate('registeredRoutes', routes);
+  app.addHook('onReady', async () => {
+    routed = new Set(
+      routes.map((url) => url.split('/')[1] ?? '').filter((seg) => seg !== '' && !seg.startsWith(':') && !seg.startsWith('*')),
+    );
+  });
 
   await app.register(cookie);
   await app.register(formbody);

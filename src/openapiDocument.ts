@@ -8,6 +8,7 @@ import { connect } from './db/connect.js';
 import { migrationStatus } from './db/migrate.js';
 import { DOCS_PREFIX } from './http/openapi.js';
 import { LinkService } from './links/index.js';
+import { Resolver } from './resolve/resolver.js';
 import { Metrics } from './metrics.js';
 import { createStore } from './store/index.js';
 
@@ -31,6 +32,7 @@ export async function generateOpenApiDocument(opts: { extend?: (api: FastifyInst
       config,
       store,
       links: new LinkService(store),
+      resolver: new Resolver(store),
       suggestions: null,
       metrics: new Metrics(),
       recordClick: () => {},

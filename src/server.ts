@@ -8,6 +8,7 @@ import { Metrics } from './metrics.js';
 import { createClickRecorder } from './workers/clickSink.js';
 import { LinkEventBus, LinkService } from './links/index.js';
 import { createLinkSuggestions } from './llm/index.js';
+import { Resolver } from './resolve/resolver.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
 import { startGaugeUpdater } from './workers/gauges.js';
@@ -66,6 +67,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       config,
       store,
       links,
+      resolver: new Resolver(store),
       suggestions,
       metrics,
       logger: opts.logger,

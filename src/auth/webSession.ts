@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { isTrusted } from '../domain/clientIp.js';
@@ -22,7 +23,10 @@ export interface WebSessionDeps {
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+$/;
 
 /** The email a trusted proxy vouches for, or null (untrusted peer, no header, not an email). */
-export function proxiedEmail(config: Pick<Config, 'authProxyHeader' | 'trustedProxies'>, req: FastifyRequest): string | null {
+export function proxiedEmail(
+  config: Pick<Config, 'authProxyHeader' | 'trustedProxies'>,
+  req: { socket: { remoteAddress?: string | undefined }; headers: IncomingHttpHeaders },
+): string | null {
   if (config.authProxyHeader === null) return null;
   if (!isTrusted(req.socket.remoteAddress ?? '', config.trustedProxies)) return null;
   const raw = req.headers[config.authProxyHeader];

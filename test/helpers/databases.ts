@@ -24,7 +24,7 @@ export interface TestDatabase {
 
 const notified = new Set<string>();
 
-function skipReason(driver: DbDriver): string | false {
+export function skipReason(driver: DbDriver): string | false {
   const env = driver === 'postgres' ? 'JOE_TEST_PG_DSN' : driver === 'mysql' ? 'JOE_TEST_MYSQL_DSN' : null;
   if (!env || process.env[env]) return false;
   if (!notified.has(env)) {

@@ -5,12 +5,11 @@ import { eventually, get, sessionCookie, startTestServer, type TestServer } from
 import { createLink, updateLink } from '../helpers/links.js';
 
 /**
- * The plain anonymous hop is answered before Fastify (src/http/redirectFastPath.ts).
- * Whichever path answers, a visitor must not be able to tell: same status,
- * same headers, same click; and every case the fast path declines must still
- * get the resolver's own answer.
+ * Go-link redirects are answered before Fastify (src/http/goLinks.ts), and
+ * only pages go through it. A visitor must not be able to tell which answered:
+ * same status, same headers, same click, folded slug or not.
  */
-describe('redirect fast path', () => {
+describe('the go-link front', () => {
   let s: TestServer;
   let alice: User;
   let aliceCookie: string;
@@ -46,9 +45,8 @@ describe('redirect fast path', () => {
     await s.stop();
   });
 
-  test('the fast answer and the resolver answer carry identical headers', async () => {
+  test('an exact and a case-folded hit carry identical headers, and no page headers', async () => {
     const fast = await get(`${s.url}/wiki`);
-    // Upper case is folded by the resolver, never by the fast path.
     const resolver = await get(`${s.url}/WIKI`);
     assert.equal(fast.status, 302);
     assert.equal(resolver.status, 302);

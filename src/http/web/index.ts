@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../../metrics.js';
 import type { ClickEvent } from '../../workers/clickWriter.js';
+import type { Resolver } from '../../resolve/resolver.js';
 import { registerResolver } from '../resolve.js';
 import { registerStateLinkPages } from '../stateLinks.js';
 import { registerAdminRoutes } from './admin.js';
@@ -22,6 +23,7 @@ import { registerThemeRoute } from './theme.js';
 import { registerTokenRoutes } from './tokens.js';
 
 export interface WebSurfaceDeps extends WebDeps {
+  resolver: Resolver;
   metrics: Metrics;
   recordClick(event: ClickEvent): void;
   /** Routes added to `pages` after the app's own (tests). */

@@ -1,0 +1,151 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SESSION_COOKIE } from '../auth/currentUser.js';
+import { proxiedEmail } from '../auth/webSession.js';
+import type { Config } from '../config.js';
+import { clientIp } from '../domain/clientIp.js';
+import { isRandomTokenShaped } from '../domain/secrets.js';
+import type { Metrics } from '../metrics.js';
+import type { Resolution, Resolver, ViewerSource } from '../resolve/resolver.js';
+import type { Clock } from '../store/types.js';
+import type { ClickEvent } from '../workers/clickWriter.js';
+import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
+import { requestHost } from './web/render.js';
+import { REFERRER_POLICY } from './web/security.js';
+
+export interface GoLinkDeps {
+  config: Pick<Config, 'authMode' | 'authProxyHeader' | 'trustedProxies'>;
+  resolver: Resolver;
+  now: Clock;
+  metrics: Metrics;
+  recordClick(event: ClickEvent): void;
+  /** True once the server has begun shutting down; Fastify then answers 503. */
+  closing(): boolean;
+  /** The first path segments the router owns; their requests go to Fastify untouched. */
+  routedSegments(): ReadonlySet<string>;
+}
+
+/** The `session` cookie's token, as the cookie parser would read it (first occurrence wins). */
+export function sessionToken(header: string | undefined): string | null {
+  if (header === undefined || !header.includes(`${SESSION_COOKIE}=`)) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    // Anything but a session token's shape is not worth a query.
+    return isRandomTokenShaped(value) ? value : null;
+  }
+  return null;
+}
+
+/** Resolutions the front computed but leaves to the web layer to render, per request. */
+const pending = new WeakMap<IncomingMessage, Resolution>();
+
+/** The resolution the front left for this request's page, if any (taken once). */
+export function takeResolution(req: IncomingMessage): Resolution | undefined {
+  const r = pending.get(req);
+  if (r) pending.delete(req);
+  return r;
+}
+
+/**
+ * The URL with every escape the router could not decode written as a literal
+ * `%` (`%25`), so it reaches the catch-all route; the resolver has already
+ * read the path its own way.
+ */
+function routable(url: string): string {
+  try {
+    decodeURIComponent(url);
+    return url;
+  } catch {
+    return url.replace(/%(?![0-9A-Fa-f]{2})|%(?=[89A-Fa-f][0-9A-Fa-f])/g, '%25');
+  }
+}
+
+/**
+ * The front of every go-link request: a `GET`/`HEAD` whose first path
+ * segment is no route of the router is resolved here, before Fastify routes
+ * it, by the one resolver. A redirect is answered at once (no Fastify hook
+ * runs for it, and on an SQLite file no promise turn either); a page outcome
+ * (sign in, forbidden, expired, not found) is left for the web layer's
+ * catch-all route to render with its hooks and headers.
+ *
+ * Returns true once it has answered, false when Fastify should handle the
+ * request (or a promise of either).
+ */
+export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean> {
+  const { config, resolver, metrics } = deps;
+  const found = metrics.redirects.labels('found');
+
+  function answer(req: IncomingMessage, res: ServerResponse, outcome: Resolution, done: () => void): boolean {
+    if (outcome.kind !== 'redirect') {
+      // A handoff is the web layer's to settle; it resolves again once it has.
+      if (outcome.kind !== 'handoff') pending.set(req, outcome);
+      // The router refuses a malformed escape outright; the page the resolver chose must still be rendered.
+      const url = req.url!;
+      const fixed = routable(url);
+      if (fixed !== url) req.url = fixed;
+      return false;
+    }
+    const headers = req.headers;
+    if (outcome.linkId !== null && req.method === 'GET') {
+      deps.recordClick({
+        linkId: outcome.linkId,
+        userId: outcome.userId,
+        ip: clientIp(req.socket.remoteAddress ?? '', headers, config.trustedProxies),
+        userAgent: headers['user-agent'],
+        referer: headers.referer,
+        at: deps.now(),
+      });
+    }
+    found.inc();
+    const location = locationHeader(outcome.location);
+    if (outcome.htmxAware && headers['hx-request'] !== undefined) {
+      res.writeHead(204, { 'referrer-policy': REFERRER_POLICY, 'cache-control': REDIRECT_CACHE_CONTROL, 'hx-redirect': location });
+    } else {
+      res.writeHead(302, {
+        'referrer-policy': REFERRER_POLICY,
+        'cache-control': REDIRECT_CACHE_CONTROL,
+        location,
+        'content-length': '0',
+      });
+    }
+    res.end();
+    done();
+    return true;
+  }
+
+  /** A trusted proxy's word wins over any session cookie, as in the web layer's forward-auth sign-in. */
+  function viewerOf(req: IncomingMessage): ViewerSource {
+    const email = config.authMode === 'proxy' ? proxiedEmail(config, req) : null;
+    if (email !== null) return { kind: 'proxied', email };
+    const token = sessionToken(req.headers.cookie);
+    return token === null ? { kind: 'anonymous' } : { kind: 'session', token };
+  }
+
+  return function resolveGoLink(req, res) {
+    const method = req.method;
+    if ((method !== 'GET' && method !== 'HEAD') || deps.closing()) return false;
+    const url = req.url ?? '';
+    if (url.charCodeAt(0) !== 0x2f) return false;
+    const q = url.indexOf('?');
+    const path = (q === -1 ? url : url.slice(0, q)).slice(1);
+    if (path === '') return false;
+    const slash = path.indexOf('/');
+    if (deps.routedSegments().has(slash === -1 ? path : path.slice(0, slash))) return false;
+    const viewer = viewerOf(req);
+    const done = metrics.redirectDuration.startTimer();
+    try {
+      const outcome = resolver.resolve({ path, host: requestHost(req), viewer });
+      return outcome instanceof Promise
+        ? outcome.then(
+            (o) => answer(req, res, o, done),
+            // Fastify answers a failed lookup again from scratch, with its error handling.
+            () => false,
+          )
+        : answer(req, res, outcome, done);
+    } catch {
+      return false;
+    }
+  };
+}

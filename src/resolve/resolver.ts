@@ -1,0 +1,172 @@
+import { resolveAccess } from '../domain/caps.js';
+import { lifecycleState } from '../domain/lifecycle.js';
+import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
+import { fillTemplate, hasPlaceholders, isSafeSubstitution, placeholderNames } from '../domain/url.js';
+import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
+import type { Store } from '../store/index.js';
+import { KEYWORD_PATTERN } from '../store/keywords.js';
+import type { ResolveTarget } from '../store/links.js';
+import { viewerOf, type User } from '../store/types.js';
+
+/**
+ * How the resolver learns who is asking: nobody; a session cookie's token or
+ * the email a trusted forward-auth proxy vouches for, each looked up only once
+ * a link is found (a miss never pays for it); or a user the web layer has
+ * already established.
+ */
+export type ViewerSource =
+  { kind: 'anonymous' } | { kind: 'session'; token: string } | { kind: 'proxied'; email: string } | { kind: 'known'; user: User | null };
+
+export interface ResolveRequest {
+  /** The request path as received, without its leading `/` and query string. */
+  path: string;
+  /** The request's host name, without port. */
+  host: string;
+  viewer: ViewerSource;
+}
+
+/**
+ * What a go-link request comes to. A redirect is answered as is; the others
+ * are pages the web layer renders (docs/links.md#resolution).
+ */
+export type Resolution =
+  | {
+      kind: 'redirect';
+      location: string;
+      /** The link whose click this is; null for a keyword template, which stores none. */
+      linkId: string | null;
+      userId: string | null;
+      /** An HTMX request to a link gets `HX-Redirect` instead of a 302 (keywords never do). */
+      htmxAware: boolean;
+    }
+  /** A secure link asked for by nobody: sign in first. */
+  | { kind: 'login' }
+  | { kind: 'forbidden' }
+  | { kind: 'expired'; slug: string; link: ResolveTarget }
+  /** `slug` is the first path segment as typed (decoded); a create offer only for plain misses. */
+  | { kind: 'not_found'; slug: string; offerCreate: boolean }
+  /**
+   * The web layer must settle who is asking first: the session's user has been
+   * deleted (it signs the browser out), or a forward-auth user has never been
+   * seen (it creates them and signs them in). It then resolves the request again.
+   */
+  | { kind: 'handoff' };
+
+/** Percent-decodes one path segment; a malformed escape is kept literally rather than refused. */
+function decodeSegment(s: string): string {
+  if (!s.includes('%')) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s.replace(/%([0-9A-Fa-f]{2})/g, (m, h: string) => {
+      const c = parseInt(h, 16);
+      return c < 0x80 ? String.fromCharCode(c) : m;
+    });
+  }
+}
+
+const keywordRedirect = (location: string): Resolution => ({ kind: 'redirect', location, linkId: null, userId: null, htmxAware: false });
+const miss = (slug: string, offerCreate: boolean): Resolution => ({ kind: 'not_found', slug, offerCreate });
+const HANDOFF: Resolution = { kind: 'handoff' };
+
+/**
+ * The one go-link resolver: path keyword → host keyword → exact (case-folded)
+ * → normalisation forgiveness → longest prefix; each hit passes the
+ * visibility gate, then the lifecycle gate, then template substitution
+ * (docs/links.md#resolution, docs/lifecycle.md#resolving-expired-and-archived-links).
+ *
+ * Every lookup is a compiled statement: on an SQLite file the whole
+ * resolution runs synchronously, so a redirect costs no promise turn; on
+ * PostgreSQL and MySQL the same steps await the same lookups.
+ */
+export class Resolver {
+  constructor(private readonly store: Pick<Store, 'links' | 'keywords' | 'sessions' | 'users' | 'access' | 'now'>) {}
+
+  resolve(req: ResolveRequest): MaybePromise<Resolution> {
+    return runMaybeSync(this.pipeline(req));
+  }
+
+  private *pipeline({ path, host, viewer }: ResolveRequest): Pipeline<Resolution> {
+    const { store } = this;
+    if (path === '') return miss('', false);
+
+    // Keywords match exactly and case-sensitively, before any slug lookup.
+    const slash = path.indexOf('/');
+    if (slash > 0 && slash < path.length - 1) {
+      const keyword = path.slice(0, slash);
+      if (keyword !== host && KEYWORD_PATTERN.test(keyword)) {
+        const template = yield* wait(store.keywords.templateFor(keyword));
+        if (template !== null) return keywordRedirect(template.replaceAll('{slug}', path.slice(slash + 1)));
+      }
+    }
+
+    const segments = path.split('/').map(decodeSegment);
+    const first = segments[0]!;
+    const folded = segments.length === 1 ? first.toLowerCase() : null;
+    // Undefined: the exact lookup is still to do.
+    let exact: ResolveTarget | null | undefined;
+    if (KEYWORD_PATTERN.test(host)) {
+      if (folded !== null && isSlugShaped(folded)) {
+        // A keyword-shaped host (`go`, as most installs are reached) reads its template and the slug in one query.
+        const both = yield* wait(store.links.lookupHostAndSlug(host, folded));
+        if (both.hostTemplate !== null) return keywordRedirect(both.hostTemplate.replaceAll('{slug}', path));
+        exact = both.link;
+      } else {
+        const template = yield* wait(store.keywords.templateFor(host));
+        if (template !== null) return keywordRedirect(template.replaceAll('{slug}', path));
+      }
+    }
+
+    if (folded !== null) {
+      if (exact === undefined) exact = isSlugShaped(folded) ? yield* wait(store.links.lookupForResolve(folded)) : null;
+      if (exact) return yield* this.follow(exact, folded, null, viewer);
+      for (const candidate of normalizationCandidates(folded)) {
+        if (!isSlugShaped(candidate)) continue;
+        const hit = yield* wait(store.links.lookupForResolve(candidate));
+        if (hit) return yield* this.follow(hit, candidate, null, viewer);
+      }
+    } else {
+      // Longest prefix first; slugs never contain `/`, so only slug-shaped prefixes can hit.
+      for (let n = segments.length - 1; n >= 1; n--) {
+        const prefix = segments.slice(0, n).join('/').toLowerCase();
+        if (!isSlugShaped(prefix)) continue;
+        const hit = yield* wait(store.links.lookupForResolve(prefix));
+        if (hit) return yield* this.follow(hit, prefix, segments.slice(n), viewer);
+      }
+    }
+    return miss(first, true);
+  }
+
+  /** Visibility first, lifecycle second, then the destination itself. */
+  private *follow(link: ResolveTarget, slug: string, rest: readonly string[] | null, viewer: ViewerSource): Pipeline<Resolution> {
+    const { store } = this;
+    let user: User | null = null;
+    if (viewer.kind === 'known') user = viewer.user;
+    else if (viewer.kind === 'session') {
+      const session = yield* wait(store.sessions.viewer(viewer.token));
+      if (session.kind === 'orphaned') return HANDOFF;
+      if (session.kind === 'user') user = session.user;
+    } else if (viewer.kind === 'proxied') {
+      user = yield* wait(store.users.forwardAuthUser(viewer.email));
+      if (!user) return HANDOFF;
+    }
+    if (link.visibility === 'secure') {
+      const facts = user ? yield* wait(store.access.facts(link.id, viewerOf(user))) : null;
+      const access = resolveAccess(link.visibility, facts);
+      if (access === 'login') return { kind: 'login' };
+      if (access === 'forbidden') return { kind: 'forbidden' };
+    }
+    // Reached only past the visibility gate: an expired secure link says nothing to a stranger.
+    const state = lifecycleState(link, store.now());
+    if (state === 'archived') return miss(slug, false);
+    if (state === 'expired') return { kind: 'expired', slug, link };
+    let location = link.url;
+    if (hasPlaceholders(link.url)) {
+      // A bare visit to a variable link, or the wrong number of values, is a miss without a create offer.
+      if (rest === null || rest.length !== placeholderNames(link.url).length) return miss(slug, false);
+      location = fillTemplate(link.url, rest);
+      if (!isSafeSubstitution(link.url, location)) return miss(slug, false);
+    }
+    return { kind: 'redirect', location, linkId: link.id, userId: user?.id ?? null, htmxAware: true };
+  }
+}

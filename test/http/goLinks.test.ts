@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ALL_DRIVERS, skipReason } from '../helpers/databases.js';
+import { addShare, createLink, updateLink } from '../helpers/links.js';
+import { eventually, get, sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * Every kind of go link, asked for by every kind of visitor, over real HTTP:
+ * the one resolver (src/resolve/resolver.ts) answers each with the status,
+ * Location and cache headers the rules give (docs/links.md#resolution), and
+ * stores exactly one click per redirect of a link, naming the signed-in user.
+ */
+
+type Who = 'anonymous' | 'owner' | 'stranger' | 'recipient' | 'admin';
+const EVERYONE: readonly Who[] = ['anonymous', 'owner', 'stranger', 'recipient', 'admin'];
+
+interface Expect {
+  status: number;
+  /** Location of a redirect; `login` is the sign-in page with the request as return URL. */
+  location?: string;
+  /** Whether the answer stores a click. */
+  click: boolean;
+}
+
+const redirect = (location: string): Expect => ({ status: 302, location, click: true });
+const LOGIN: Expect = { status: 302, location: 'login', click: false };
+const NOT_FOUND: Expect = { status: 404, click: false };
+
+/** Request path → expectation per visitor. */
+const CASES: Record<string, (who: Who) => Expect> = {
+  '/plain': () => redirect('https://plain.test/'),
+  '/hidden': () => redirect('https://hidden.test/'),
+  '/vault': (who) => (who === 'anonymous' ? LOGIN : who === 'stranger' ? { status: 403, click: false } : redirect('https://vault.test/')),
+  '/jira/ABC-123': () => redirect('https://jira.test/browse/ABC-123'),
+  '/jira': () => NOT_FOUND,
+  '/docs/guide/intro': () => redirect('https://docs.test/'),
+  '/PLAIN': () => redirect('https://plain.test/'),
+  '/gone': () => NOT_FOUND,
+  '/stale': () => NOT_FOUND,
+  '/gh/joe/links': () => ({ status: 302, location: 'https://github.com/joe/links', click: false }),
+  '/no-such-link': () => NOT_FOUND,
+};
+
+for (const driver of ALL_DRIVERS) {
+  describe(`every outcome of the resolver [${driver}]`, { skip: skipReason(driver) }, () => {
+    let s: TestServer;
+    const cookies = new Map<Who, Record<string, string>>();
+    const userIds = new Map<Who, string | null>();
+
+    before(async () => {
+      s = await startTestServer({ driver });
+      const st = s.store;
+      const make = async (who: Exclude<Who, 'anonymous'>) => {
+        const user = await st.users.create({ email: `${who}@example.test`, displayName: who, role: who === 'admin' ? 'admin' : 'user' });
+        cookies.set(who, { cookie: await sessionCookie(st, user) });
+        userIds.set(who, user.id);
+        return user;
+      };
+      cookies.set('anonymous', {});
+      userIds.set('anonymous', null);
+      const owner = await make('owner');
+      await make('stranger');
+      const recipient = await make('recipient');
+      await make('admin');
+      await createLink(st, { slug: 'plain', url: 'https://plain.test/' }, owner.id);
+      await createLink(st, { slug: 'hidden', url: 'https://hidden.test/', visibility: 'private' }, owner.id);
+      const vault = await createLink(st, { slug: 'vault', url: 'https://vault.test/', visibility: 'secure' }, owner.id);
+      await addShare(st, vault.id, recipient.id, owner.id);
+      await createLink(st, { slug: 'jira', url: 'https://jira.test/browse/$ticket' }, owner.id);
+      await createLink(st, { slug: 'docs', url: 'https://docs.test/' }, owner.id);
+      const gone = await createLink(st, { slug: 'gone', url: 'https://gone.test/' }, owner.id);
+      await updateLink(st, gone.id, { archived: true });
+      const stale = await createLink(st, { slug: 'stale', url: 'https://stale.test/', expiresAt: Date.now() + 60_000 }, owner.id);
+      await st.db.kysely
+        .updateTable('links')
+        .set({ expires_at: Date.now() - 60_000 })
+        .where('id', '=', stale.id)
+        .execute();
+      await st.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}' });
+    });
+    after(async () => s.stop());
+
+    test('each link for each visitor: status, Location, no-store, and one click naming the user', async () => {
+      const expectedClicks = new Map<string, (string | null)[]>();
+      for (const [path, rule] of Object.entries(CASES)) {
+        for (const who of EVERYONE) {
+          const want = rule(who);
+          const r = await get(`${s.url}${path}`, cookies.get(who));
+          const label = `${path} as ${who}`;
+          assert.equal(r.status, want.status, label);
+          assert.equal(r.headers.get('cache-control'), 'private, no-store', label);
+          if (want.location === 'login') {
+            assert.equal(r.headers.get('location'), `/auth/login?return_url=${encodeURIComponent(path)}`, label);
+          } else if (want.location) {
+            assert.equal(r.headers.get('location'), want.location, label);
+          } else {
+            assert.match(r.headers.get('content-type') ?? '', /^text\/html/, label);
+            assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/, label);
+          }
+          if (want.click) {
+            const slug = path.slice(1).split('/')[0]!.toLowerCase();
+            expectedClicks.set(slug, [...(expectedClicks.get(slug) ?? []), userIds.get(who)!]);
+          }
+        }
+      }
+      const sorted = (xs: (string | null)[]) => xs.map((x) => x ?? '').sort();
+      const stored = async (slug: string) => {
+        const link = await s.store.links.getBySlug(slug);
+        const rows = await s.store.db.kysely.selectFrom('link_clicks').select('user_id').where('link_id', '=', link!.id).execute();
+        return sorted(rows.map((r) => r.user_id));
+      };
+      for (const [slug, users] of expectedClicks) {
+        await eventually(async () => (await stored(slug)).length >= users.length);
+        assert.deepEqual(await stored(slug), sorted(users), `clicks of ${slug}`);
+      }
+      for (const slug of ['gone', 'stale']) assert.deepEqual(await stored(slug), [], `no click on ${slug}`);
+    });
+
+    test('HEAD redirects like GET without a click; HTMX gets 204 with HX-Redirect for links, a plain 302 for keywords', async () => {
+      const before = (await s.store.analytics.totals((await s.store.links.getBySlug('docs'))!.id)).total;
+      const head = await get(`${s.url}/docs`, {}, 'HEAD');
+      assert.equal(head.status, 302);
+      assert.equal(head.headers.get('location'), 'https://docs.test/');
+      const htmx = await get(`${s.url}/docs`, { 'hx-request': 'true', ...cookies.get('owner') });
+      assert.equal(htmx.status, 204);
+      assert.equal(htmx.headers.get('hx-redirect'), 'https://docs.test/');
+      const keyword = await get(`${s.url}/gh/x`, { 'hx-request': 'true' });
+      assert.equal(keyword.status, 302);
+      const docs = (await s.store.links.getBySlug('docs'))!.id;
+      await eventually(async () => (await s.store.analytics.totals(docs)).total === before + 1);
+      assert.equal((await s.store.analytics.totals(docs)).total, before + 1, 'only the HTMX GET counted');
+    });
+
+    test('sign-out, demotion and deletion apply on the very next request', async () => {
+      const st = s.store;
+      const user = await st.users.create({ email: `temp-admin-${driver}@example.test`, displayName: 'Temp', role: 'admin' });
+      const cookie = { cookie: await sessionCookie(st, user) };
+      assert.equal((await get(`${s.url}/vault`, cookie)).status, 302, 'an admin may follow any secure link');
+      await st.users.setRole(user.id, 'user', 'manual');
+      assert.equal((await get(`${s.url}/vault`, cookie)).status, 403, 'demoted: now a stranger');
+      await st.sessions.delete(cookie.cookie.slice('session='.length));
+      const signedOut = await get(`${s.url}/vault`, cookie);
+      assert.equal(signedOut.status, 302);
+      assert.match(signedOut.headers.get('location') ?? '', /^\/auth\/login/, 'signed out: asked to sign in');
+      const again = { cookie: await sessionCookie(st, user) };
+      await st.db.kysely.deleteFrom('users').where('id', '=', user.id).execute();
+      const orphan = await get(`${s.url}/plain`, again);
+      assert.equal(orphan.status, 302);
+      assert.match(orphan.headers.get('location') ?? '', /^\/auth\/login/, "a deleted user's session is ended, not followed");
+      assert.match(orphan.headers.get('set-cookie') ?? '', /session=;/);
+    });
+
+    test('malformed and odd paths get a styled page with the security headers, never a bare text answer', async () => {
+      for (const path of ['/%ff<svg>', '/%', '/a%2fb', '/x/%00', `/${'a'.repeat(3000)}`, '/Static/app.css', '/links/nope']) {
+        const r = await get(`${s.url}${path}`);
+        assert.equal(r.status, 404, path);
+        assert.match(r.headers.get('content-type') ?? '', /^text\/html/, path);
+        assert.match(r.headers.get('content-security-policy') ?? '', /script-src 'self'/, path);
+        assert.doesNotMatch(await r.text(), /<svg>/, path);
+      }
+    });
+  });
+}
