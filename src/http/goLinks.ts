@@ -38,6 +38,25 @@ export function sessionToken(header: string | undefined): string | null {
   return null;
 }
 
+/** The click a redirect of a link stores: the link, the visitor, where the request came from, when. */
+export function clickOf(
+  req: IncomingMessage,
+  trustedProxies: Config['trustedProxies'],
+  linkId: string,
+  userId: string | null,
+  at: number,
+): ClickEvent {
+  const headers = req.headers;
+  return {
+    linkId,
+    userId,
+    ip: clientIp(req.socket.remoteAddress ?? '', headers, trustedProxies),
+    userAgent: headers['user-agent'],
+    referer: headers.referer,
+    at,
+  };
+}
+
 /** Resolutions the front computed but leaves to the web layer to render, per request. */
 const pending = new WeakMap<IncomingMessage, Resolution>();
 
@@ -89,14 +108,7 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
     }
     const headers = req.headers;
     if (outcome.linkId !== null && req.method === 'GET') {
-      deps.recordClick({
-        linkId: outcome.linkId,
-        userId: outcome.userId,
-        ip: clientIp(req.socket.remoteAddress ?? '', headers, config.trustedProxies),
-        userAgent: headers['user-agent'],
-        referer: headers.referer,
-        at: deps.now(),
-      });
+      deps.recordClick(clickOf(req, config.trustedProxies, outcome.linkId, outcome.userId, deps.now()));
     }
     found.inc();
     const location = locationHeader(outcome.location);

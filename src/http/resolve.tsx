@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
-import { clientIp } from '../domain/clientIp.js';
 import { slugError } from '../domain/slug.js';
 import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver } from '../resolve/resolver.js';
@@ -10,7 +9,7 @@ import { viewerOf, type User } from '../store/types.js';
 import { Expired } from '../views/pages/expired.js';
 import { Forbidden, NotFound } from '../views/pages/errors.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
-import { takeResolution } from './goLinks.js';
+import { clickOf, takeResolution } from './goLinks.js';
 import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
 import { isHtmx, pageContext, requestHost, sendHtml, shortKeyword } from './web/render.js';
 
@@ -37,14 +36,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
 
   const redirect = (req: FastifyRequest, reply: FastifyReply, outcome: Extract<Resolution, { kind: 'redirect' }>, user: User | null) => {
     if (outcome.linkId !== null && req.method === 'GET') {
-      deps.recordClick({
-        linkId: outcome.linkId,
-        userId: user?.id ?? null,
-        ip: clientIp(req.socket.remoteAddress ?? '', req.headers, config.trustedProxies),
-        userAgent: req.headers['user-agent'],
-        referer: req.headers.referer,
-        at: store.now(),
-      });
+      deps.recordClick(clickOf(req.raw, config.trustedProxies, outcome.linkId, user?.id ?? null, store.now()));
     }
     metrics.redirects.inc({ status: 'found' });
     reply.header('cache-control', NO_STORE);
