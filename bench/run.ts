@@ -12,14 +12,14 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const only = process.argv.slice(2);
 const want = (name: string) => only.length === 0 || only.includes(name);
 
-if (want('redirect')) {
-  const report = (prefix: string, r: ScenarioResult) => {
-    console.log(
-      `${prefix}_${r.name}: ratio=${r.ratio.toFixed(3)} rounds=${r.ratios.map((x) => x.toFixed(3)).join(',')} ` +
-        `ours_rps=${r.oursRps.toFixed(0)} bare_rps=${r.bareRps.toFixed(0)} ours_p99_ms=${r.p99Ms.toFixed(1)}`,
-    );
-  };
-  for (const r of await benchRedirects()) report('redirect', r);
+const report = (prefix: string, r: ScenarioResult) => {
+  console.log(
+    `${prefix}_${r.name}: ratio=${r.ratio.toFixed(3)} rounds=${r.ratios.map((x) => x.toFixed(3)).join(',')} ` +
+      `ours_rps=${r.oursRps.toFixed(0)} bare_rps=${r.bareRps.toFixed(0)} ours_p99_ms=${r.p99Ms.toFixed(1)}`,
+  );
+};
+if (want('redirect')) for (const r of await benchRedirects()) report('redirect', r);
+if (want('redirect') || want('redirect_postgres')) {
   const pg = await benchPostgresRedirects();
   if (pg) report('redirect_postgres', pg);
   else console.log('redirect_postgres: skipped (JOE_TEST_PG_DSN not set)');

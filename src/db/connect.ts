@@ -5,6 +5,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { DbConfig, DbDriver } from '../config.js';
+import { pgHotLookup } from './pgHotLookup.js';
 import type { Database } from './schema.js';
 
 export interface Db {
@@ -18,8 +19,21 @@ export interface Db {
    * in-memory SQLite.
    */
   sqliteReader(): SqliteDatabase.Database | null;
+  /**
+   * The redirect hot path's way to run one compiled single-row statement
+   * (docs/server.md#the-redirect-hot-path), or null where Kysely's own
+   * execution is the way.
+   */
+  hotLookup(sql: string): HotLookup | null;
   close(): Promise<void>;
 }
+
+/**
+ * One compiled single-row statement run by the database's cheapest means:
+ * the row's values in select order, at once where the driver can answer
+ * synchronously, or undefined for no row.
+ */
+export type HotLookup = (params: readonly unknown[]) => unknown[] | undefined | Promise<unknown[] | undefined>;
 
 /** Fail fast instead of hanging when a server database is unreachable (docs/server.md#http-basics). */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -116,6 +130,12 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
           }
           return reader;
         },
+        // A prepared statement on the read-only connection, in raw mode (values, no row object):
+        // synchronous, so a redirect costs no promise turn.
+        hotLookup(sql) {
+          const stmt = this.sqliteReader()?.prepare(sql).raw(true);
+          return stmt ? (params) => stmt.get(...params) as unknown[] | undefined : null;
+        },
         close: async () => {
           reader?.close();
           await kysely.destroy();
@@ -138,7 +158,15 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
       // client is checked out. The pool discards the broken client when it is released.
       pool.on('connect', (client) => client.on('error', () => {}));
       const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-      return { kysely, driver: 'postgres', sqlite: null, sqliteReader: () => null, close: () => kysely.destroy() };
+      let statements = 0;
+      return {
+        kysely,
+        driver: 'postgres',
+        sqlite: null,
+        sqliteReader: () => null,
+        hotLookup: (sql) => pgHotLookup(pool, sql, `hot_lookup_${++statements}`),
+        close: () => kysely.destroy(),
+      };
     }
     case 'mysql': {
       const pool = createPool({
@@ -152,7 +180,7 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
         timezone: 'Z',
       });
       const kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-      return { kysely, driver: 'mysql', sqlite: null, sqliteReader: () => null, close: () => kysely.destroy() };
+      return { kysely, driver: 'mysql', sqlite: null, sqliteReader: () => null, hotLookup: () => null, close: () => kysely.destroy() };
     }
   }
 }

@@ -1,8 +1,7 @@
-import type SqliteDatabase from 'better-sqlite3';
 import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
-import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
+import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
 import { contains, ilike } from './sql.js';
 import type { Clock, SearchField, Viewer } from './types.js';
 
@@ -132,9 +131,9 @@ export class AccessStore {
   constructor(
     private readonly db: Kysely<Database>,
     readonly now: Clock,
-    reader: () => SqliteDatabase.Database | null = () => null,
+    hot: HotLookups = VIA_KYSELY,
   ) {
-    this.factsQuery = new HotQuery(db, compileFacts(db), ['owner', 'share'], reader);
+    this.factsQuery = new HotQuery(db, compileFacts(db), ['owner', 'share'], hot);
   }
 
   /**

@@ -1,5 +1,5 @@
-import type SqliteDatabase from 'better-sqlite3';
 import type { CompiledQuery, Kysely } from 'kysely';
+import type { HotLookup } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 
 /** A value now, or later: hot-path lookups answer synchronously where the database can. */
@@ -10,6 +10,12 @@ export function andThen<T, R>(value: MaybePromise<T>, f: (v: T) => MaybePromise<
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
+/** Where a HotQuery gets its way to run: `Db.hotLookup`, or none (Kysely). */
+export type HotLookups = (sql: string) => HotLookup | null;
+
+/** No way but Kysely's: stores built without a database's own hot lookups. */
+export const VIA_KYSELY: HotLookups = () => null;
+
 /** The values of `columns` in a row of `Row`, in that order: what HotQuery answers for them. */
 export type ValuesOf<Row, Columns extends readonly (keyof Row)[]> = { -readonly [I in keyof Columns]: Row[Columns[I] & keyof Row] };
 
@@ -18,26 +24,27 @@ export type ValuesOf<Row, Columns extends readonly (keyof Row)[]> = { -readonly 
  * redirect hot path. It answers the selected values in `columns` order, the
  * order the query was compiled to select them in.
  *
- * On an SQLite file it runs synchronously as a prepared statement on the
- * read-only connection (same SQL text, no async plumbing, and the result is
- * returned as is, not wrapped in a promise), in better-sqlite3's raw mode:
- * an array of values instead of an object built key by key, about a fifth of
- * a five-column lookup. Elsewhere it goes through Kysely like every other
- * query and the row's values are picked out by name.
+ * It runs by the database's own cheapest means where there is one
+ * (`Db.hotLookup`): on an SQLite file synchronously as a prepared statement
+ * on the read-only connection in better-sqlite3's raw mode (an array of
+ * values instead of an object built key by key, about a fifth of a
+ * five-column lookup), on PostgreSQL as a named statement prepared once per
+ * connection. Elsewhere it goes through Kysely like every other query and the
+ * row's values are picked out by name.
  */
 export class HotQuery<Values extends readonly unknown[]> {
-  private stmt: SqliteDatabase.Statement | null | undefined;
+  private lookup: HotLookup | null | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly compiled: CompiledQuery,
     private readonly columns: readonly string[],
-    private readonly reader: () => SqliteDatabase.Database | null,
+    private readonly hot: HotLookups,
   ) {}
 
   first(params: readonly unknown[]): MaybePromise<Values | undefined> {
-    if (this.stmt === undefined) this.stmt = this.reader()?.prepare(this.compiled.sql).raw(true) ?? null;
-    if (this.stmt) return this.stmt.get(...params) as Values | undefined;
+    if (this.lookup === undefined) this.lookup = this.hot(this.compiled.sql);
+    if (this.lookup) return this.lookup(params) as MaybePromise<Values | undefined>;
     return this.db.executeQuery<Record<string, unknown>>({ ...this.compiled, parameters: params }).then((res) => {
       const row = res.rows[0];
       return row === undefined ? undefined : (this.columns.map((c) => row[c]) as unknown as Values);

@@ -4,7 +4,7 @@ import { AnalyticsStore } from './analytics.js';
 import { BrowseStore } from './browse.js';
 import { ClickRetentionStore } from './clickRetention.js';
 import { ClickRollupStore } from './clickRollups.js';
-import { ClickStore } from './clicks.js';
+import { ClickStore, PostgresClickStore } from './clicks.js';
 import { DiscoveryStore } from './discovery.js';
 import { HealthStore } from './health.js';
 import { IdentityStore } from './identities.js';
@@ -74,21 +74,22 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
   const k = db.kysely;
   const tags = new TagStore(k, db.driver, now);
   const owners = new OwnerStore(k);
-  const users = new UserStore(k, now, () => db.sqliteReader());
+  const hot = (sql: string) => db.hotLookup(sql);
+  const users = new UserStore(k, now, hot);
   const clickRollups = new ClickRollupStore(k, now);
   return {
     db,
     now,
     users,
-    sessions: new SessionStore(k, now, () => db.sqliteReader()),
-    links: new LinkStore(k, db.driver, now, tags, owners, () => db.sqliteReader()),
+    sessions: new SessionStore(k, now, hot),
+    links: new LinkStore(k, db.driver, now, tags, owners, hot),
     owners,
     shares: new ShareStore(k),
     tags,
-    keywords: new KeywordStore(k, now, () => db.sqliteReader()),
-    access: new AccessStore(k, now, () => db.sqliteReader()),
+    keywords: new KeywordStore(k, now, hot),
+    access: new AccessStore(k, now, hot),
     discovery: new DiscoveryStore(k, now),
-    clicks: new ClickStore(k),
+    clicks: db.driver === 'postgres' ? new PostgresClickStore(k) : new ClickStore(k),
     analytics: new AnalyticsStore(k, now, clickRollups),
     clickRetention: new ClickRetentionStore(k),
     clickRollups,

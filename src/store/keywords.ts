@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { andThen, HotQuery, type MaybePromise, type ValuesOf } from './hotQuery.js';
+import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import type { Database, KeywordsTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { isUniqueViolation } from './dbErrors.js';
@@ -19,13 +18,13 @@ export class KeywordStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
-    reader: () => SqliteDatabase.Database | null = () => null,
+    hot: HotLookups = VIA_KYSELY,
   ) {
     this.templateQuery = new HotQuery(
       db,
       db.selectFrom('keywords').select(TEMPLATE_COLUMNS).where('keyword', '=', '').compile(),
       TEMPLATE_COLUMNS,
-      reader,
+      hot,
     );
   }
 

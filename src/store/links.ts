@@ -1,11 +1,10 @@
-import type SqliteDatabase from 'better-sqlite3';
 import { sql, type CompiledQuery, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DbDriver } from '../config.js';
 import { asVisibility, type Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesText } from './access.js';
-import { andThen, HotQuery, type MaybePromise, type ValuesOf } from './hotQuery.js';
+import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
@@ -136,16 +135,16 @@ export class LinkStore {
     private readonly now: Clock,
     private readonly tags: TagStore,
     private readonly owners: OwnerStore,
-    reader: () => SqliteDatabase.Database | null = () => null,
+    hot: HotLookups = VIA_KYSELY,
   ) {
     // Compiled once: the resolver pays only for execution, never for query building.
     this.resolveQuery = new HotQuery(
       db,
       db.selectFrom('links').select(RESOLVE_COLUMNS).where('slug', '=', '').compile(),
       RESOLVE_COLUMNS,
-      reader,
+      hot,
     );
-    this.hostAndSlugQuery = new HotQuery(db, compileHostAndSlug(db), HOST_AND_SLUG_COLUMNS, reader);
+    this.hostAndSlugQuery = new HotQuery(db, compileHostAndSlug(db), HOST_AND_SLUG_COLUMNS, hot);
   }
 
   /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */

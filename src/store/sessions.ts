@@ -1,7 +1,6 @@
-import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
+import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
 import { USER_COLUMNS, USER_FIELDS, userFromValues } from './rows.js';
 import type { Clock, User } from './types.js';
 
@@ -30,7 +29,7 @@ export class SessionStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
-    reader: () => SqliteDatabase.Database | null = () => null,
+    hot: HotLookups = VIA_KYSELY,
   ) {
     // The session joined to its user in one compiled lookup: synchronous on an SQLite file.
     this.viewerQuery = new HotQuery(
@@ -42,7 +41,7 @@ export class SessionStore {
         .where('sessions.token', '=', '')
         .compile(),
       ['expiry', 'user_id', ...USER_FIELDS],
-      reader,
+      hot,
     );
   }
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { displayNameSlug, emailLocalPart } from '../domain/displayName.js';
@@ -7,7 +6,7 @@ import { AppError } from '../domain/errors.js';
 import { escapeLike } from '../domain/text.js';
 import { isUniqueViolation } from './dbErrors.js';
 import { like } from './sql.js';
-import { andThen, HotQuery, type MaybePromise } from './hotQuery.js';
+import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
 import { toUser, USER_COLUMNS, USER_FIELDS, userFromValues } from './rows.js';
 import type { Clock, Executor, Role, RoleSource, User } from './types.js';
 
@@ -37,14 +36,14 @@ export class UserStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
-    reader: () => SqliteDatabase.Database | null = () => null,
+    hot: HotLookups = VIA_KYSELY,
   ) {
     // Compiled once for the resolver, which finds a forward-auth visitor on every request.
     this.localIdentityQuery = new HotQuery(
       db,
       db.selectFrom('users').select(USER_COLUMNS).where('provider', '=', 'local').where('subject', '=', '').compile(),
       USER_FIELDS,
-      reader,
+      hot,
     );
     this.emailQuery = new HotQuery(
       db,
@@ -56,7 +55,7 @@ export class UserStore {
         .orderBy('id')
         .compile(),
       USER_FIELDS,
-      reader,
+      hot,
     );
   }
 
