@@ -1,4 +1,4 @@
-import { resolveAccess } from '../domain/caps.js';
+import { resolveAccess, type LinkFacts } from '../domain/caps.js';
 import { lifecycleState } from '../domain/lifecycle.js';
 import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
 import { fillTemplate, hasPlaceholders, isSafeSubstitution, placeholderNames } from '../domain/url.js';
@@ -6,7 +6,7 @@ import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/h
 import type { Store } from '../store/index.js';
 import { KEYWORD_PATTERN } from '../store/keywords.js';
 import type { ResolveTarget } from '../store/links.js';
-import { viewerOf, type User } from '../store/types.js';
+import { viewerOf, type User, type Viewer } from '../store/types.js';
 
 /**
  * How the resolver learns who is asking: nobody; a session cookie's token or
@@ -140,18 +140,25 @@ export class Resolver {
   /** Visibility first, lifecycle second, then the destination itself. */
   private *follow(link: ResolveTarget, slug: string, rest: readonly string[] | null, viewer: ViewerSource): Pipeline<Resolution> {
     const { store } = this;
-    let user: User | null = null;
-    if (viewer.kind === 'known') user = viewer.user;
+    const secure = link.visibility === 'secure';
+    let who: Viewer = null;
+    // Undefined: a secure link's facts are still to be read.
+    let facts: LinkFacts | null | undefined;
+    if (viewer.kind === 'known') who = viewerOf(viewer.user);
     else if (viewer.kind === 'session') {
-      const session = yield* wait(store.sessions.viewer(viewer.token));
-      if (session.kind === 'orphaned') return HANDOFF;
-      if (session.kind === 'user') user = session.user;
+      // For a secure link, the session's user and what they hold of it come in one lookup.
+      const session = secure ? yield* wait(store.sessions.viewerOfLink(viewer.token, link.id)) : null;
+      if (session) facts = session.facts;
+      const found = session ? session.viewer : yield* wait(store.sessions.viewer(viewer.token));
+      if (found.kind === 'orphaned') return HANDOFF;
+      if (found.kind === 'user') who = found.viewer;
     } else if (viewer.kind === 'proxied') {
-      user = yield* wait(store.users.forwardAuthUser(viewer.email));
+      const user = yield* wait(store.users.forwardAuthUser(viewer.email));
       if (!user) return HANDOFF;
+      who = viewerOf(user);
     }
-    if (link.visibility === 'secure') {
-      const facts = user ? yield* wait(store.access.facts(link.id, viewerOf(user))) : null;
+    if (secure) {
+      if (facts === undefined) facts = yield* wait(store.access.facts(link.id, who));
       const access = resolveAccess(link.visibility, facts);
       if (access === 'login') return { kind: 'login' };
       if (access === 'forbidden') return { kind: 'forbidden' };
@@ -167,6 +174,6 @@ export class Resolver {
       location = fillTemplate(link.url, rest);
       if (!isSafeSubstitution(link.url, location)) return miss(slug, false);
     }
-    return { kind: 'redirect', location, linkId: link.id, userId: user?.id ?? null, htmxAware: true };
+    return { kind: 'redirect', location, linkId: link.id, userId: who?.id ?? null, htmxAware: true };
   }
 }

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import type { LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
-import { USER_COLUMNS, USER_FIELDS, userFromValues } from './rows.js';
-import type { Clock, User } from './types.js';
+import type { Clock, Viewer } from './types.js';
 
 export interface SessionData {
   userId: string;
@@ -12,19 +12,60 @@ export interface SessionData {
 
 /**
  * Who a session cookie names, as the resolver needs it: nobody (no such live
- * session), a session whose user has since been deleted, or the user as the
- * database holds them now (so a role change applies on the next request).
+ * session), a session whose user has since been deleted, or the user's id
+ * and role as the database holds them now (so a role change applies on the
+ * next request).
  */
-export type SessionViewer = { kind: 'none' } | { kind: 'orphaned' } | { kind: 'user'; user: User };
+export type SessionViewer = { kind: 'none' } | { kind: 'orphaned' } | { kind: 'user'; viewer: NonNullable<Viewer> };
 
 const NONE: SessionViewer = { kind: 'none' };
 const ORPHANED: SessionViewer = { kind: 'orphaned' };
 
-type ViewerRow = [expiry: number | string, userId: string | null, ...user: unknown[]];
+/** All a redirect needs of a session and its user, and no more: each column is read on every redirect. */
+const VIEWER_COLUMNS = ['sessions.expiry', 'sessions.user_id', 'users.id', 'users.role'] as const;
+const VIEWER_FIELDS = ['expiry', 'user_id', 'id', 'role'];
+type ViewerRow = [expiry: number | string, sessionUserId: string | null, userId: string | null, role: string | null];
+type ViewerWithFactsRow = [owner: number | null, share: number | null, ...viewer: ViewerRow];
+
+/** A session's viewer, and what they hold of one link: the facts a secure link is gated on. */
+export interface SessionViewerOfLink {
+  viewer: SessionViewer;
+  /** Null unless the viewer is a user. */
+  facts: LinkFacts | null;
+}
+
+/** The viewer lookup with the user's owner and share rows of one link selected first. */
+function compileViewerWithFacts(db: Kysely<Database>): CompiledQuery {
+  const link = '\u0000link';
+  const token = '\u0000token';
+  const compiled = db
+    .selectFrom('sessions')
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .select((eb) => [
+      eb
+        .selectFrom('link_owners')
+        .select(sql<number>`1`.as('one'))
+        .where('link_owners.link_id', '=', link)
+        .whereRef('link_owners.user_id', '=', 'users.id')
+        .as('owner'),
+      eb
+        .selectFrom('link_shares')
+        .select(sql<number>`1`.as('one'))
+        .where('link_shares.link_id', '=', link)
+        .whereRef('link_shares.user_id', '=', 'users.id')
+        .as('share'),
+      ...VIEWER_COLUMNS,
+    ])
+    .where('sessions.token', '=', token)
+    .compile();
+  if (compiled.parameters.join() !== [link, link, token].join()) throw new Error('session facts lookup: unexpected placeholder order');
+  return compiled;
+}
 
 /** Server-side sessions (docs/auth.md#sessions): any replica can serve any session. */
 export class SessionStore {
   private readonly viewerQuery: HotQuery<ViewerRow>;
+  private readonly viewerWithFactsQuery: HotQuery<ViewerWithFactsRow>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -37,22 +78,36 @@ export class SessionStore {
       db
         .selectFrom('sessions')
         .leftJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.expiry', 'sessions.user_id', ...USER_COLUMNS])
+        .select(VIEWER_COLUMNS)
         .where('sessions.token', '=', '')
         .compile(),
-      ['expiry', 'user_id', ...USER_FIELDS],
+      VIEWER_FIELDS,
       hot,
     );
+    this.viewerWithFactsQuery = new HotQuery(db, compileViewerWithFacts(db), ['owner', 'share', ...VIEWER_FIELDS], hot);
   }
 
   /** The viewer a session token names, checked against its expiry by this store's clock. */
   viewer(token: string): MaybePromise<SessionViewer> {
-    return andThen(this.viewerQuery.first([token]), (r) => {
-      if (!r || Number(r[0]) <= this.now() || r[1] === null) return NONE;
-      const user = r.slice(2);
-      if (user[0] === null || user[0] === undefined) return ORPHANED;
-      return { kind: 'user', user: userFromValues(user) };
+    return andThen(this.viewerQuery.first([token]), (r) => this.viewerFrom(r));
+  }
+
+  /**
+   * `viewer` and the viewer's owner and share rows of one link, in one
+   * compiled lookup: a secure link is gated without a second query.
+   */
+  viewerOfLink(token: string, linkId: string): MaybePromise<SessionViewerOfLink> {
+    return andThen(this.viewerWithFactsQuery.first([linkId, linkId, token]), (r) => {
+      const viewer = this.viewerFrom(r?.slice(2) as ViewerRow | undefined);
+      if (viewer.kind !== 'user') return { viewer, facts: null };
+      return { viewer, facts: { isOwner: r![0] != null, hasShare: r![1] != null, isAdmin: viewer.viewer.isAdmin } };
     });
+  }
+
+  private viewerFrom(r: ViewerRow | undefined): SessionViewer {
+    if (!r || Number(r[0]) <= this.now() || r[1] === null) return NONE;
+    if (r[2] === null || r[2] === undefined) return ORPHANED;
+    return { kind: 'user', viewer: { id: r[2], isAdmin: r[3] === 'admin' } };
   }
 
   async create(token: string, data: SessionData, expiry: number): Promise<void> {

@@ -3,7 +3,7 @@ import { before, test } from 'node:test';
 import { Resolver, type ResolveRequest, type Resolution, type ViewerSource } from '../../src/resolve/resolver.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { addShare, createLink } from '../helpers/links.js';
+import { addShare, createLink, removeShare } from '../helpers/links.js';
 
 /**
  * The resolver itself, on every database: on an SQLite file every kind of
@@ -81,5 +81,40 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await ask('plain', { kind: 'proxied', email: 'new@resolver.test' }), { kind: 'handoff' });
     const known = await ask('vault', { kind: 'proxied', email: ' OWNER@resolver.test ' });
     assert.equal(known.kind === 'redirect' && known.userId, owner.id, 'the email rule: trimmed, any case');
+  });
+
+  test('a secure link reads the session and what its user holds afresh on every request', async () => {
+    const { store, clock } = ctx();
+    const vault = (await store.links.getBySlug('vault'))!;
+    const guest = await store.users.create({ email: 'guest@resolver.test', displayName: 'Guest' });
+    const token = 'g'.repeat(43);
+    await store.sessions.create(token, { userId: guest.id, role: guest.role, createdAt: clock.now }, clock.now + 60_000);
+    const guestSession: ViewerSource = { kind: 'session', token };
+    assert.deepEqual(await ask('vault', guestSession), { kind: 'forbidden' });
+    await addShare(store, vault.id, guest.id, owner.id);
+    const through = await ask('vault', guestSession);
+    assert.equal(through.kind === 'redirect' && through.userId, guest.id, 'a new share applies at once');
+    await removeShare(store, vault.id, guest.id);
+    assert.deepEqual(await ask('vault', guestSession), { kind: 'forbidden' }, 'so does a revoked one');
+    await store.users.setRole(guest.id, 'admin', 'manual');
+    assert.equal((await ask('vault', guestSession)).kind, 'redirect', 'an admin sees every link');
+    await store.users.setRole(guest.id, 'user', 'manual');
+    assert.deepEqual(await ask('vault', guestSession), { kind: 'forbidden' }, 'and a demoted one no longer');
+    clock.now += 60_000;
+    assert.deepEqual(await ask('vault', guestSession), { kind: 'login' }, 'an expired session is nobody');
+    clock.now -= 60_000;
+    await store.sessions.delete(token);
+    assert.deepEqual(await ask('vault', guestSession), { kind: 'login' }, 'a signed-out one too');
+    assert.deepEqual(await ask('vault', { kind: 'session', token: 'n'.repeat(43) }), { kind: 'login' });
+  });
+
+  test('a session whose user was deleted is handed back to the web layer, secure link or not', async () => {
+    const { store, db, clock } = ctx();
+    const gone = await store.users.create({ email: 'gone@resolver.test', displayName: 'Gone' });
+    const token = 'd'.repeat(43);
+    await store.sessions.create(token, { userId: gone.id, role: gone.role, createdAt: clock.now }, clock.now + 60_000);
+    await db.kysely.deleteFrom('users').where('id', '=', gone.id).execute();
+    assert.deepEqual(await ask('vault', { kind: 'session', token }), { kind: 'handoff' });
+    assert.deepEqual(await ask('plain', { kind: 'session', token }), { kind: 'handoff' });
   });
 });
