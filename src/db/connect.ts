@@ -6,6 +6,7 @@ import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { DbConfig, DbDriver } from '../config.js';
 import { pgHotLookup } from './pgHotLookup.js';
+import { SqliteHotReader } from './sqliteHotReader.js';
 import type { Database } from './schema.js';
 
 export interface Db {
@@ -13,12 +14,6 @@ export interface Db {
   driver: DbDriver;
   /** The raw better-sqlite3 handle (backups), null on the server databases. */
   sqlite: SqliteDatabase.Database | null;
-  /**
-   * A second, read-only SQLite connection for the redirect hot path, opened on
-   * first use; it sees only committed rows. Null for server databases and
-   * in-memory SQLite.
-   */
-  sqliteReader(): SqliteDatabase.Database | null;
   /**
    * The redirect hot path's way to run one compiled single-row statement
    * (docs/server.md#the-redirect-hot-path), or null where Kysely's own
@@ -89,7 +84,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * every call. Kysely runs one query at a time per connection, so a cached
  * statement is never in use twice at once.
  */
-function withStatementCache(db: SqliteDatabase.Database) {
+function withStatementCache(db: SqliteDatabase.Database, beforeWrite: () => void) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     prepare(sql: string) {
@@ -101,6 +96,8 @@ function withStatementCache(db: SqliteDatabase.Database) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       }
       cache.set(sql, stmt);
+      // Kysely runs what it prepares at once: a write (BEGIN and COMMIT included) is about to run.
+      if (!stmt.reader) beforeWrite();
       return stmt;
     },
     close() {
@@ -115,27 +112,15 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
   switch (cfg.driver) {
     case 'sqlite3': {
       const sqlite = openSqlite(cfg.dsn);
-      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-      let reader: SqliteDatabase.Database | null = null;
+      // In-memory databases are private to their connection: no second one can read them.
+      const reader = cfg.dsn === ':memory:' ? null : new SqliteHotReader(cfg.dsn);
+      const database = withStatementCache(sqlite, () => reader?.endRead());
+      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
       return {
         kysely,
         driver: 'sqlite3',
         sqlite,
-        sqliteReader() {
-          if (cfg.dsn === ':memory:') return null;
-          if (!reader) {
-            reader = new SqliteDatabase(cfg.dsn, { readonly: true, fileMustExist: true });
-            reader.pragma('busy_timeout = 5000');
-            reader.pragma('mmap_size = 268435456');
-          }
-          return reader;
-        },
-        // A prepared statement on the read-only connection, in raw mode (values, no row object):
-        // synchronous, so a redirect costs no promise turn.
-        hotLookup(sql) {
-          const stmt = this.sqliteReader()?.prepare(sql).raw(true);
-          return stmt ? (params) => stmt.get(...params) as unknown[] | undefined : null;
-        },
+        hotLookup: (sql) => reader?.lookup(sql) ?? null,
         close: async () => {
           reader?.close();
           await kysely.destroy();
@@ -163,7 +148,6 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
         kysely,
         driver: 'postgres',
         sqlite: null,
-        sqliteReader: () => null,
         hotLookup: (sql) => pgHotLookup(pool, sql, `hot_lookup_${++statements}`),
         close: () => kysely.destroy(),
       };
@@ -180,7 +164,7 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
         timezone: 'Z',
       });
       const kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-      return { kysely, driver: 'mysql', sqlite: null, sqliteReader: () => null, hotLookup: () => null, close: () => kysely.destroy() };
+      return { kysely, driver: 'mysql', sqlite: null, hotLookup: () => null, close: () => kysely.destroy() };
     }
   }
 }

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
+import { connect, type Db } from '../../src/db/connect.js';
+import { migrateUp } from '../../src/db/migrate.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import { createLink } from '../helpers/links.js';
+
+/**
+ * Hot lookups on an SQLite file share a read transaction per round of
+ * requests (docs/server.md#the-redirect-hot-path); a write never goes unseen
+ * by a lookup after it.
+ */
+describe('SQLite hot lookups', () => {
+  let path: string;
+  let db: Db;
+  let store: Store;
+
+  before(async () => {
+    path = join(mkdtempSync(join(tmpdir(), 'joe-hot-')), 'links.db');
+    db = connect({ driver: 'sqlite3', dsn: path });
+    await migrateUp(db);
+    store = createStore(db);
+  });
+  after(() => db.close());
+
+  const slugUrl = (slug: string) => {
+    const hit = store.links.lookupForResolve(slug);
+    assert.ok(!(hit instanceof Promise), 'synchronous on an SQLite file');
+    return hit?.url ?? null;
+  };
+
+  test('a link created or changed by this process is seen by the very next lookup, in the same round', async () => {
+    const owner = await store.users.create({ email: 'hot@example.com' });
+    assert.equal(slugUrl('fresh'), null);
+    const link = await createLink(store, { slug: 'fresh', url: 'https://one.test/' }, owner.id);
+    assert.equal(slugUrl('fresh'), 'https://one.test/');
+    await db.kysely.updateTable('links').set({ url: 'https://two.test/' }).where('id', '=', link.id).execute();
+    assert.equal(slugUrl('fresh'), 'https://two.test/');
+    await db.kysely.deleteFrom('links').where('id', '=', link.id).execute();
+    assert.equal(slugUrl('fresh'), null);
+  });
+
+  test('another process’s write shows from the next round on', async () => {
+    const owner = (await store.users.findByEmail('hot@example.com'))!;
+    await createLink(store, { slug: 'shared', url: 'https://before.test/' }, owner.id);
+    assert.equal(slugUrl('shared'), 'https://before.test/');
+    const other = new SqliteDatabase(path);
+    try {
+      other.prepare(`update links set url = 'https://after.test/' where slug = 'shared'`).run();
+      // Still the round that began before the other write: one consistent snapshot.
+      assert.equal(slugUrl('shared'), 'https://before.test/');
+      await new Promise((r) => setImmediate(r));
+      assert.equal(slugUrl('shared'), 'https://after.test/');
+    } finally {
+      other.close();
+    }
+  });
+});
