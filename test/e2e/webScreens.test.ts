@@ -108,6 +108,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
         const ap = await anon.newPage();
         for (const [name, path] of [
           ['landing', '/'],
+          ['sign-in', '/auth/login'],
           ['browse', '/links'],
           ['profile', '/u/alice-smith'],
           ['not-found', '/no-such-link'],

@@ -45,7 +45,8 @@ export function LocalModeSignIn() {
   return (
     <Panel title="Sign in to joe-links">
       <p>This server signs people in with one-time sign-in links. Ask an administrator for one; they can print it with</p>
-      <pre class="bg-base-200 rounded-box p-3 text-left overflow-x-auto">
+      {/* Wraps between words on a phone instead of widening the page. */}
+      <pre class="bg-base-200 rounded-box p-3 text-left whitespace-pre-wrap break-words">
         <code>joe-links login-url --email you@example.com</code>
       </pre>
       <p class="text-sm opacity-80">A link is valid for 15 minutes and works once.</p>
