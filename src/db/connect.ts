@@ -5,6 +5,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { DbConfig, DbDriver } from '../config.js';
+import type { HotLookup } from './hotLookup.js';
 import { pgHotLookup } from './pgHotLookup.js';
 import { SqliteHotReader } from './sqliteHotReader.js';
 import type { Database } from './schema.js';
@@ -22,13 +23,6 @@ export interface Db {
   hotLookup(sql: string): HotLookup | null;
   close(): Promise<void>;
 }
-
-/**
- * One compiled single-row statement run by the database's cheapest means:
- * the row's values in select order, at once where the driver can answer
- * synchronously, or undefined for no row.
- */
-export type HotLookup = (params: readonly unknown[]) => unknown[] | undefined | Promise<unknown[] | undefined>;
 
 /** Fail fast instead of hanging when a server database is unreachable (docs/server.md#http-basics). */
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { HotLookup } from './connect.js';
+import type { HotLookup } from './hotLookup.js';
 
 /** Lookups of one statement answered by one query at most; more wait for the next. */
 const MAX_BATCH = 256;

@@ -1,5 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
-import type { HotLookup } from './connect.js';
+import type { HotLookup } from './hotLookup.js';
 
 /**
  * The redirect hot path's connection to an SQLite file

@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import type { HotLookup } from '../db/connect.js';
+import type { HotLookup } from '../db/hotLookup.js';
 import type { Database } from '../db/schema.js';
 
 /** A value now, or later: hot-path lookups answer synchronously where the database can. */
