@@ -16,7 +16,9 @@ export function hasPlaceholders(url: string): boolean {
 
 /**
  * Validates a destination and returns it trimmed. http(s) only, with a host;
- * placeholders must be unique (docs/links.md#destinations-and-templates). Throws INVALID_URL.
+ * placeholders may stand in the host only in front of a literal domain
+ * (docs/links.md#placeholders-in-the-host) and must be unique
+ * (docs/links.md#destinations-and-templates). Throws INVALID_URL.
  */
 export function validateDestination(raw: string): string {
   const url = raw.trim();
@@ -32,12 +34,14 @@ export function validateDestination(raw: string): string {
   }
   // A placeholder where only digits are allowed (`https://h.test:$port/`) stops a template
   // from parsing as written, so it is judged again with each placeholder standing in for a
-  // plain value. Anything that still does not parse (a space or `<` in the host, an
-  // unclosed `[`, a port out of range) has no usable host.
+  // plain value (and then refused for where it stands, below). Anything that still does not
+  // parse (a space or `<` in the host, an unclosed `[`, a port out of range) has no usable host.
   const host = hostnameOf(url) ?? hostnameOf(url.replace(PLACEHOLDER, '0')) ?? '';
   if (host === '') {
     throw new AppError('INVALID_URL', 'url must include a host (e.g. https://example.com)', 'url');
   }
+  const hostError = templateHostError(url);
+  if (hostError !== null) throw new AppError('INVALID_URL', hostError, 'url');
   const counts = new Map<string, number>();
   for (const m of url.matchAll(PLACEHOLDER)) {
     const n = (counts.get(m[0]) ?? 0) + 1;
@@ -75,20 +79,127 @@ export function encodeSegment(value: string): string {
  * pass; substituted values are never re-scanned. Callers check arity first.
  */
 export function fillTemplate(template: string, values: readonly string[]): string {
-  const names = placeholderNames(template);
-  const byName = new Map(names.map((n, i) => [n, encodeSegment(values[i] ?? '')]));
-  return template.replace(PLACEHOLDER, (token) => byName.get(token) ?? token);
+  return template.replace(PLACEHOLDER, linkValues(template, values));
 }
 
-const AUTHORITY = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/;
+/** Each placeholder's value by name: positional by first appearance, encoded as a path segment. */
+function linkValues(template: string, values: readonly string[]): (token: string) => string {
+  const byName = new Map(placeholderNames(template).map((n, i) => [n, encodeSegment(values[i] ?? '')]));
+  return (token) => byName.get(token) ?? token;
+}
 
 /**
- * Guards against an open redirect through substitution: a value may only
- * change the host where the template put a placeholder in its host, and even
- * then only in front of the template's literal host suffix
- * (`https://$team.example.com` stays under `.example.com`).
+ * How a kind of template writes its placeholders, and how its refusals name them:
+ * link templates use `$name` (docs/links.md#prefixes-and-variables), keyword
+ * templates `{slug}` (docs/links.md#keywords).
  */
-export function isSafeSubstitution(template: string, result: string): boolean {
+export interface TemplateSyntax {
+  pattern: RegExp;
+  noun: string;
+  example: string;
+}
+
+export const LINK_TEMPLATE: TemplateSyntax = { pattern: PLACEHOLDER, noun: 'a variable', example: 'https://$team.example.com/' };
+export const KEYWORD_TEMPLATE: TemplateSyntax = { pattern: /\{slug\}/g, noun: '{slug}', example: 'https://{slug}.example.com/' };
+
+/** The non-empty authority of an http(s) URL as written: it ends where the WHATWG parser ends it for special schemes. */
+const AUTHORITY = /^https?:\/\/([^/\\?#]+)/i;
+
+/**
+ * Where a template's placeholders sit in its authority (docs/links.md#placeholders-in-the-host):
+ * `fixed` when none do; `prefixed` when they only add to the host name in front of a literal
+ * domain; otherwise the reason such a template is refused. `plain` is the template parsed
+ * with every placeholder standing in for a plain label: what a result must keep.
+ */
+type HostShape =
+  { kind: 'fixed'; authority: string; plain: URL } | { kind: 'prefixed'; domain: string; plain: URL } | { kind: 'refused'; reason: string };
+
+function hostShape(template: string, syntax: TemplateSyntax): HostShape {
+  const match = AUTHORITY.exec(template);
+  if (!match) return { kind: 'refused', reason: 'url must start with http:// or https:// and a host' };
+  const authority = match[1]!;
+  const end = match[0].length;
+  const start = end - authority.length;
+  const inAuthority = [...template.matchAll(syntax.pattern)].filter((m) => m.index < end);
+  // Placeholders contain neither `@` nor `:`, so the literal delimiters split the authority as the parser will.
+  const hostStart = start + authority.lastIndexOf('@') + 1;
+  const hostPort = template.slice(hostStart, end);
+  const colon = hostPort.startsWith('[') ? hostPort.indexOf(':', hostPort.indexOf(']')) : hostPort.indexOf(':');
+  const hostEnd = colon === -1 ? end : hostStart + colon;
+  if (inAuthority.some((m) => m.index < hostStart || m.index >= hostEnd)) {
+    return { kind: 'refused', reason: `${syntax.noun} may not stand in the url's user name, password or port` };
+  }
+  let plain: URL;
+  try {
+    plain = new URL(template.replace(syntax.pattern, 'x'));
+  } catch {
+    return { kind: 'refused', reason: 'url must include a host (e.g. https://example.com)' };
+  }
+  if (inAuthority.length === 0) return { kind: 'fixed', authority, plain };
+  const last = inAuthority[inAuthority.length - 1]!;
+  const suffix = template.slice(last.index + last[0].length, hostEnd);
+  // The suffix's whole labels are the domain every result stays in: `-docs.example.com` keeps
+  // results under `.example.com`; a suffix without a dot and a label after it keeps nothing.
+  const normalised = hostnameOf(`https://x${suffix}/`) ?? '';
+  const dot = normalised.indexOf('.');
+  const domain = dot === -1 ? '' : normalised.slice(dot);
+  if (!/[^.]/.test(domain)) {
+    return {
+      kind: 'refused',
+      reason: `${syntax.noun} in the url's host must be followed by the rest of the host name (e.g. ${syntax.example})`,
+    };
+  }
+  return { kind: 'prefixed', domain, plain };
+}
+
+/**
+ * The write-time rule for placeholders in a template's authority
+ * (docs/links.md#placeholders-in-the-host): null when the template obeys it,
+ * else the message to refuse it with.
+ */
+export function templateHostError(template: string, syntax: TemplateSyntax = LINK_TEMPLATE): string | null {
+  const shape = hostShape(template, syntax);
+  return shape.kind === 'refused' ? shape.reason : null;
+}
+
+/** What a value may never carry into a host: anything that ends or rewrites the authority. */
+const HOST_BREAKER = /[/\\?#@:%[\]]|\s|\p{C}/u;
+
+function percentDecoded(value: string): string {
+  if (!value.includes('%')) return value;
+  const bytes: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const hex = value[i] === '%' ? value.slice(i + 1, i + 3) : '';
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(value[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * Whether a value as inserted into a host may stand there: non-empty, and
+ * neither its percent-decoding nor that one's compatibility form (`／` is `/`
+ * to the host parser) holds a delimiter, `%`, whitespace or a control character.
+ */
+function isHostValue(value: string): boolean {
+  if (value === '') return false;
+  const decoded = percentDecoded(value);
+  // A `%` left after decoding is no escape, or a second layer of one (`%2540`).
+  return ![decoded, decoded.normalize('NFKC')].some((v) => HOST_BREAKER.test(v));
+}
+
+/**
+ * Guards against an open redirect through substitution, judging the result
+ * with a real URL parse (docs/links.md#placeholders-in-the-host): a template
+ * with no placeholder in its authority must keep that authority exactly; one
+ * with placeholders in its host must keep its user name, password and port,
+ * and its host must still end in the template's literal domain suffix
+ * (`https://$team.example.com` stays under `.example.com`). A template that
+ * breaks the write-time rule never passes.
+ */
+export function isSafeSubstitution(template: string, result: string, syntax: TemplateSyntax = LINK_TEMPLATE): boolean {
   let target: URL;
   try {
     target = new URL(result);
@@ -96,16 +207,53 @@ export function isSafeSubstitution(template: string, result: string): boolean {
     return false;
   }
   if ((target.protocol !== 'http:' && target.protocol !== 'https:') || target.hostname === '') return false;
-  const authority = AUTHORITY.exec(template)?.[1] ?? '';
-  const tokens = [...authority.matchAll(PLACEHOLDER)];
-  if (tokens.length === 0) {
-    return authority.toLowerCase() === (AUTHORITY.exec(result)?.[1] ?? '').toLowerCase();
+  const shape = hostShape(template, syntax);
+  if (shape.kind === 'refused') return false;
+  const { plain } = shape;
+  if (target.username !== plain.username || target.password !== plain.password || target.port !== plain.port) return false;
+  if (shape.kind === 'fixed') {
+    return target.hostname === plain.hostname && shape.authority.toLowerCase() === (AUTHORITY.exec(result)?.[1] ?? '').toLowerCase();
   }
-  if (!authority.includes('@') && (target.username !== '' || target.password !== '')) return false;
-  const last = tokens[tokens.length - 1]!;
-  const suffix = authority
-    .slice(last.index! + last[0].length)
-    .replace(/:\d*$/, '')
-    .toLowerCase();
-  return target.hostname.endsWith(suffix) && target.hostname.length > suffix.length;
+  return target.hostname.endsWith(shape.domain) && target.hostname.length > shape.domain.length;
+}
+
+/**
+ * The one substitution the resolver redirects through, for link and keyword
+ * templates alike: each placeholder of the template's syntax is replaced in one
+ * pass by `valueOf(token)`; a value that lands in the host must pass
+ * isHostValue, and the result isSafeSubstitution. Null means the substitution
+ * could change where the redirect goes, which the resolver answers as a miss.
+ */
+export function substituteSafely(template: string, syntax: TemplateSyntax, valueOf: (token: string) => string): string | null {
+  const authorityEnd = AUTHORITY.exec(template)?.[0].length ?? 0;
+  let hostValuesOk = true;
+  const result = template.replace(syntax.pattern, (token: string, offset: number) => {
+    const value = valueOf(token);
+    if (offset < authorityEnd && !isHostValue(value)) hostValuesOk = false;
+    return value;
+  });
+  return hostValuesOk && isSafeSubstitution(template, result, syntax) ? result : null;
+}
+
+/** A link template filled positionally (as fillTemplate does), or null when that would be unsafe. */
+export function fillTemplateSafely(template: string, values: readonly string[]): string | null {
+  return substituteSafely(template, LINK_TEMPLATE, linkValues(template, values));
+}
+
+/** A keyword template with `{slug}` ← `slug` as received (docs/links.md#keywords), or null when that would be unsafe. */
+export function fillKeywordTemplate(template: string, slug: string): string | null {
+  return substituteSafely(template, KEYWORD_TEMPLATE, () => slug);
+}
+
+/**
+ * A keyword's URL template as given, trimmed (docs/links.md#keywords): it
+ * contains `{slug}` and obeys the host rule of every template. Throws
+ * BAD_REQUEST naming `url_template`.
+ */
+export function validateKeywordTemplate(raw: string): string {
+  const template = raw.trim();
+  if (!template.includes('{slug}')) throw new AppError('BAD_REQUEST', 'URL template must contain {slug} placeholder.', 'url_template');
+  const hostError = templateHostError(template, KEYWORD_TEMPLATE);
+  if (hostError !== null) throw new AppError('BAD_REQUEST', hostError, 'url_template');
+  return template;
 }

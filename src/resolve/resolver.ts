@@ -1,7 +1,7 @@
 import { resolveAccess, type LinkFacts } from '../domain/caps.js';
 import { lifecycleState } from '../domain/lifecycle.js';
 import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
-import { fillTemplate, hasPlaceholders, isSafeSubstitution, placeholderNames } from '../domain/url.js';
+import { fillKeywordTemplate, fillTemplateSafely, hasPlaceholders, placeholderNames } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
 import { KEYWORD_PATTERN } from '../store/keywords.js';
@@ -65,8 +65,17 @@ function decodeSegment(s: string): string {
   }
 }
 
-const keywordRedirect = (location: string): Resolution => ({ kind: 'redirect', location, linkId: null, userId: null, htmxAware: false });
 const miss = (slug: string, offerCreate: boolean): Resolution => ({ kind: 'not_found', slug, offerCreate });
+/**
+ * A keyword's template with `{slug}` filled in, or a miss when the value could move the
+ * redirect to another host (docs/links.md#placeholders-in-the-host): stored templates may
+ * predate that rule.
+ */
+const keywordRedirect = (template: string, slug: string, path: string): Resolution => {
+  const location = fillKeywordTemplate(template, slug);
+  if (location === null) return miss(decodeSegment(path.split('/', 1)[0]!), false);
+  return { kind: 'redirect', location, linkId: null, userId: null, htmxAware: false };
+};
 const HANDOFF: Resolution = { kind: 'handoff' };
 
 /**
@@ -96,7 +105,7 @@ export class Resolver {
       const keyword = path.slice(0, slash);
       if (keyword !== host && KEYWORD_PATTERN.test(keyword)) {
         const template = yield* wait(store.keywords.templateFor(keyword));
-        if (template !== null) return keywordRedirect(template.replaceAll('{slug}', path.slice(slash + 1)));
+        if (template !== null) return keywordRedirect(template, path.slice(slash + 1), path);
       }
     }
 
@@ -109,11 +118,11 @@ export class Resolver {
       if (folded !== null && isSlugShaped(folded)) {
         // A keyword-shaped host (`go`, as most installs are reached) reads its template and the slug in one query.
         const both = yield* wait(store.links.lookupHostAndSlug(host, folded));
-        if (both.hostTemplate !== null) return keywordRedirect(both.hostTemplate.replaceAll('{slug}', path));
+        if (both.hostTemplate !== null) return keywordRedirect(both.hostTemplate, path, path);
         exact = both.link;
       } else {
         const template = yield* wait(store.keywords.templateFor(host));
-        if (template !== null) return keywordRedirect(template.replaceAll('{slug}', path));
+        if (template !== null) return keywordRedirect(template, path, path);
       }
     }
 
@@ -171,8 +180,9 @@ export class Resolver {
     if (hasPlaceholders(link.url)) {
       // A bare visit to a variable link, or the wrong number of values, is a miss without a create offer.
       if (rest === null || rest.length !== placeholderNames(link.url).length) return miss(slug, false);
-      location = fillTemplate(link.url, rest);
-      if (!isSafeSubstitution(link.url, location)) return miss(slug, false);
+      const filled = fillTemplateSafely(link.url, rest);
+      if (filled === null) return miss(slug, false);
+      location = filled;
     }
     return { kind: 'redirect', location, linkId: link.id, userId: who?.id ?? null, htmxAware: true };
   }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import type { Database, KeywordsTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
+import { validateKeywordTemplate } from '../domain/url.js';
 import { isUniqueViolation } from './dbErrors.js';
 import type { Clock, Keyword } from './types.js';
 
@@ -50,13 +51,10 @@ export class KeywordStore {
 
   async create(input: { keyword: string; urlTemplate: string; description?: string }): Promise<Keyword> {
     const keyword = input.keyword.trim();
-    const urlTemplate = input.urlTemplate.trim();
     if (!KEYWORD_PATTERN.test(keyword)) {
       throw new AppError('BAD_REQUEST', 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).', 'keyword');
     }
-    if (!urlTemplate.includes('{slug}')) {
-      throw new AppError('BAD_REQUEST', 'URL template must contain {slug} placeholder.', 'url_template');
-    }
+    const urlTemplate = validateKeywordTemplate(input.urlTemplate);
     const row = {
       id: randomUUID(),
       keyword,

@@ -3,11 +3,16 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
   encodeSegment,
+  fillKeywordTemplate,
   fillTemplate,
+  fillTemplateSafely,
   hasPlaceholders,
   isSafeSubstitution,
+  KEYWORD_TEMPLATE,
   placeholderNames,
+  templateHostError,
   validateDestination,
+  validateKeywordTemplate,
 } from '../../src/domain/url.js';
 
 /** Destinations (docs/links.md#destinations-and-templates, docs/links.md#field-validation) and `$var` templates (docs/links.md#prefixes-and-variables). */
@@ -71,7 +76,10 @@ describe('validateDestination', () => {
     'https://x.test/search?q=$term',
     'https://$team.example.com',
     'https://$team.example.com/$page',
-    'https://h.test:$port/x',
+    'https://$team-docs.example.com/',
+    'https://$a.$b.example.com/',
+    'https://user@$team.example.com:8443/x',
+    'https://$team.bücher.example/',
     'https://e.test/$env/$env_id',
     'https://x.test/$Foo/$Foo', // `$Foo` is not a placeholder: names start with a lowercase letter
   ]) {
@@ -89,8 +97,68 @@ describe('validateDestination', () => {
     refusedWith('https://$env.x.test/$env_id/$env', 'duplicate variable name in URL template: $env');
   });
 
+  const HOST_END = "a variable in the url's host must be followed by the rest of the host name (e.g. https://$team.example.com/)";
+  const USERINFO_PORT = "a variable may not stand in the url's user name, password or port";
+  for (const [raw, message] of [
+    ['https://example.com$p', HOST_END],
+    ['https://example.com$p/x', HOST_END],
+    ['https://$p/', HOST_END],
+    ['https://$p', HOST_END],
+    ['https://$a.example.$b/', HOST_END],
+    ['https://$a./', HOST_END],
+    ['https://$a.../', HOST_END],
+    ['https://$a-x/', HOST_END],
+    ['https://e.test$p?q=1', HOST_END],
+    ['https://e.test$p#x', HOST_END],
+    ['https://h.test:$port/x', USERINFO_PORT],
+    ['https://$user@h.test/', USERINFO_PORT],
+    ['https://user:$pw@h.test/', USERINFO_PORT],
+    ['https://$a@$b.example.com/', USERINFO_PORT],
+  ] as const) {
+    test(`${JSON.stringify(raw)} is refused: a variable could change the host`, () => refusedWith(raw, message));
+  }
+
+  test('the host rule comes before the duplicate-variable check', () => {
+    refusedWith('https://e.test$a/$a', HOST_END);
+  });
+
   test('the scheme check comes before the placeholder check', () => {
     refusedWith('javascript:$a$a', SCHEME_ERROR);
+  });
+});
+
+describe('templateHostError and validateKeywordTemplate (docs/links.md#placeholders-in-the-host)', () => {
+  test('keyword templates follow the same host rule with {slug}', () => {
+    for (const ok of [
+      'https://{slug}.example.com/',
+      'https://github.com/{slug}',
+      'https://e.test/?q={slug}#{slug}',
+      'HTTPS://{slug}.E.test',
+    ]) {
+      assert.equal(templateHostError(ok, KEYWORD_TEMPLATE), null, ok);
+      assert.equal(validateKeywordTemplate(` ${ok} `), ok);
+    }
+    for (const [bad, message] of [
+      ['https://{slug}/', "{slug} in the url's host must be followed by the rest of the host name (e.g. https://{slug}.example.com/)"],
+      [
+        'https://example.com{slug}',
+        "{slug} in the url's host must be followed by the rest of the host name (e.g. https://{slug}.example.com/)",
+      ],
+      ['https://x.test:{slug}/', "{slug} may not stand in the url's user name, password or port"],
+      ['https://{slug}@x.test/', "{slug} may not stand in the url's user name, password or port"],
+      ['{slug}', 'url must start with http:// or https:// and a host'],
+      ['https:///{slug}', 'url must start with http:// or https:// and a host'],
+      ['//{slug}.example.com/', 'url must start with http:// or https:// and a host'],
+    ] as const) {
+      assert.equal(templateHostError(bad, KEYWORD_TEMPLATE), message, bad);
+      assert.throws(() => validateKeywordTemplate(bad), { name: 'AppError', code: 'BAD_REQUEST', field: 'url_template', message }, bad);
+    }
+  });
+
+  test('a keyword template without {slug} keeps its own message', () => {
+    assert.throws(() => validateKeywordTemplate('https://{SLUG}.example.com/'), {
+      message: 'URL template must contain {slug} placeholder.',
+    });
   });
 });
 
@@ -327,6 +395,162 @@ describe('isSafeSubstitution', () => {
         assert.equal(u.protocol, 'https:');
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('fillTemplateSafely and fillKeywordTemplate: no value changes the host (docs/links.md#placeholders-in-the-host)', () => {
+  const linkHost = 'https://$team.example.com/x';
+  const keywordHost = 'https://{slug}.example.com/';
+  // Each value tries to end the host early, move it into the user name, add a port, or smuggle a
+  // delimiter in escaped, look-alike or invisible form.
+  const hostile = [
+    'evil.com/',
+    'evil.com#',
+    'evil.com?',
+    'a@evil.com',
+    'evil.com:80',
+    '%2F',
+    'evil.com%2F',
+    '%40',
+    '%40evil.com',
+    '%2540evil.com',
+    'evil.com\\',
+    'evil.com\t',
+    'evil.com\n',
+    'evil com',
+    'evil.com／',
+    'evil.com＠',
+    'a.example.com/',
+    'a.example.com#',
+    'a.example.com?x=',
+    '',
+  ];
+  for (const value of hostile) {
+    test(`a $team.example.com link template refuses ${JSON.stringify(value)}`, () => {
+      assert.equal(fillTemplateSafely(linkHost, [value]), null);
+    });
+    test(`a {slug}.example.com keyword template refuses ${JSON.stringify(value)}`, () => {
+      assert.equal(fillKeywordTemplate(keywordHost, value), null);
+    });
+  }
+
+  test('the finding: /hk/evil.com/ no longer sends a {slug}.example.com keyword to evil.com', () => {
+    assert.equal(fillKeywordTemplate(keywordHost, 'evil.com/'), null);
+    // The result check alone would pass this one (its host is a.example.com): the value check refuses it.
+    assert.equal(isSafeSubstitution(keywordHost, 'https://a.example.com#.example.com/', KEYWORD_TEMPLATE), true);
+    assert.equal(fillKeywordTemplate(keywordHost, 'a.example.com#'), null);
+  });
+
+  for (const [value, host] of [
+    ['eng', 'eng.example.com'],
+    ['Eng', 'eng.example.com'],
+    ['a.b', 'a.b.example.com'],
+    ['evil.com', 'evil.com.example.com'],
+    ['evil\u3002com', 'evil.com.example.com'],
+    ['evil\uFF0Ecom', 'evil.com.example.com'],
+    ['bücher', 'xn--bcher-kva.example.com'],
+  ] as const) {
+    test(`a host value ${JSON.stringify(value)} only adds labels in front of .example.com → ${host}`, () => {
+      const link = fillTemplateSafely(linkHost, [value]);
+      assert.notEqual(link, null);
+      assert.equal(new URL(link!).hostname, host);
+      const keyword = fillKeywordTemplate(keywordHost, value);
+      assert.notEqual(keyword, null);
+      assert.equal(new URL(keyword!).hostname, host);
+    });
+  }
+
+  test('the port and user name of a host template stay as written', () => {
+    const t = 'https://user@$team.example.com:8443/x';
+    const u = new URL(fillTemplateSafely(t, ['eng'])!);
+    assert.deepEqual([u.username, u.hostname, u.port], ['user', 'eng.example.com', '8443']);
+    assert.equal(isSafeSubstitution(t, 'https://user@eng.example.com:8444/x'), false);
+    assert.equal(isSafeSubstitution(t, 'https://other@eng.example.com:8443/x'), false);
+  });
+
+  // Stored before the write-time rule: such a template never redirects, whatever the value.
+  for (const template of ['https://example.com$p', 'https://$p/', 'https://h.test:$port/x', 'https://$u@h.test/']) {
+    for (const value of ['.evil.com', '\uFF0Eevil.com', '\u3002evil.com', '@evil.com', '', 'x', '8080']) {
+      test(`a legacy link template ${template} refuses ${JSON.stringify(value)}`, () => {
+        assert.equal(fillTemplateSafely(template, [value]), null);
+        assert.equal(isSafeSubstitution(template, fillTemplate(template, [value])), false);
+      });
+    }
+  }
+
+  test('the finding: /slug/.evil.com no longer sends https://example.com$p to example.com.evil.com', () => {
+    assert.equal(fillTemplate('https://example.com$p', ['.evil.com']), 'https://example.com.evil.com');
+    assert.equal(isSafeSubstitution('https://example.com$p', 'https://example.com.evil.com'), false);
+  });
+
+  for (const template of ['https://example.com{slug}', 'https://{slug}/', 'https://x.test:{slug}/', 'https:///{slug}', '{slug}']) {
+    for (const value of ['.evil.com', 'evil.com', 'https://evil.com', '80']) {
+      test(`a legacy keyword template ${template} refuses ${JSON.stringify(value)}`, () => {
+        assert.equal(fillKeywordTemplate(template, value), null);
+      });
+    }
+  }
+
+  test('keyword values outside the host are substituted as received, as before', () => {
+    assert.equal(fillKeywordTemplate('https://github.com/{slug}', 'a/b%20c'), 'https://github.com/a/b%20c');
+    assert.equal(fillKeywordTemplate('https://e.test/search?q={slug}&r={slug}', 'x?y'), 'https://e.test/search?q=x?y&r=x?y');
+    assert.equal(fillKeywordTemplate('https://e.test/{slug}', '//evil.test'), 'https://e.test///evil.test');
+    assert.equal(fillKeywordTemplate('https://e.test/{slug}', '@evil.test'), 'https://e.test/@evil.test');
+  });
+
+  test('link values outside the host are encoded as before', () => {
+    assert.equal(fillTemplateSafely('https://e.test/search?q=$term', ['hello world']), 'https://e.test/search?q=hello%20world');
+    assert.equal(fillTemplateSafely('https://$team.example.com/$page', ['eng', 'a/b']), 'https://eng.example.com/a%2Fb');
+  });
+
+  const hostileUnit = fc.oneof(
+    fc.constantFrom(
+      '@',
+      ':',
+      '/',
+      '\\',
+      '#',
+      '?',
+      '%',
+      '.',
+      '[',
+      ']',
+      ' ',
+      '\t',
+      '\n',
+      '\u0000',
+      '．',
+      '。',
+      '／',
+      '＠',
+      '%2F',
+      '%40',
+      '%3A',
+      'evil.com',
+      '//',
+    ),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  );
+  test('property: whatever the value, an accepted host substitution keeps scheme, user, port and lands under .example.com', () => {
+    const templates = ['https://$team.example.com/x', 'https://user@$a.example.com:8443/?q=$b'];
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: hostileUnit, maxLength: 12 }), { minLength: 2, maxLength: 2 }), ([a, b]) => {
+        const results = [
+          ...templates.map((t) => fillTemplateSafely(t, [a!, b!])),
+          fillKeywordTemplate('https://{slug}.example.com:8443/', a!),
+        ];
+        for (const result of results) {
+          if (result === null) continue;
+          const u = new URL(result);
+          assert.ok(u.hostname.endsWith('.example.com') && u.hostname.length > '.example.com'.length, u.hostname);
+          assert.equal(u.protocol, 'https:');
+          assert.ok(u.username === '' || u.username === 'user', u.username);
+          assert.equal(u.password, '');
+          assert.ok(u.port === '' || u.port === '8443', u.port);
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 });

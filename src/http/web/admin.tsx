@@ -4,6 +4,7 @@ import { requestUser } from '../../auth/currentUser.js';
 import { requireAdmin } from './guards.js';
 import { issueSignInUrl } from '../../auth/localLogin.js';
 import { isAppError } from '../../domain/errors.js';
+import { validateKeywordTemplate } from '../../domain/url.js';
 import { KEYWORD_PATTERN } from '../../store/keywords.js';
 import type { Role, User } from '../../store/types.js';
 import { isUuid, type LinkAction } from '../../links/index.js';
@@ -211,7 +212,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (nul) return fail(`${nulMessage(nul === 'keyword' ? 'Keyword' : nul === 'urlTemplate' ? 'URL template' : 'Description')}.`);
     if (values.keyword === '' || values.urlTemplate === '') return fail('Keyword and URL template are required.');
     if (!KEYWORD_PATTERN.test(values.keyword)) return fail('Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
-    if (!values.urlTemplate.includes('{slug}')) return fail('URL template must contain {slug} placeholder.');
+    try {
+      validateKeywordTemplate(values.urlTemplate);
+    } catch (e) {
+      if (isAppError(e)) return fail(e.message);
+      throw e;
+    }
     try {
       await store.keywords.create(values);
     } catch (e) {
