@@ -35,6 +35,7 @@ describeEachDatabase(
 
     test('00019 gives sessions made before it their user from the session data', async () => {
       const { db } = ctx();
+      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
       assert.deepEqual(await migrateDownOne(db), ['00019_add_sessions_user_id']);
       const data = (userId: unknown) => Buffer.from(JSON.stringify({ userId, role: 'user', createdAt: 1 }));
       await db.kysely
@@ -45,7 +46,7 @@ describeEachDatabase(
           { token: 'no-user', data: data(42), expiry: 1 },
         ] as never)
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id']);
+      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id', '00020_create_click_rollup_dirty_days']);
       const rows = await db.kysely.selectFrom('sessions').select(['token', 'user_id']).orderBy('token').execute();
       assert.deepEqual(rows, [
         { token: 'before-19', user_id: 'user-19' },
