@@ -36,7 +36,12 @@ export async function markDirtyDays(tx: Executor, days: readonly number[]): Prom
 /** The marks of days in `[from, to)`. */
 export async function dirtyMarks(db: Executor, from: number, to: number): Promise<DirtyMark[]> {
   if (to <= from) return [];
-  const rows = await db.selectFrom('click_rollup_dirty_days').select(['day', 'mark_id']).where('day', '>=', from).where('day', '<', to).execute();
+  const rows = await db
+    .selectFrom('click_rollup_dirty_days')
+    .select(['day', 'mark_id'])
+    .where('day', '>=', from)
+    .where('day', '<', to)
+    .execute();
   return rows.map((r) => ({ day: Number(r.day), markId: r.mark_id }));
 }
 
@@ -58,7 +63,11 @@ export async function dropMarksBefore(db: Kysely<Database>, oldest: number): Pro
  * that stops at its first match. Day bucketing stays in TypeScript; SQL only
  * compares `clicked_at` with day bounds.
  */
-export async function closedDaysWithClicks(tx: Executor, now: number, filter: (eb: ClicksEb) => ReturnType<ClicksEb['and']>): Promise<number[]> {
+export async function closedDaysWithClicks(
+  tx: Executor,
+  now: number,
+  filter: (eb: ClicksEb) => ReturnType<ClicksEb['and']>,
+): Promise<number[]> {
   const { oldest, today } = rollupWindow(now);
   const days: number[] = [];
   for (let day = oldest; day < today; day += DAY_MS) days.push(day);
