@@ -7,7 +7,13 @@ import { sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
 /** Every migration, in order of application. Names are stable forever once released. */
-const ALL: MigrationStep[] = [...coreMigrations, ...stateLinkMigrations, ...analyticsMigrations, ...sessionMigrations, ...dirtyDayMigrations];
+const ALL: MigrationStep[] = [
+  ...coreMigrations,
+  ...stateLinkMigrations,
+  ...analyticsMigrations,
+  ...sessionMigrations,
+  ...dirtyDayMigrations,
+];
 
 export function migrationNames(): string[] {
   return ALL.map((m) => m.name);
