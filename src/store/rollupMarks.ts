@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { rollupWindow } from '../domain/rollupCoverage.js';
+import { ROLLUP_DAYS, rollupWindow } from '../domain/rollupCoverage.js';
 import { DAY_MS } from '../domain/timeseries.js';
 import type { ClicksEb } from './clickKeyset.js';
 import { inListChunks } from './sql.js';
@@ -59,18 +59,27 @@ export async function dropMarksBefore(db: Kysely<Database>, oldest: number): Pro
 
 /**
  * The closed days of the rollup window at `now` on which some click matches
- * `filter`: one statement of one EXISTS probe per day, each an index range
- * that stops at its first match. Day bucketing stays in TypeScript; SQL only
- * compares `clicked_at` with day bounds.
+ * `filter`: one EXISTS probe per day, each an index range that stops at its
+ * first match, `daysPerStatement` probes to a statement. Day bucketing stays
+ * in TypeScript; SQL only compares `clicked_at` with day bounds.
  */
 export async function closedDaysWithClicks(
   tx: Executor,
   now: number,
-  filter: (eb: ClicksEb) => ReturnType<ClicksEb['and']>,
+  filter: ClickFilter,
+  daysPerStatement = ROLLUP_DAYS,
 ): Promise<number[]> {
   const { oldest, today } = rollupWindow(now);
-  const days: number[] = [];
-  for (let day = oldest; day < today; day += DAY_MS) days.push(day);
+  const all: number[] = [];
+  for (let day = oldest; day < today; day += DAY_MS) all.push(day);
+  const found: number[] = [];
+  for (let i = 0; i < all.length; i += daysPerStatement) found.push(...(await probeDays(tx, all.slice(i, i + daysPerStatement), filter)));
+  return found;
+}
+
+type ClickFilter = (eb: ClicksEb) => ReturnType<ClicksEb['and']>;
+
+async function probeDays(tx: Executor, days: readonly number[], filter: ClickFilter): Promise<number[]> {
   const row = await tx
     .selectNoFrom((eb) =>
       days.map((day, i) =>
@@ -95,8 +104,11 @@ export async function closedDaysWithClicks(
 /** Marks the closed days on which any of `linkIds` has clicks, before the links (and their clicks) are deleted. */
 export async function markDaysOfLinks(tx: Executor, now: number, linkIds: readonly string[]): Promise<void> {
   const days = new Set<number>();
-  for (const ids of inListChunks(linkIds)) {
-    for (const d of await closedDaysWithClicks(tx, now, (eb) => eb.and([eb('link_clicks.link_id', 'in', ids)]))) days.add(d);
+  // Each probe repeats the id list: 50 ids × 30 probes is about 1,600 parameters a statement,
+  // well under every driver's limit.
+  for (let i = 0; i < linkIds.length; i += 50) {
+    const ids = linkIds.slice(i, i + 50);
+    for (const d of await closedDaysWithClicks(tx, now, (eb) => eb.and([eb('link_clicks.link_id', 'in', ids)]), 30)) days.add(d);
   }
   await markDirtyDays(tx, [...days]);
 }
