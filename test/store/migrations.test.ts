@@ -56,6 +56,28 @@ describeEachDatabase(
       await db.kysely.deleteFrom('sessions').execute();
     });
 
+    test('00020 marks every day rolled up before it, so rollups built without marks are not trusted', async () => {
+      const { db } = ctx();
+      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
+      const span = { version: 'v', clicks: 1, authenticated: 0, source: 's', rolled_at: 1 };
+      await db.kysely
+        .insertInto('link_click_rollup_spans')
+        .values([
+          { day: 86_400_000, span: 1, ...span },
+          { day: 2 * 86_400_000, span: 1, ...span },
+          { day: 0, span: 2, ...span },
+        ])
+        .execute();
+      assert.deepEqual(await migrateUp(db), ['00020_create_click_rollup_dirty_days']);
+      const marked = await db.kysely.selectFrom('click_rollup_dirty_days').select('day').orderBy('day').execute();
+      assert.deepEqual(
+        marked.map((r) => Number(r.day)),
+        [86_400_000, 2 * 86_400_000],
+      );
+      await db.kysely.deleteFrom('click_rollup_dirty_days').execute();
+      await db.kysely.deleteFrom('link_click_rollup_spans').execute();
+    });
+
     test('a schema newer than the code is refused, naming the migration', async () => {
       const { db } = ctx();
       await db.kysely
