@@ -163,6 +163,12 @@ export interface LinkClickRollupSpansTable {
   rolled_at: number;
 }
 
+/** Closed days whose rows changed since they were rolled up, one row per mark (see migrations/analytics.ts). */
+export interface ClickRollupDirtyDaysTable {
+  day: number;
+  mark_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -177,6 +183,7 @@ export interface Database {
   link_click_rollups: LinkClickRollupsTable;
   click_referrer_rollups: ClickReferrerRollupsTable;
   link_click_rollup_spans: LinkClickRollupSpansTable;
+  click_rollup_dirty_days: ClickRollupDirtyDaysTable;
   link_health: LinkHealthTable;
   settings: SettingsTable;
   login_tokens: LoginTokensTable;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DAY_MS } from './timeseries.js';
+import { DAY_MS, utcDayStart } from './timeseries.js';
 
 /**
  * Which closed UTC days, and which aligned runs of days, have a current
@@ -8,6 +8,28 @@ import { DAY_MS } from './timeseries.js';
  * on a day whose index since the epoch is a multiple of `span`, and is built
  * from its two halves, so any range of whole days is covered by a few runs.
  */
+
+/** Rollups cover the longest read window (the 90-day series); older days are never read from them. */
+export const ROLLUP_DAYS = 90;
+
+/**
+ * The closed UTC days `[oldest, today)` that may be read from rollups at
+ * `now`. A write that changes raw rows under one of them marks the day dirty
+ * (docs/analytics.md#rollups); older days need no mark, since no read takes
+ * them from rollups.
+ */
+export function rollupWindow(now: number): { oldest: number; today: number } {
+  const today = utcDayStart(now);
+  return { oldest: today - (ROLLUP_DAYS - 1) * DAY_MS, today };
+}
+
+/** The distinct closed days of the window at `now` among click times, each once. */
+export function closedRollupDays(now: number, times: Iterable<number>): number[] {
+  const { oldest, today } = rollupWindow(now);
+  const days = new Set<number>();
+  for (const t of times) if (t >= oldest && t < today) days.add(utcDayStart(t));
+  return [...days];
+}
 
 /** Run lengths above a single day, each built from two runs of half its length. */
 export const RUN_SPANS = [2, 4, 8, 16, 32] as const;
@@ -37,18 +59,37 @@ export interface Cover {
 export class RollupCoverage {
   private readonly records = new Map<string, SpanRecord>();
   private readonly valid = new Map<string, boolean>();
+  private readonly dirty: Set<number>;
 
+  /**
+   * `dirty`: days marked since their rollup was built (a late click, a deleted
+   * link or user, pruning). A dirty day is not covered, and neither is any run
+   * that contains it, whatever its record says (docs/analytics.md#rollups).
+   */
   constructor(
     records: Iterable<SpanRecord>,
     private readonly version: string,
+    dirty: Iterable<number> = [],
   ) {
     for (const r of records) this.records.set(key(r.day, r.span), r);
+    this.dirty = new Set(dirty);
   }
 
-  /** Records a (re)built day or run; validity is re-derived, since runs depend on their parts. */
+  /**
+   * Records a (re)built day or run; validity is re-derived, since runs depend
+   * on their parts. A rebuilt day counts as clean for the rest of the job's
+   * pass: a mark written while it was rebuilt stays in the table, so readers
+   * (and the next pass) still see the day dirty.
+   */
   put(record: SpanRecord): void {
     this.records.set(key(record.day, record.span), record);
+    if (record.span === 1) this.dirty.delete(record.day);
     this.valid.clear();
+  }
+
+  /** Whether the day was marked dirty when this coverage was read. */
+  isDirty(day: number): boolean {
+    return this.dirty.has(day);
   }
 
   record(day: number, span: number): SpanRecord | undefined {
@@ -66,7 +107,7 @@ export class RollupCoverage {
     const known = this.valid.get(k);
     if (known !== undefined) return known;
     const r = this.records.get(k);
-    let ok = r !== undefined && r.version === this.version;
+    let ok = r !== undefined && r.version === this.version && (span > 1 || !this.dirty.has(day));
     if (ok && span > 1) {
       const half = span / 2;
       const right = day + half * DAY_MS;

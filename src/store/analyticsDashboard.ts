@@ -26,8 +26,10 @@ export interface TopLink {
   slug: string;
   count: number;
   previousCount: number;
-  /** Null when the previous period had no clicks ("new"). */
+  /** Null when the previous period had no clicks. */
   trendPct: number | null;
+  /** Created within the current period: the only links the page calls "new". */
+  isNew: boolean;
 }
 
 export interface NeverClickedLink {
@@ -122,7 +124,7 @@ export async function readDashboard(
     .filter((s) => s.to === null || s.to > s.from);
   const currentRolled = current.days;
   const [topLinks, neverClicked, topReferrers] = await Promise.all([
-    topLinksOf(db, counts),
+    topLinksOf(db, counts, w.currentStart),
     neverClickedIn(db, scope, now),
     busiestReferrers(db, rollups, scope, counts, currentRolled, currentRaw),
   ]);
@@ -130,25 +132,31 @@ export async function readDashboard(
 }
 
 /** Top links by current-period clicks, ties by slug; only links clicked in the period qualify. */
-async function topLinksOf(db: Kysely<Database>, counts: ReadonlyMap<string, LinkCounts>): Promise<TopLink[]> {
+async function topLinksOf(db: Kysely<Database>, counts: ReadonlyMap<string, LinkCounts>, currentStart: number): Promise<TopLink[]> {
   const clicked = [...counts].filter(([, c]) => c.current > 0).sort((a, b) => b[1].current - a[1].current);
   if (clicked.length === 0) return [];
   // Everything tied with the 10th entry is a candidate, so the slug tie-break is exact.
   const floor = clicked[Math.min(PANEL_SIZE, clicked.length) - 1]![1].current;
   const candidates = clicked.filter(([, c]) => c.current >= floor);
-  const slugs = new Map<string, string>();
+  const found = new Map<string, { slug: string; createdAt: number }>();
   for (const ids of inListChunks(candidates.map(([id]) => id))) {
-    for (const r of await db.selectFrom('links').select(['links.id', 'links.slug']).where('links.id', 'in', ids).execute())
-      slugs.set(r.id, r.slug);
+    for (const r of await db
+      .selectFrom('links')
+      .select(['links.id', 'links.slug', 'links.created_at'])
+      .where('links.id', 'in', ids)
+      .execute())
+      found.set(r.id, { slug: r.slug, createdAt: Number(r.created_at) });
   }
   return candidates
-    .filter(([id]) => slugs.has(id))
+    .filter(([id]) => found.has(id))
     .map(([id, c]) => ({
       linkId: id,
-      slug: slugs.get(id)!,
+      slug: found.get(id)!.slug,
       count: c.current,
       previousCount: c.previous,
       trendPct: trendPct(c.current, c.previous),
+      // An old link merely idle in the previous period is not new (docs/analytics.md#dashboard).
+      isNew: found.get(id)!.createdAt >= currentStart,
     }))
     .sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     .slice(0, PANEL_SIZE);

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { closedRollupDays } from '../domain/rollupCoverage.js';
+import { markDirtyDays } from './rollupMarks.js';
+import type { Clock } from './types.js';
 
 /** The pinned batch bound: at most this many rows per DELETE. */
 export const PRUNE_BATCH = 10_000;
@@ -18,28 +21,42 @@ export interface PruneResult {
  * a long write transaction on SQLite.
  */
 export class ClickRetentionStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock = Date.now,
+  ) {}
 
-  /** One batch: deletes up to `limit` of the oldest clicks with `clicked_at < horizon`; returns how many. */
+  /**
+   * One batch: deletes up to `limit` of the oldest clicks with `clicked_at <
+   * horizon`; returns how many. Victims on a closed day of the rollup window
+   * (a horizon inside it) mark that day dirty in the delete's transaction
+   * (docs/analytics.md#rollups); with the 90-day retention floor they lie
+   * before the window and the delete stands alone, as before.
+   */
   async pruneBatch(horizon: number, limit = PRUNE_BATCH): Promise<number> {
     const victims = await this.db
       .selectFrom('link_clicks')
-      .select('id')
+      .select(['id', 'clicked_at'])
       .where('clicked_at', '<', horizon)
       .orderBy('clicked_at')
       .orderBy('id')
       .limit(Math.min(limit, PRUNE_BATCH))
       .execute();
     if (victims.length === 0) return 0;
-    const r = await this.db
-      .deleteFrom('link_clicks')
-      .where(
-        'id',
-        'in',
-        victims.map((v) => v.id),
-      )
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+    const ids = victims.map((v) => v.id);
+    const days = closedRollupDays(
+      this.now(),
+      victims.map((v) => Number(v.clicked_at)),
+    );
+    if (days.length === 0) {
+      const r = await this.db.deleteFrom('link_clicks').where('id', 'in', ids).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx.deleteFrom('link_clicks').where('id', 'in', ids).executeTakeFirst();
+      await markDirtyDays(trx, days);
+      return Number(r.numDeletedRows);
+    });
   }
 
   /**

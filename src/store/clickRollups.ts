@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { CLASSIFICATION_VERSION, ClickClassifier, DIMENSIONS, DimensionTallies, Tally, type Dimension } from '../domain/breakdowns.js';
-import { RUN_SPANS, RollupCoverage, runSource, type SpanRecord } from '../domain/rollupCoverage.js';
+import { RUN_SPANS, RollupCoverage, rollupWindow, runSource, type SpanRecord } from '../domain/rollupCoverage.js';
 import { DAY_MS, utcDayStart } from '../domain/timeseries.js';
 import { clickRange, keysetBatches } from './clickKeyset.js';
 import { isForeignKeyViolation } from './dbErrors.js';
+import { clearMarks, dirtyMarks, dropMarksBefore } from './rollupMarks.js';
 import { linkInScope, type StatsScope } from './statsScope.js';
 import type { Clock } from './types.js';
 
@@ -13,21 +14,20 @@ import type { Clock } from './types.js';
  * Click rollups — the escape hatch docs/analytics.md#rollups documents for when on-the-fly
  * aggregation misses the response-time target, which bench/analytics.ts
  * measured it to do at 1,000,000 rows. A rollup summarises one closed UTC day
- * (or an aligned run of days) and is rebuilt whenever the raw rows behind it
- * change; reads take rolled-up days from here and everything else (today,
- * days not rolled yet) from raw rows, so answers are identical either way and
- * link_clicks stays the single source of truth. A day's rollup is checked
- * against its raw click count and authenticated count, which every change
- * behind it moves: a late write, a deleted link (its clicks cascade), a
- * deleted user (their clicks turn anonymous).
+ * (or an aligned run of days); link_clicks stays the single source of truth.
+ * Every write that changes raw rows under a closed day marks the day dirty in
+ * its own transaction (rollupMarks.ts); reads take only clean rolled-up days
+ * from here and everything else (today, days not rolled yet, dirty days) from
+ * raw rows, so an answer never depends on whether the job has run. The job
+ * rebuilds dirty days, and, as a second check, any day whose raw click or
+ * authenticated count no longer matches what its rollup was built from.
  */
 
-/** Rollups cover the longest read window (the 90-day series); older days are never read from them. */
-export const ROLLUP_DAYS = 90;
+export { ROLLUP_DAYS } from '../domain/rollupCoverage.js';
 /**
  * A day is rolled up only this long after it closes: clicks are stamped when
- * the redirect happens and written moments later. Later writes (after a
- * database outage) change the day's raw count and the day is rebuilt.
+ * the redirect happens and written moments later. A click written later still
+ * (after a database outage) marks its day dirty, and the day is rebuilt.
  */
 export const ROLLUP_GRACE_MS = 15 * 60_000;
 const INSERT_BATCH = 500;
@@ -52,11 +52,17 @@ export class ClickRollupStore {
     readonly now: Clock,
   ) {}
 
-  /** Rollup records of runs starting in `[from, to)`. */
+  /**
+   * Rollup records of runs starting in `[from, to)`, with the days marked
+   * dirty there: a dirty day, and every run containing it, is not covered.
+   * The marks are read after the records, so a day marked while this runs is
+   * seen dirty even when its record was read before the mark's write.
+   */
   async coverage(from: number, to: number): Promise<RollupCoverage> {
     if (to <= from) return new RollupCoverage([], CLASSIFICATION_VERSION);
     const rows = await this.db.selectFrom('link_click_rollup_spans').selectAll().where('day', '>=', from).where('day', '<', to).execute();
-    return new RollupCoverage(rows.map(toRecord), CLASSIFICATION_VERSION);
+    const dirty = (await dirtyMarks(this.db, from, to)).map((m) => m.day);
+    return new RollupCoverage(rows.map(toRecord), CLASSIFICATION_VERSION, dirty);
   }
 
   /** A link's clicks per rolled-up day. */
@@ -152,17 +158,18 @@ export class ClickRollupStore {
   // ---------------------------------------------------------------- the roll-up job
 
   /**
-   * Brings rollups up to date: drops days older than any read window; for
-   * each closed day in the window compares the raw click and authenticated
-   * counts with those the rollup was built from, and rebuilds the day when
-   * they differ (late writes, a deleted link, a deleted user's clicks turning
-   * anonymous), when another classification version built it, or when it is
-   * missing; then rebuilds every multi-day run whose halves changed. Stops
-   * between steps when `signal` aborts.
+   * Brings rollups up to date: drops days (and marks) older than any read
+   * window; reads the dirty marks of the window, then rebuilds each closed
+   * day that is marked, missing, built by another classification version, or
+   * whose raw click and authenticated counts differ from those it was built
+   * from; then rebuilds every multi-day run whose halves changed. A rebuild
+   * deletes only the marks read here, before its raw rows were read, so a
+   * mark written meanwhile keeps the day dirty for readers and the next run.
+   * Stops between steps when `signal` aborts.
    */
   async rollUp(opts: { signal?: AbortSignal } = {}): Promise<RollupRun> {
     const now = this.now();
-    const oldest = utcDayStart(now) - (ROLLUP_DAYS - 1) * DAY_MS;
+    const { oldest } = rollupWindow(now);
     const lastClosed = utcDayStart(now - ROLLUP_GRACE_MS) - DAY_MS;
     await this.db
       .deleteFrom('link_click_rollups')
@@ -172,18 +179,28 @@ export class ClickRollupStore {
       .execute();
     await this.db.deleteFrom('click_referrer_rollups').where('day', '<', oldest).execute();
     await this.db.deleteFrom('link_click_rollup_spans').where('day', '<', oldest).execute();
+    await dropMarksBefore(this.db, oldest);
+    const marks = new Map<number, string[]>();
+    for (const m of await dirtyMarks(this.db, oldest, lastClosed + DAY_MS)) {
+      let ids = marks.get(m.day);
+      if (!ids) marks.set(m.day, (ids = []));
+      ids.push(m.markId);
+    }
     const coverage = await this.coverage(oldest, lastClosed + DAY_MS);
     const run: RollupRun = { rolled: 0, current: 0, runs: 0 };
 
     for (let day = oldest; day <= lastClosed; day += DAY_MS) {
       if (opts.signal?.aborted) return run;
-      const raw = await this.rawDayCounts(day);
-      const rec = coverage.record(day, 1);
-      if (coverage.dayRolled(day) && rec!.clicks === raw.clicks && rec!.authenticated === raw.authenticated) {
-        run.current++;
-        continue;
+      const dayMarks = marks.get(day) ?? [];
+      if (dayMarks.length === 0 && coverage.dayRolled(day)) {
+        const raw = await this.rawDayCounts(day);
+        const rec = coverage.record(day, 1)!;
+        if (rec.clicks === raw.clicks && rec.authenticated === raw.authenticated) {
+          run.current++;
+          continue;
+        }
       }
-      coverage.put(await this.rollDay(day));
+      coverage.put(await this.rollDay(day, dayMarks));
       run.rolled++;
     }
 
@@ -213,21 +230,23 @@ export class ClickRollupStore {
 
   /**
    * Rebuilds one day from its raw rows, streamed in keyset batches and
-   * classified in TypeScript, replacing the day's rows in one transaction. A
+   * classified in TypeScript, replacing the day's rows in one transaction
+   * that also deletes `marks` — the day's dirty marks read before this call,
+   * and no others. A
    * link deleted meanwhile fails the insert on its foreign key; the day is
    * then simply read again.
    */
-  async rollDay(day: number): Promise<SpanRecord> {
+  async rollDay(day: number, marks: readonly string[] = []): Promise<SpanRecord> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.rollDayOnce(day);
+        return await this.rollDayOnce(day, marks);
       } catch (e) {
         if (attempt >= 2 || !isForeignKeyViolation(e)) throw e;
       }
     }
   }
 
-  private async rollDayOnce(day: number): Promise<SpanRecord> {
+  private async rollDayOnce(day: number, marks: readonly string[]): Promise<SpanRecord> {
     const perLink = new Map<string, DimensionTallies>();
     const site = new Tally();
     const classifier = new ClickClassifier();
@@ -303,6 +322,8 @@ export class ClickRollupStore {
         .insertInto('link_click_rollup_spans')
         .values({ ...record, rolled_at: rolledAt })
         .execute();
+      // Only the marks read before the raw rows: they are what this rebuild accounts for.
+      await clearMarks(trx, day, marks);
     });
     return record;
   }

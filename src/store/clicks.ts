@@ -1,8 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Database, LinkClicksTable } from '../db/schema.js';
+import { rollupWindow } from '../domain/rollupCoverage.js';
+import { utcDayStart } from '../domain/timeseries.js';
 import { isForeignKeyViolation } from './dbErrors.js';
+import { markDirtyDays } from './rollupMarks.js';
 import { inListChunks } from './sql.js';
+import type { Clock } from './types.js';
 
 export type ClickRow = LinkClicksTable;
 
@@ -20,9 +25,38 @@ export type ClickRows = Iterable<ClickRow> & { readonly length: number };
  */
 export const CLICK_ROWS_PER_INSERT = 4_000;
 
+/**
+ * The closed days of the rollup window a batch writes under, collected as its
+ * rows go by: a batch of clicks stamped today (the usual case) costs one
+ * comparison per row and marks nothing. A late click (stamped before today's
+ * UTC midnight, as after a database outage) marks its day dirty in the
+ * batch's transaction, so no read takes that day from a rollup that misses it
+ * (docs/analytics.md#rollups).
+ */
+class LateDays {
+  private readonly oldest: number;
+  private readonly today: number;
+  private readonly days = new Set<number>();
+
+  constructor(now: number) {
+    ({ oldest: this.oldest, today: this.today } = rollupWindow(now));
+  }
+
+  see(clickedAt: number): void {
+    if (clickedAt < this.today && clickedAt >= this.oldest) this.days.add(utcDayStart(clickedAt));
+  }
+
+  get list(): number[] {
+    return [...this.days];
+  }
+}
+
 /** Raw click rows. Aggregations live in the analytics store. */
 export class ClickStore {
-  constructor(protected readonly db: Kysely<Database>) {}
+  constructor(
+    protected readonly db: Kysely<Database>,
+    protected readonly now: Clock = Date.now,
+  ) {}
 
   /**
    * One multi-row INSERT per batch (docs/analytics.md#click-capture); a batch longer than
@@ -48,7 +82,9 @@ export class ClickStore {
   protected async insertAll(batch: ClickRows): Promise<void> {
     if (batch.length === 0) return;
     const rows = Array.from(batch);
-    if (rows.length <= CLICK_ROWS_PER_INSERT) {
+    const late = new LateDays(this.now());
+    for (const r of rows) late.see(r.clicked_at);
+    if (rows.length <= CLICK_ROWS_PER_INSERT && late.list.length === 0) {
       await this.db.insertInto('link_clicks').values(rows).execute();
       return;
     }
@@ -59,6 +95,7 @@ export class ClickStore {
           .values(rows.slice(i, i + CLICK_ROWS_PER_INSERT))
           .execute();
       }
+      await markDirtyDays(trx, late.list);
     });
   }
 
@@ -115,16 +152,20 @@ const CLICK_COLUMNS = ['id', 'link_id', 'user_id', 'ip_hash', 'user_agent', 'ref
 export class SqliteClickStore extends ClickStore {
   private readonly insertEach: (rows: ClickRows) => void;
 
-  constructor(db: Kysely<Database>, sqlite: SqliteDatabase.Database) {
-    super(db);
+  constructor(db: Kysely<Database>, sqlite: SqliteDatabase.Database, now: Clock = Date.now) {
+    super(db, now);
     const one = Object.fromEntries(CLICK_COLUMNS.map((c) => [c, null])) as unknown as ClickRow;
     const insert = sqlite.prepare(db.insertInto('link_clicks').values(one).compile().sql);
+    const mark = sqlite.prepare(db.insertInto('click_rollup_dirty_days').values({ day: 0, mark_id: '' }).compile().sql);
     const values: unknown[] = [];
     this.insertEach = sqlite.transaction((rows: ClickRows) => {
+      const late = new LateDays(this.now());
       for (const r of rows) {
         for (let i = 0; i < CLICK_COLUMNS.length; i++) values[i] = r[CLICK_COLUMNS[i]!];
         insert.run(values);
+        late.see(r.clicked_at);
       }
+      for (const day of late.list) mark.run(day, randomUUID());
     });
   }
 
@@ -156,9 +197,21 @@ export class PostgresClickStore extends ClickStore {
   protected override async insertAll(batch: ClickRows): Promise<void> {
     if (batch.length === 0) return;
     const columns = CLICK_COLUMNS.map(() => [] as unknown[]);
-    for (const r of batch) for (let i = 0; i < CLICK_COLUMNS.length; i++) columns[i]!.push(r[CLICK_COLUMNS[i]!]);
+    const late = new LateDays(this.now());
+    for (const r of batch) {
+      for (let i = 0; i < CLICK_COLUMNS.length; i++) columns[i]!.push(r[CLICK_COLUMNS[i]!]);
+      late.see(r.clicked_at);
+    }
     const names = sql.join(CLICK_COLUMNS.map((c) => sql.ref(c)));
     const arrays = sql.join(columns.map((values, i) => sql`${values}::${sql.raw(PG_ARRAY_TYPES[CLICK_COLUMNS[i]!])}`));
-    await sql`INSERT INTO link_clicks (${names}) SELECT * FROM unnest(${arrays})`.execute(this.db);
+    const insert = sql`INSERT INTO link_clicks (${names}) SELECT * FROM unnest(${arrays})`;
+    if (late.list.length === 0) {
+      await insert.execute(this.db);
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await insert.execute(trx);
+      await markDirtyDays(trx, late.list);
+    });
   }
 }

@@ -7,6 +7,7 @@ import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow,
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
+import { markDaysOfLinks } from './rollupMarks.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import type { TagStore } from './tags.js';
 import type { Clock, Executor, Link, LinkView, SearchField, Viewer } from './types.js';
@@ -223,8 +224,15 @@ export class LinkStore {
     await tx.updateTable('links').set(set).where('id', '=', id).execute();
   }
 
-  /** Deletes a link; owners, tags, shares, clicks and health rows cascade away. */
+  /**
+   * Deletes a link; owners, tags, shares, clicks and health rows cascade away.
+   * The closed days its clicks lay on are marked dirty in the same
+   * transaction: the instance-wide referrer rollup has no link to cascade
+   * from (docs/analytics.md#rollups).
+   */
   async delete(id: string, tx: Executor = this.db): Promise<boolean> {
+    if (!tx.isTransaction) return this.db.transaction().execute((trx) => this.delete(id, trx));
+    await markDaysOfLinks(tx, this.now(), [id]);
     const r = await tx.deleteFrom('links').where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }

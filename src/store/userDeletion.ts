@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { markDaysOfLinks, markDaysOfUser } from './rollupMarks.js';
 import { inListChunks } from './sql.js';
-import type { Executor } from './types.js';
+import type { Clock, Executor } from './types.js';
 
 /**
  * The SQL of deleting a user account and disposing of their links, each step
@@ -9,7 +10,10 @@ import type { Executor } from './types.js';
  * rules and the order (src/links/accounts.ts).
  */
 export class UserDeletionStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock = Date.now,
+  ) {}
 
   /** How many links `userId` is primary owner of: the "owns N link(s)" of the delete dialog. */
   async primaryLinkCount(userId: string): Promise<number> {
@@ -66,8 +70,13 @@ export class UserDeletionStore {
       .execute();
   }
 
-  /** Deletes links (owners, tags, shares, clicks and health rows cascade with each). */
+  /**
+   * Deletes links (owners, tags, shares, clicks and health rows cascade with
+   * each), marking the closed days their clicks lay on dirty first
+   * (docs/analytics.md#rollups).
+   */
   async deleteLinks(linkIds: readonly string[], tx: Executor): Promise<void> {
+    await markDaysOfLinks(tx, this.now(), linkIds);
     for (const ids of inListChunks(linkIds)) await tx.deleteFrom('links').where('id', 'in', ids).execute();
   }
 
@@ -79,9 +88,11 @@ export class UserDeletionStore {
   /**
    * Deletes the account: its remaining owner rows, then the user row, which
    * cascades tokens, login tokens and shares received; the user's clicks stay,
-   * with their user id cleared.
+   * with their user id cleared — so the closed days they lay on are marked
+   * dirty first: their signed-in/anonymous split changes (docs/analytics.md#rollups).
    */
   async deleteAccount(userId: string, tx: Executor): Promise<void> {
+    await markDaysOfUser(tx, this.now(), userId);
     await tx.deleteFrom('link_owners').where('user_id', '=', userId).execute();
     await tx.deleteFrom('users').where('id', '=', userId).execute();
   }

@@ -46,7 +46,14 @@ describeEachDatabase("dashboard: personal scope never leaks another user's links
     const a = await bothPaths(c, () => c.store.analytics.dashboard({ id: alice.id, isAdmin: false }, { period: 'week', scope: 'mine' }));
     assert.equal(a.scope, 'mine');
     assert.deepEqual(slugs(a), ['bob-secure', 'alice-doc']);
-    assert.deepEqual(a.topLinks[0], { linkId: sharedWithMe.id, slug: 'bob-secure', count: 7, previousCount: 0, trendPct: null });
+    assert.deepEqual(a.topLinks[0], {
+      linkId: sharedWithMe.id,
+      slug: 'bob-secure',
+      count: 7,
+      previousCount: 0,
+      trendPct: null,
+      isNew: true,
+    });
     assert.deepEqual(
       a.neverClicked.map((n) => n.slug),
       ['alice-idle'],
@@ -97,6 +104,8 @@ describeEachDatabase('dashboard: trend, never-clicked and referrers', (ctx) => {
     const jira = await mkLink(c, owner, { slug: 'jira' });
     const fresh = await mkLink(c, owner, { slug: 'fresh' });
     const faded = await mkLink(c, owner, { slug: 'faded' });
+    // Made two months ago, idle the week before: no trend to show, and not new either.
+    const veteran = await mkLink(c, owner, { slug: 'veteran', ageDays: 60 });
     // 120 clicks this week, 80 the week before; boundaries at exactly now − 7 d and now − 14 d.
     await addClicks(c.store, jira.id, [
       ...Array.from({ length: 119 }, (_, i) => ({ at: NOW - (i % 7) * DAY - (i % 24) * HOUR })),
@@ -111,10 +120,12 @@ describeEachDatabase('dashboard: trend, never-clicked and referrers', (ctx) => {
       Array.from({ length: 5 }, (_, i) => ({ at: NOW - i * DAY })),
     );
     await addClicks(c.store, faded.id, [{ at: NOW - 10 * DAY }]);
+    await addClicks(c.store, veteran.id, [{ at: NOW - HOUR }, { at: NOW - 2 * DAY }, { at: NOW - 40 * DAY }]);
     const d = await bothPaths(c, () => c.store.analytics.dashboard(viewer, { period: 'week', scope: 'mine' }));
     assert.deepEqual(d.topLinks, [
-      { linkId: jira.id, slug: 'jira', count: 120, previousCount: 80, trendPct: 50 },
-      { linkId: fresh.id, slug: 'fresh', count: 5, previousCount: 0, trendPct: null },
+      { linkId: jira.id, slug: 'jira', count: 120, previousCount: 80, trendPct: 50, isNew: true },
+      { linkId: fresh.id, slug: 'fresh', count: 5, previousCount: 0, trendPct: null, isNew: true },
+      { linkId: veteran.id, slug: 'veteran', count: 2, previousCount: 0, trendPct: null, isNew: false },
     ]);
     const month = await bothPaths(c, () => c.store.analytics.dashboard(viewer, { period: 'month', scope: 'mine' }));
     assert.equal(month.period, 'month');
@@ -123,6 +134,7 @@ describeEachDatabase('dashboard: trend, never-clicked and referrers', (ctx) => {
       [
         ['jira', 201, 0],
         ['fresh', 5, 0],
+        ['veteran', 2, 1],
         ['faded', 1, 0],
       ],
     );

@@ -35,6 +35,7 @@ describeEachDatabase(
 
     test('00019 gives sessions made before it their user from the session data', async () => {
       const { db } = ctx();
+      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
       assert.deepEqual(await migrateDownOne(db), ['00019_add_sessions_user_id']);
       const data = (userId: unknown) => Buffer.from(JSON.stringify({ userId, role: 'user', createdAt: 1 }));
       await db.kysely
@@ -45,7 +46,7 @@ describeEachDatabase(
           { token: 'no-user', data: data(42), expiry: 1 },
         ] as never)
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id']);
+      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id', '00020_create_click_rollup_dirty_days']);
       const rows = await db.kysely.selectFrom('sessions').select(['token', 'user_id']).orderBy('token').execute();
       assert.deepEqual(rows, [
         { token: 'before-19', user_id: 'user-19' },
@@ -53,6 +54,28 @@ describeEachDatabase(
         { token: 'unreadable', user_id: null },
       ]);
       await db.kysely.deleteFrom('sessions').execute();
+    });
+
+    test('00020 marks every day rolled up before it, so rollups built without marks are not trusted', async () => {
+      const { db } = ctx();
+      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
+      const span = { version: 'v', clicks: 1, authenticated: 0, source: 's', rolled_at: 1 };
+      await db.kysely
+        .insertInto('link_click_rollup_spans')
+        .values([
+          { day: 86_400_000, span: 1, ...span },
+          { day: 2 * 86_400_000, span: 1, ...span },
+          { day: 0, span: 2, ...span },
+        ])
+        .execute();
+      assert.deepEqual(await migrateUp(db), ['00020_create_click_rollup_dirty_days']);
+      const marked = await db.kysely.selectFrom('click_rollup_dirty_days').select('day').orderBy('day').execute();
+      assert.deepEqual(
+        marked.map((r) => Number(r.day)),
+        [86_400_000, 2 * 86_400_000],
+      );
+      await db.kysely.deleteFrom('click_rollup_dirty_days').execute();
+      await db.kysely.deleteFrom('link_click_rollup_spans').execute();
     });
 
     test('a schema newer than the code is refused, naming the migration', async () => {

@@ -51,7 +51,6 @@ describe('analytics dashboard (docs/analytics.md)', () => {
     clock = NOW - 10 * DAY;
     // Alice's scope: her own links, one she co-owns, and a secure link shared with her.
     await mk('rising', alice);
-    await mk('brand-new', alice);
     await mk('falling', alice);
     await mk('co-owned', carol);
     await addOwner(s.store, links['co-owned']!.id, alice.user!.id);
@@ -64,6 +63,8 @@ describe('analytics dashboard (docs/analytics.md)', () => {
     await mk('carol-private', carol, { visibility: 'private' });
     clock = NOW - 2 * DAY;
     await mk('alice-fresh', alice);
+    // Created within this week: the one link whose trend reads "new".
+    await mk('brand-new', alice);
     clock = NOW;
 
     const at = (days: number, hours = 0) => NOW - days * DAY - hours * HOUR;
@@ -74,7 +75,8 @@ describe('analytics dashboard (docs/analytics.md)', () => {
       ...many(120, at(0, 1), 6 * DAY, { referrer: 'https://news.example/a', userId: zed.user!.id }),
       ...many(80, at(8), 5 * DAY),
     ]);
-    // brand-new: 5 this week, none before → "new".
+    // brand-new: created two days ago, 5 clicks since → "new". shared-secret and co-owned, ten days
+    // old with no clicks the week before, are not new: "from 0".
     await addClicks(s.store, links['brand-new']!.id, many(5, at(1), DAY, { referrer: 'https://chat.example/' }));
     // falling: 10 this week, 40 before → −75%.
     await addClicks(s.store, links['falling']!.id, [...many(10, at(2), DAY), ...many(40, at(9), 3 * DAY)]);
@@ -111,7 +113,7 @@ describe('analytics dashboard (docs/analytics.md)', () => {
     const rows = textOf(top);
     has(
       rows,
-      /Link Clicks Previous Trend rising 120 80 ▲ \+50% falling 10 40 ▼ −75% shared-secret 7 0 new brand-new 5 0 new co-owned 3 0 new/,
+      /Link Clicks Previous Trend rising 120 80 ▲ \+50% falling 10 40 ▼ −75% shared-secret 7 0 from 0 brand-new 5 0 new co-owned 3 0 from 0/,
     );
     has(top, new RegExp(`href="/dashboard/links/${links['rising']!.id}/stats"`), 'each link opens its stats page');
     const refs = textOf(panel(main, 'busiest-referrers'));
@@ -160,7 +162,7 @@ describe('analytics dashboard (docs/analytics.md)', () => {
     assert.equal(all.status, 200);
     const allMain = mainOf(all.body);
     has(allMain, /aria-current="true"[^>]*>All links</);
-    has(textOf(panel(allMain, 'top-links')), /bob-public 800 300 .* rising 120 80 .* carol-private 50 0 new/);
+    has(textOf(panel(allMain, 'top-links')), /bob-public 800 300 .* rising 120 80 .* carol-private 50 0 from 0/);
     has(textOf(panel(allMain, 'busiest-referrers')), /bob-only\.example 500/);
     has(allMain, /href="\/dashboard\/analytics\?period=month&amp;scope=all"/, 'the period toggle keeps the scope');
 

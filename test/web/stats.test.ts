@@ -150,8 +150,12 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     has(main, /<h1[^>]*>docs — Analytics<\/h1>/);
     has(main, new RegExp(`href="/dashboard/links/${docs.id}/stats/export"[^>]*>.*Export CSV`));
     const text = textOf(main);
-    // 64 in all; 7 d: the 60 recent (the one at now − 7 d − 1 ms is outside); 30 d: 60 + the 20-day one + the 7-day edge one.
-    has(text, /All Time 64 total clicks Last 7 Days 60 clicks Last 30 Days 62 clicks/);
+    // 64 in all; 7 days (today and the 6 before): the 60 recent (the one at now − 7 d − 1 ms is on the 7th day back);
+    // 30 days: 60 + the 20-day one + the 7-day edge one.
+    has(
+      text,
+      /All Time 64 total clicks Last 7 Days 60 clicks, today and the 6 UTC days before Last 30 Days 62 clicks, today and the 29 UTC days before/,
+    );
     lacks(text, /retention/);
 
     const table = /<table class="table table-sm" id="recent-clicks">([\s\S]*?)<\/table>/.exec(main)![1]!;
@@ -177,7 +181,10 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
       lacks(r.body, />User</, 'no User column');
     }
     const main = mainOf((await bob.page(statsOf(vault))).body);
-    has(textOf(main), /All Time 3 total clicks Last 7 Days 3 clicks Last 30 Days 3 clicks/);
+    has(
+      textOf(main),
+      /All Time 3 total clicks Last 7 Days 3 clicks, today and the 6 UTC days before Last 30 Days 3 clicks, today and the 29 UTC days before/,
+    );
     has(main, /<svg viewBox="0 0 720 240"[^>]*role="img" aria-label="Daily clicks over the last 30 days/);
     has(main, /data-breakdown="breakdown-referrers"/);
     has(textOf(main), /Authenticated 3 100% Anonymous 0 0%/);
@@ -199,7 +206,10 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
 
   test('a never-clicked link: three zeros, the empty state, and 30 zero days in the chart', async () => {
     const main = mainOf((await alice.page(statsOf(quiet))).body);
-    has(textOf(main), /All Time 0 total clicks Last 7 Days 0 clicks Last 30 Days 0 clicks/);
+    has(
+      textOf(main),
+      /All Time 0 total clicks Last 7 Days 0 clicks, today and the 6 UTC days before Last 30 Days 0 clicks, today and the 29 UTC days before/,
+    );
     has(main, /No clicks recorded yet\./);
     lacks(main, /id="recent-clicks"/);
     const days = dayGroups(main);
@@ -365,6 +375,18 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     }
     const windowed = await alice.page(statsOf(vault, '/export?from=2030-06-17T00:00:00Z&to=2030-06-17T11:00:00Z'));
     assert.equal(windowed.body.split('\r\n').length, 3, 'header and the one click inside the inclusive window');
+  });
+
+  test('the "Last 30 Days" card and the chart count the same window: today and the 29 UTC days before, as the page says', async () => {
+    const edge = await createLink(s.store, { slug: 'edge', url: 'https://edge.example' }, alice.user!.id);
+    // Each inside now − 7 d / now − 30 d, but on the UTC day just before the 7- and 30-day windows.
+    await addClicks(s.store, edge.id, [{ at: NOW - 6 * DAY - 15 * HOUR }, { at: NOW - 29 * DAY - 15 * HOUR }]);
+    const text = textOf(mainOf((await alice.page(statsOf(edge))).body));
+    has(text, /Last 7 Days 0 clicks, today and the 6 UTC days before Last 30 Days 1 clicks, today and the 29 UTC days before/);
+    has(text, /1 click in this window\. Days are UTC calendar days\./);
+    const ninety = textOf(mainOf((await alice.page(statsOf(edge, '?days=90'))).body));
+    has(ninety, /Last 30 Days 1 clicks/, 'the card keeps its window whichever chart is shown');
+    has(ninety, /2 clicks in this window/);
   });
 
   test('retention on: the total is labelled "since {date}" for the retention window, never "All Time"', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
@@ -96,6 +97,40 @@ export const analyticsMigrations: MigrationStep[] = [
     },
     async down(d: Ddl) {
       await swapIndexes(d, NARROW_CLICK_INDEXES, WIDE_CLICK_INDEXES);
+    },
+  },
+];
+
+/**
+ * `click_rollup_dirty_days` — closed days whose raw rows changed after they
+ * may have been rolled up: one row per mark, written in the same transaction
+ * as the change (a late click batch, a deleted link or user, pruning).
+ * Readers take a marked day from raw rows; the roll-up job deletes exactly the
+ * marks it read before rebuilding, so one written meanwhile survives
+ * (docs/analytics.md#rollups). Rollups built before this table existed were
+ * checked only by counts, which some changes leave equal, so every day
+ * already rolled up starts out marked and is rebuilt by the next run.
+ */
+export const dirtyDayMigrations: MigrationStep[] = [
+  {
+    name: '00020_create_click_rollup_dirty_days',
+    async up(d: Ddl) {
+      await d
+        .createTable('click_rollup_dirty_days')
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('mark_id', d.str(36), (c) => c.notNull())
+        .addPrimaryKeyConstraint('click_rollup_dirty_days_pkey', ['day', 'mark_id'])
+        .execute();
+      const rolled = (await d.db.selectFrom('link_click_rollup_spans').select('day').where('span', '=', 1).execute()) as { day: number }[];
+      for (let i = 0; i < rolled.length; i += 500) {
+        await d.db
+          .insertInto('click_rollup_dirty_days')
+          .values(rolled.slice(i, i + 500).map((r) => ({ day: Number(r.day), mark_id: randomUUID() })))
+          .execute();
+      }
+    },
+    async down(d: Ddl) {
+      await d.db.schema.dropTable('click_rollup_dirty_days').execute();
     },
   },
 ];

@@ -1,13 +1,19 @@
 import type { Kysely, Migration } from 'kysely';
 import type { DbDriver } from '../../config.js';
 import { Ddl, type MigrationStep } from './ddl.js';
-import { analyticsMigrations } from './analytics.js';
+import { analyticsMigrations, dirtyDayMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
 import { sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
 /** Every migration, in order of application. Names are stable forever once released. */
-const ALL: MigrationStep[] = [...coreMigrations, ...stateLinkMigrations, ...analyticsMigrations, ...sessionMigrations];
+const ALL: MigrationStep[] = [
+  ...coreMigrations,
+  ...stateLinkMigrations,
+  ...analyticsMigrations,
+  ...sessionMigrations,
+  ...dirtyDayMigrations,
+];
 
 export function migrationNames(): string[] {
   return ALL.map((m) => m.name);

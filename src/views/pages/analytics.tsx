@@ -63,12 +63,21 @@ function Toggle<T extends string>({
   );
 }
 
-/** `+50%`, `−20%`, `0%`, or the "new" marker when there was nothing to compare with. */
+/**
+ * `+50%`, `−20%`, `0%`; with no clicks in the previous period, the "new"
+ * marker for a link created within this period and "from 0" for an older one.
+ */
 export function Trend({ link }: { link: TopLink }) {
+  if (link.isNew && link.previousCount === 0)
+    return (
+      <span class="badge badge-sm badge-info" title="Created in this period">
+        new
+      </span>
+    );
   if (link.trendPct === null)
     return (
-      <span class="badge badge-sm badge-info" title="No clicks in the previous period">
-        new
+      <span class="text-base-content/80" title="No clicks in the previous period">
+        from 0
       </span>
     );
   const pct = link.trendPct;
