@@ -114,7 +114,27 @@ const AUTHORITY = /^https?:\/\/([^/\\?#]+)/i;
 type HostShape =
   { kind: 'fixed'; authority: string; plain: URL } | { kind: 'prefixed'; domain: string; plain: URL } | { kind: 'refused'; reason: string };
 
+/** Templates whose host shape is remembered before the memo starts over. */
+const HOST_SHAPE_MEMO_SIZE = 1_000;
+const hostShapes = new Map<string, HostShape>();
+
+/**
+ * hostShape, remembered per template: every redirect through a template or
+ * keyword checks its result against it, and a template's shape never changes
+ * (two URL parses and a few scans saved per redirect).
+ */
 function hostShape(template: string, syntax: TemplateSyntax): HostShape {
+  const key = `${syntax.noun}\u0000${template}`;
+  let shape = hostShapes.get(key);
+  if (shape === undefined) {
+    if (hostShapes.size >= HOST_SHAPE_MEMO_SIZE) hostShapes.clear();
+    shape = computeHostShape(template, syntax);
+    hostShapes.set(key, shape);
+  }
+  return shape;
+}
+
+function computeHostShape(template: string, syntax: TemplateSyntax): HostShape {
   const match = AUTHORITY.exec(template);
   if (!match) return { kind: 'refused', reason: 'url must start with http:// or https:// and a host' };
   const authority = match[1]!;
