@@ -34,3 +34,28 @@ export function datetimeLocalValue(ms: number | null): string {
 export function plural(n: number, word: string, pluralWord = `${word}s`): string {
   return `${n} ${n === 1 ? word : pluralWord}`;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** Coarse units for relative times; whole units only, counted down, so the text never overstates. */
+const UNITS: ReadonlyArray<[limit: number, size: number, word: string]> = [
+  [HOUR, MINUTE, 'minute'],
+  [DAY, HOUR, 'hour'],
+  [30 * DAY, DAY, 'day'],
+  [365 * DAY, 30 * DAY, 'month'],
+  [Infinity, 365 * DAY, 'year'],
+];
+
+/**
+ * `in 5 hours` / `3 days ago` for an instant seen from `now` (docs/web-ui.md#rendering-conventions).
+ * Under a minute either way reads `in less than a minute` / `less than a minute ago`.
+ */
+export function relativeTime(ms: number, now: number): string {
+  const gap = Math.abs(ms - now);
+  const future = ms > now;
+  if (gap < MINUTE) return future ? 'in less than a minute' : 'less than a minute ago';
+  const [, size, word] = UNITS.find(([limit]) => gap < limit)!;
+  const amount = plural(Math.floor(gap / size), word);
+  return future ? `in ${amount}` : `${amount} ago`;
+}

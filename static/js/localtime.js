@@ -2,6 +2,8 @@
 // server renders every timestamp as <time datetime="RFC 3339 UTC">UTC text</time>;
 // this rewrites the text to the browser's own zone with Intl.DateTimeFormat
 // (no library, no timezone data shipped) and keeps the UTC form in `title`.
+// A relative time (data-local="relative": "in 5 hours") keeps its text and
+// gets the exact local time in `title` instead (docs/web-ui.md#rendering-conventions).
 // It writes only through textContent and setAttribute, makes no requests, and
 // runs again after every HTMX swap so fragments are localised too. Without
 // JavaScript the UTC text simply stays.
@@ -40,8 +42,13 @@
       var at = new Date(iso);
       if (isNaN(at.getTime())) continue;
       var f = fmt();
-      el.textContent = (el.getAttribute('data-local') === 'date' ? f.date : f.datetime).format(at);
-      el.setAttribute('title', f.utc.format(at));
+      if (el.getAttribute('data-local') === 'relative') {
+        // The server's relative text ("in 5 hours") stays; hovering shows the exact local time.
+        el.setAttribute('title', f.datetime.format(at));
+      } else {
+        el.textContent = (el.getAttribute('data-local') === 'date' ? f.date : f.datetime).format(at);
+        el.setAttribute('title', f.utc.format(at));
+      }
       el.setAttribute('data-localized', iso);
     }
   }

@@ -423,24 +423,15 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
       const row = new RegExp(`<tr id="link-${id}"[\\s\\S]*?</tr>`).exec(dash.body)![0];
       has(row, /badge-warning">expired</);
       has(row, /Renew/);
+      has(row, /name="from" value="dashboard"/, 'the row names its table');
       assert.equal((await bob.send('POST', `/dashboard/links/${id}/renew`, {}, { htmx: true })).status, 403);
-      const r = await alice.send(
-        'POST',
-        `/dashboard/links/${id}/renew`,
-        {},
-        { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard/tags/promo-tag` } },
-      );
+      const r = await alice.send('POST', `/dashboard/links/${id}/renew`, { from: 'tag' }, { htmx: true });
       assert.equal(r.status, 200);
       has(r.body, new RegExp(`^<tr id="link-${id}"`));
       lacks(r.body, />expired</);
       has(r.body, /<td class="hidden md:table-cell max-w-\[12rem\] truncate">Promo<\/td>/, 'tag-detail rows carry the Title column');
       assert.equal((await s.store.links.get(id))!.expiresAt, null);
-      const fromDash = await alice.send(
-        'POST',
-        `/dashboard/links/${id}/renew`,
-        {},
-        { htmx: true, headers: { 'hx-current-url': `${s.url}/dashboard` } },
-      );
+      const fromDash = await alice.send('POST', `/dashboard/links/${id}/renew`, { from: 'dashboard' }, { htmx: true });
       lacks(fromDash.body, />Promo</, 'dashboard rows have no Title column');
       const plain = await alice.send('POST', `/dashboard/links/${id}/renew`);
       assert.equal(plain.status, 303);

@@ -21,7 +21,7 @@ import {
   type FormError,
   type LinkFormValues,
 } from '../../views/pages/linkForm.js';
-import { LinkRow } from '../../views/partials/linkTable.js';
+import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
@@ -150,6 +150,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       shortKeyword: ctx.shortKeyword,
       origin,
       qrSvg,
+      now: store.now(),
       ...extra,
     };
   };
@@ -309,16 +310,19 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const got = await linkFor(deps, req, reply, 'canEdit');
     if (!got) return reply;
     const view = await links.renew(got.actor, got);
-    if (!wantsFragment(req)) return seeOther(reply, '/dashboard');
-    // The row keeps the columns of the table it came from (docs/lifecycle.md#renewal).
-    const from = headerPath(req.headers['hx-current-url']);
-    const variant = from.startsWith('/dashboard/tags/') ? 'tag' : 'dashboard';
+    // The answer re-renders the place the button sat in (docs/lifecycle.md#renewal).
+    const from = renewFrom(field(req, 'from'), got.user.role === 'admin');
+    if (!wantsFragment(req)) {
+      return seeOther(reply, from === 'detail' ? `/dashboard/links/${view.id}` : from === 'admin' ? '/admin/links' : '/dashboard');
+    }
+    const message = 'Link renewed. It no longer expires.';
+    if (from === 'detail') {
+      const props = await detailProps(req, got.link, got.caps);
+      return sendFragment(reply, withToast(<LinkDetail {...props} />, 'success', message));
+    }
     const ctx = await pageContext(deps, req);
     const [row] = await linkRows(store, [view], requestUser(req));
-    return sendFragment(
-      reply,
-      withToast(<LinkRow row={row!} variant={variant} env={tableEnv(deps, req, ctx)} />, 'success', 'Link renewed. It no longer expires.'),
-    );
+    return sendFragment(reply, withToast(<LinkRow row={row!} variant={from} env={tableEnv(deps, req, ctx)} />, 'success', message));
   });
 
   // --- co-owners and shares (docs/web-ui.md#link-detail-page) ------------------------------------
@@ -417,15 +421,13 @@ function typedEmail(req: FastifyRequest): string {
   return visibleNul(field(req, 'email'));
 }
 
-/** The path of an absolute URL header such as HX-Current-URL, or ''. */
-function headerPath(v: string | string[] | undefined): string {
-  const raw = Array.isArray(v) ? v[0] : v;
-  if (!raw) return '';
-  try {
-    return new URL(raw).pathname;
-  } catch {
-    return '';
-  }
+/**
+ * The place a Renew form names; anything else is a dashboard row. Admin rows (with the admin
+ * table's columns and edit links) are only ever rendered for admins.
+ */
+function renewFrom(raw: string, isAdmin: boolean): RenewFrom {
+  const from = RENEW_FROM.find((f) => f === raw) ?? 'dashboard';
+  return from === 'admin' && !isAdmin ? 'dashboard' : from;
 }
 
 /**

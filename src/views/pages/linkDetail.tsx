@@ -4,7 +4,7 @@ import type { LifecycleState } from '../../domain/lifecycle.js';
 import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
-import { LocalTime } from '../partials/localTime.js';
+import { LocalTime, RelativeTime } from '../partials/localTime.js';
 import { Alert, Avatar, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
 
 export interface LinkDetailProps {
@@ -17,6 +17,8 @@ export interface LinkDetailProps {
   shortKeyword: string;
   origin: string;
   qrSvg: string;
+  /** The store's clock, for the relative expiry. */
+  now: number;
   ownersError?: string | null;
   sharesError?: string | null;
   /** The address a failed add-by-email form sent, shown again beside its error. */
@@ -269,7 +271,7 @@ export function LinkDetail(p: LinkDetailProps) {
           <div class="flex flex-wrap items-center gap-2 min-w-0">
             <h1 class="text-2xl font-bold font-mono break-all">{link.slug}</h1>
             <VisibilityBadge visibility={link.visibility} />
-            <LifecycleBadges row={{ link, caps, state, health: p.health }} renew={false} />
+            <LifecycleBadges row={{ link, caps, state, health: p.health }} renewFrom="detail" />
           </div>
           <div class="flex flex-wrap items-center gap-2">
             {caps.canStats && (
@@ -342,8 +344,8 @@ export function LinkDetail(p: LinkDetailProps) {
             )}
             {link.expiresAt !== null && (
               <p class="text-sm">
-                {`${state === 'expired' ? 'Expired' : 'Expires'} `}
-                <LocalTime ms={link.expiresAt} />
+                {`${link.expiresAt <= p.now ? 'Expired' : 'Expires'} `}
+                <RelativeTime ms={link.expiresAt} now={p.now} />
               </p>
             )}
             <HealthLine link={link} health={p.health} />

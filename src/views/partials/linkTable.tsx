@@ -36,7 +36,8 @@ interface Columns {
   tags: boolean;
   actions: 'none' | 'caps' | 'admin';
   badges: boolean;
-  renew: boolean;
+  /** The Renew button's place for expired rows, or null for none. */
+  renew: RenewFrom | null;
   descriptionCut: number | null;
   /** The widest tables show their description column only on very wide screens. */
   descriptionClass: string;
@@ -51,7 +52,7 @@ const COLUMNS: Record<LinkTableVariant, Columns> = {
     tags: false,
     actions: 'caps',
     badges: true,
-    renew: true,
+    renew: 'dashboard',
     descriptionCut: null,
     descriptionClass: 'hidden xl:table-cell',
     tagsClass: '',
@@ -63,7 +64,7 @@ const COLUMNS: Record<LinkTableVariant, Columns> = {
     tags: false,
     actions: 'caps',
     badges: true,
-    renew: true,
+    renew: 'tag',
     descriptionCut: null,
     descriptionClass: 'hidden xl:table-cell',
     tagsClass: '',
@@ -75,7 +76,7 @@ const COLUMNS: Record<LinkTableVariant, Columns> = {
     tags: true,
     actions: 'admin',
     badges: true,
-    renew: false,
+    renew: 'admin',
     descriptionCut: null,
     descriptionClass: 'hidden 2xl:table-cell',
     tagsClass: 'hidden 2xl:table-cell',
@@ -87,7 +88,7 @@ const COLUMNS: Record<LinkTableVariant, Columns> = {
     tags: true,
     actions: 'none',
     badges: false,
-    renew: false,
+    renew: null,
     descriptionCut: 150,
     descriptionClass: 'hidden xl:table-cell',
     tagsClass: 'hidden lg:table-cell',
@@ -117,30 +118,48 @@ export function SlugCell({ slug, env }: { slug: string; env: LinkTableEnv }) {
   );
 }
 
-/** `archived`/`expired` win; otherwise `broken` for an active link whose destination fails (docs/lifecycle.md#badges-and-the-admin-report). */
-export function LifecycleBadges({ row, renew }: { row: LinkRowData; renew: boolean }) {
+/**
+ * Where a Renew button sits, sent with it so the answer re-renders that place: a row of one
+ * of the tables, or the link's own page (docs/lifecycle.md#renewal).
+ */
+export type RenewFrom = 'dashboard' | 'tag' | 'admin' | 'detail';
+export const RENEW_FROM: readonly RenewFrom[] = ['dashboard', 'tag', 'admin', 'detail'];
+
+/** The one Renew action for an expired link; callers show it only to CanEdit viewers. */
+export function RenewButton({ linkId, from }: { linkId: string; from: RenewFrom }) {
+  const action = `/dashboard/links/${linkId}/renew`;
+  return (
+    <form
+      method="post"
+      action={action}
+      hx-post={action}
+      hx-target={from === 'detail' ? '#link-detail' : `#link-${linkId}`}
+      hx-swap="outerHTML"
+      hx-disabled-elt="find button"
+      class="inline"
+    >
+      <input type="hidden" name="from" value={from} />
+      <button type="submit" class="btn btn-xs btn-outline">
+        <Spinner />
+        Renew
+      </button>
+    </form>
+  );
+}
+
+/**
+ * `archived`/`expired` win; otherwise `broken` for an active link whose destination fails
+ * (docs/lifecycle.md#badges-and-the-admin-report). `renewFrom` offers Renew beside "expired"
+ * to a viewer holding CanEdit; null never does.
+ */
+export function LifecycleBadges({ row, renewFrom }: { row: LinkRowData; renewFrom: RenewFrom | null }) {
   const { state, health, link } = row;
   if (state === 'archived') return <span class="badge badge-sm badge-ghost border-base-content/40">archived</span>;
   if (state === 'expired') {
     return (
       <span class="inline-flex items-center gap-1">
         <span class="badge badge-sm badge-warning">expired</span>
-        {renew && row.caps.canEdit && (
-          <form
-            method="post"
-            action={`/dashboard/links/${link.id}/renew`}
-            hx-post={`/dashboard/links/${link.id}/renew`}
-            hx-target={`#link-${link.id}`}
-            hx-swap="outerHTML"
-            hx-disabled-elt="find button"
-            class="inline"
-          >
-            <button type="submit" class="btn btn-xs btn-outline">
-              <Spinner />
-              Renew
-            </button>
-          </form>
-        )}
+        {renewFrom !== null && row.caps.canEdit && <RenewButton linkId={link.id} from={renewFrom} />}
       </span>
     );
   }
@@ -282,7 +301,7 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
       <td>
         <span class="flex flex-wrap items-center gap-1">
           <VisibilityBadge visibility={link.visibility} />
-          {c.badges && <LifecycleBadges row={row} renew={c.renew} />}
+          {c.badges && <LifecycleBadges row={row} renewFrom={c.renew} />}
         </span>
       </td>
       <td class={`${c.descriptionClass} max-w-[18rem]`}>

@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime, isoUtc } from '../format.js';
+import { formatDate, formatDateTime, isoUtc, relativeTime } from '../format.js';
 
 /**
  * A timestamp as docs/analytics.md#timestamps renders it:
@@ -15,6 +15,19 @@ export function LocalTime({ ms, date = false, class: cls }: { ms: number; date?:
   return (
     <time datetime={iso} title={iso} data-local={date ? 'date' : 'datetime'} class={cls}>
       {date ? formatDate(ms) : formatDateTime(ms)}
+    </time>
+  );
+}
+
+/**
+ * An instant said relative to `now` (`in 5 hours`, `3 days ago`), server-rendered so it reads
+ * right without JavaScript, with the exact time in `title` for hover: UTC from the server,
+ * rewritten by static/js/localtime.js to the viewer's zone (docs/web-ui.md#rendering-conventions).
+ */
+export function RelativeTime({ ms, now, class: cls }: { ms: number; now: number; class?: string }) {
+  return (
+    <time datetime={isoUtc(ms)} title={formatDateTime(ms)} data-local="relative" class={cls}>
+      {relativeTime(ms, now)}
     </time>
   );
 }
