@@ -78,10 +78,19 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
         reply.header('cache-control', NO_STORE);
         const { link, slug } = outcome;
         // The owner is named only where the viewer could learn it anyway (docs/lifecycle.md#resolving-expired-and-archived-links).
-        const named = link.visibility === 'public' || (await store.access.caps(link.id, viewerOf(user))).canView;
+        const caps = await store.access.caps(link.id, viewerOf(user));
+        const named = link.visibility === 'public' || caps.canView;
         const owner = named ? ((await store.owners.list(link.id)).find((o) => o.isPrimary) ?? null) : null;
+        const renewId = caps.canEdit ? link.id : null;
         // Same <title> as every other 404: the tab text must not set a dead link apart.
-        return sendHtml(req, reply, await pageContext(deps, req, user), 'Link not found', <Expired slug={slug} owner={owner} />, 404);
+        return sendHtml(
+          req,
+          reply,
+          await pageContext(deps, req, user),
+          'Link not found',
+          <Expired slug={slug} owner={owner} renewId={renewId} />,
+          404,
+        );
       }
       case 'not_found':
         return notFound(req, reply, outcome.slug, outcome.offerCreate, user);

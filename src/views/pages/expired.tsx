@@ -1,7 +1,12 @@
 import type { LinkOwner } from '../../store/types.js';
+import { RenewButton } from '../partials/linkTable.js';
 
-/** The expired outcome (docs/lifecycle.md#resolving-expired-and-archived-links): names the slug, the owner only where allowed, never a create offer. */
-export function Expired({ slug, owner }: { slug: string; owner: LinkOwner | null }) {
+/**
+ * The expired outcome (docs/lifecycle.md#resolving-expired-and-archived-links): names the slug,
+ * the owner only where allowed, never a create offer; a viewer who may edit the link can renew it
+ * right here (`renewId`).
+ */
+export function Expired({ slug, owner, renewId = null }: { slug: string; owner: LinkOwner | null; renewId?: string | null }) {
   return (
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col max-w-xl">
@@ -10,14 +15,21 @@ export function Expired({ slug, owner }: { slug: string; owner: LinkOwner | null
           Link expired: {slug}
         </h1>
         <p>This short link has reached its expiry date and no longer redirects.</p>
-        {owner && (
-          <p>
-            Ask its owner,{' '}
-            <a class="link font-semibold" href={`/u/${owner.displayNameSlug}`}>
-              {owner.displayName}
-            </a>
-            , to renew it.
-          </p>
+        {renewId !== null ? (
+          <div class="flex flex-wrap items-center justify-center gap-2">
+            <p>You can edit this link: renew it and it redirects again.</p>
+            <RenewButton linkId={renewId} from="detail" inPlace={false} />
+          </div>
+        ) : (
+          owner && (
+            <p>
+              Ask its owner,{' '}
+              <a class="link font-semibold" href={`/u/${owner.displayNameSlug}`}>
+                {owner.displayName}
+              </a>
+              , to renew it.
+            </p>
+          )
         )}
       </div>
     </section>

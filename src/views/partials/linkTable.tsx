@@ -126,18 +126,19 @@ export type RenewFrom = 'dashboard' | 'tag' | 'admin' | 'detail';
 export const RENEW_FROM: readonly RenewFrom[] = ['dashboard', 'tag', 'admin', 'detail'];
 
 /** The one Renew action for an expired link; callers show it only to CanEdit viewers. */
-export function RenewButton({ linkId, from }: { linkId: string; from: RenewFrom }) {
+export function RenewButton({ linkId, from, inPlace = true }: { linkId: string; from: RenewFrom; inPlace?: boolean }) {
   const action = `/dashboard/links/${linkId}/renew`;
+  // Not in place: a plain post, answered with the page `from` names (where there is nothing to swap).
+  const swap = inPlace
+    ? {
+        'hx-post': action,
+        'hx-target': from === 'detail' ? '#link-detail' : `#link-${linkId}`,
+        'hx-swap': 'outerHTML',
+        'hx-disabled-elt': 'find button',
+      }
+    : {};
   return (
-    <form
-      method="post"
-      action={action}
-      hx-post={action}
-      hx-target={from === 'detail' ? '#link-detail' : `#link-${linkId}`}
-      hx-swap="outerHTML"
-      hx-disabled-elt="find button"
-      class="inline"
-    >
+    <form method="post" action={action} {...swap} class="inline">
       <input type="hidden" name="from" value={from} />
       <button type="submit" class="btn btn-xs btn-outline">
         <Spinner />
