@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { sendApiError, useApiErrors } from './http/api/errors.js';
+import { acceptJsonBodies } from './http/jsonBody.js';
 import { REST_PREFIX, registerRestApi } from './http/api/index.js';
 import { createApiBudgets } from './http/api/rateLimit.js';
 import { MCP_PATH, registerMcp } from './http/mcp.js';
@@ -77,7 +78,7 @@ function underProgramPrefix(url: string): boolean {
  * owns its hooks, error handler and not-found handler, so which rules apply
  * follows from where a route is registered (ARCHITECTURE.md, "Surfaces and their contexts"):
  *
- *   root      cookies, form bodies, security headers, static files
+ *   root      cookies, form and JSON bodies, security headers, static files
  *   system    /healthz, /readyz, /metrics
  *   /api      the API's error and 404 bodies; the OpenAPI document and docs;
  *             /api/v1 (per-token budget, bearer auth, JSON only);
@@ -142,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(cookie);
   await app.register(formbody);
+  // Before any context, so each one inherits the one JSON body rule (http/jsonBody.ts).
+  acceptJsonBodies(app);
   // Before any route, so every response (and the API docs' own policy) gets its headers.
   await registerSecurityHeaders(app, config);
   await app.register(fastifyStatic, {

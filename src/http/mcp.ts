@@ -8,9 +8,10 @@ import type { Metrics } from '../metrics.js';
 import type { LinkService } from '../links/index.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
-import { useApiErrors } from './api/errors.js';
+import { answerApiError, apiNotFound } from './api/errors.js';
 import { authenticate } from './api/guards.js';
 import { spend, type ApiBudgets } from './api/rateLimit.js';
+import { JsonBodyError, acceptJsonBodies } from './jsonBody.js';
 import { requestOrigin } from './web/render.js';
 
 /**
@@ -19,8 +20,10 @@ import { requestOrigin } from './web/render.js';
  * Fastify stays in charge of the HTTP edge — the per-token budget it shares
  * with the REST API, bearer authentication before anything is parsed, the
  * 1 MiB body cap, security headers, the API's error and 404 bodies — and
- * hands the SDK's transport a web `Request` built from the raw body, so
- * malformed frames get the SDK's own JSON-RPC parse errors.
+ * hands the SDK's transport a web `Request`. JSON bodies are read by the
+ * app's one rule (docs/api.md#request-bodies) and reach the SDK parsed; a
+ * body that rule refuses is a JSON-RPC parse error, as the SDK answers JSON
+ * it cannot parse; anything else reaches it as text, for its own errors.
  */
 
 export const MCP_PATH = '/mcp';
@@ -46,14 +49,25 @@ function jsonRpcError(code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
+/** A body that is not JSON, kept as text for the SDK to refuse in its own words. */
+class OtherBody {
+  constructor(readonly text: string) {}
+}
+
 function webRequest(req: FastifyRequest): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || NOT_FORWARDED.has(name)) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const body = req.method === 'POST' ? (typeof req.body === 'string' ? req.body : '') : undefined;
+  // A JSON body goes to the SDK parsed (parsedBody); the text is what it reads only otherwise.
+  const body = req.method === 'POST' ? (req.body instanceof OtherBody ? req.body.text : '') : undefined;
   return new Request(`http://mcp.invalid${req.url}`, { method: req.method, headers, body });
+}
+
+/** The JSON body as the app's rule parsed it; undefined when there was none or it was not JSON. */
+function parsedBody(req: FastifyRequest): unknown {
+  return req.body instanceof OtherBody ? undefined : req.body;
 }
 
 /** The bearer hook's user; null would mean the hook never ran, which tools report as `unauthorized`. */
@@ -96,7 +110,7 @@ export async function registerMcp(mcp: FastifyInstance, deps: McpDeps): Promise<
     transport.onerror = (err) => req.log.debug({ err }, 'mcp transport rejected a request');
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(request);
+      const response = await transport.handleRequest(request, { parsedBody: parsedBody(req) });
       const text = await response.text();
       reply.code(response.status).header('cache-control', 'no-store');
       response.headers.forEach((value, name) => {
@@ -108,18 +122,28 @@ export async function registerMcp(mcp: FastifyInstance, deps: McpDeps): Promise<
     }
   }
 
-  // Every path under /mcp answers failures and unknown methods in the API's body, and spends the token's budget.
-  useApiErrors(mcp, { notFound: true });
+  // Every path under /mcp answers failures and unknown methods in the API's body, and spends the
+  // token's budget; a refused JSON body is a malformed message (docs/agents.md#mcp-errors).
+  mcp.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) =>
+    error instanceof JsonBodyError
+      ? reply
+          .code(400)
+          .type('application/json')
+          .send(jsonRpcError(-32700, `Parse error: ${error.reason}`))
+      : answerApiError(error, req, reply),
+  );
+  mcp.setNotFoundHandler(apiNotFound);
   spend(mcp, deps.budgets.perToken);
   // The bearer check answers 401 with the API's body; MCP clients also expect the challenge.
   mcp.addHook('onSend', async (_req, reply, payload) => {
     if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer realm="joe-links"');
     return payload;
   });
-  // Bodies reach the SDK as text, whatever their type: it answers a wrong
-  // Content-Type with 415 and bad JSON with a JSON-RPC parse error.
+  // JSON through the app's rule; any other body reaches the SDK as text, and
+  // it answers a wrong Content-Type with 415.
   mcp.removeAllContentTypeParsers();
-  mcp.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  acceptJsonBodies(mcp);
+  mcp.addContentTypeParser('*', { parseAs: 'string' }, (_req, body: string, done) => done(null, new OtherBody(body)));
 
   // The endpoint itself: bearer authentication before anything else.
   await mcp.register(async (endpoint) => {

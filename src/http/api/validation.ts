@@ -4,6 +4,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { parseRfc3339 } from '../../domain/timeseries.js';
+import { JsonBodyError, acceptJsonBodies } from '../jsonBody.js';
 
 /**
  * Request validation for `/api/v1` (docs/api.md#conventions, docs/api.md#errors). Schemas check
@@ -163,17 +164,15 @@ export function apiValidatorCompiler(instance: FastifyInstance): FastifySchemaCo
 
 /**
  * Bodies are JSON and nothing else (docs/api.md#conventions): the HTML form and
- * plain-text parsers the web routes use are removed from the API context.
- * Prototype-poisoning keys are refused rather than stripped.
+ * plain-text parsers the web routes use are removed from the API context, and
+ * JSON is read by the app's one rule (docs/api.md#request-bodies).
  */
 export function jsonBodiesOnly(instance: FastifyInstance): void {
   instance.removeAllContentTypeParsers();
-  instance.addContentTypeParser('application/json', { parseAs: 'string' }, instance.getDefaultJsonParser('error', 'error'));
+  acceptJsonBodies(instance);
 }
 
 const BODY_ERRORS: Record<string, string> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid request body: not valid JSON',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid request body: empty',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'invalid request body: send JSON with Content-Type: application/json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid request body: Content-Length does not match',
 };
@@ -184,15 +183,8 @@ const BODY_ERRORS: Record<string, string> = {
  */
 export function apiErrorHandler(instance: FastifyInstance): void {
   instance.setErrorHandler((error: Error & { code?: string; statusCode?: number }, _req, reply) => {
-    const message = error.code !== undefined ? BODY_ERRORS[error.code] : undefined;
-    // Proto-poisoning (`__proto__` keys) is raised by the JSON parser as a plain 400.
-    const poisoned = error.statusCode === 400 && /prototype|constructor/i.test(error.message) && error.code === undefined;
-    if (message !== undefined || poisoned) {
-      return reply
-        .code(400)
-        .type('application/json')
-        .send({ error: message ?? 'invalid request body', code: 'BAD_REQUEST' });
-    }
+    const message = error instanceof JsonBodyError ? error.message : error.code !== undefined ? BODY_ERRORS[error.code] : undefined;
+    if (message !== undefined) return reply.code(400).type('application/json').send({ error: message, code: 'BAD_REQUEST' });
     throw error;
   });
 }
