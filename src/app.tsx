@@ -166,7 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (system) => registerSystemRoutes(system, deps));
 
-  // Created once: /api/v1 and /mcp spend the same per-token budget.
+  // Created once: /api/v1 and /mcp spend the same per-token budget, and both click
+  // export routes (REST and web) the same per-user one.
   const budgets = await createApiBudgets(app, config);
   const limits = stateLinkLimits(deps);
 
@@ -186,6 +187,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerStateLinkRedirects(s, { ...deps, limits });
   });
   // Last and without a prefix: its not-found page answers every path the others leave.
-  await app.register(async (web) => registerWeb(web, { ...deps, extend: deps.extend?.pages }));
+  await app.register(async (web) => registerWeb(web, { ...deps, budgets, extend: deps.extend?.pages }));
   return app;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { get, type TestServer } from '../helpers/server.js';
+import { createLink } from '../helpers/links.js';
+import { get, sessionCookie, type RawResponse, type TestServer } from '../helpers/server.js';
 import { actor, assertError, call, startApi, type Actor } from './support.js';
 
 const LIMIT = 5;
@@ -72,6 +73,74 @@ describe('rate limiting (docs/api.md#rate-limits)', () => {
     } finally {
       await other.stop();
     }
+  });
+});
+
+describe('the click CSV export: one budget per user across the web and API routes (docs/api.md#rate-limits)', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startApi({ env: { JOE_API_RATE_LIMIT: String(LIMIT) } });
+  });
+  after(async () => s.stop());
+
+  /** A user with a link of their own, a browser session and an API token. */
+  async function exporter(name: string) {
+    const a = await actor(s, name);
+    const link = await createLink(s.store, { slug: `${name}-${a.user.id.slice(0, 8)}`, url: 'https://example.com/' }, a.user.id);
+    const cookie = await sessionCookie(s.store, a.user);
+    return {
+      a,
+      linkId: link.id,
+      web: () => get(`${s.url}/dashboard/links/${link.id}/stats/export`, { cookie }),
+      api: () => get(`${s.url}/api/v1/links/${link.id}/stats/export`, { authorization: `Bearer ${a.token}` }),
+    };
+  }
+
+  async function assertWebLimited(r: RawResponse): Promise<void> {
+    assert.equal(r.status, 429);
+    assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+    assert.ok(r.headers.get('content-security-policy'), 'a page with the usual security headers');
+    assertRetryAfter(r);
+    assert.match(await r.text(), /Too many requests/);
+  }
+
+  function assertRetryAfter(r: RawResponse): void {
+    const retry = Number(r.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${r.headers.get('retry-after')}`);
+  }
+
+  test('exports from the browser use up the budget: the web route answers the 429 page, the API export 429 RATE_LIMITED', async () => {
+    const carol = await exporter('carol');
+    for (let i = 0; i < LIMIT; i++) {
+      const r = await carol.web();
+      assert.equal(r.status, 200, `web export ${i + 1}`);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/csv/);
+    }
+    await assertWebLimited(await carol.web());
+    const api = await carol.api();
+    assert.equal(api.status, 429);
+    assert.equal(JSON.parse(await api.text()).code, 'RATE_LIMITED');
+    assertRetryAfter(api);
+    // Only exports are spent: the token's own budget is untouched, and another user exports freely.
+    assert.equal((await call(s, 'GET', '/api/v1/users/me', { as: carol.a })).status, 200);
+    assert.equal((await (await exporter('dave')).web()).status, 200);
+  });
+
+  test('exports through the API use up the same budget: the web export is then refused too', async () => {
+    const erin = await exporter('erin');
+    for (let i = 0; i < LIMIT; i++) assert.equal((await erin.api()).status, 200, `API export ${i + 1}`);
+    const api = await erin.api();
+    assert.equal(api.status, 429);
+    assertRetryAfter(api);
+    await assertWebLimited(await erin.web());
+  });
+
+  test('a second token of the same user shares the user’s export budget', async () => {
+    const frank = await exporter('frank');
+    for (let i = 0; i < LIMIT; i++) assert.equal((await frank.web()).status, 200);
+    const { plaintext } = await s.store.tokens.create(frank.a.user.id, 'second');
+    const second = await call(s, 'GET', `/api/v1/links/${frank.linkId}/stats/export`, { as: plaintext });
+    assertError(second, 429, 'RATE_LIMITED', 'a fresh token is no fresh export budget');
   });
 });
 

@@ -1,6 +1,7 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type CreateRateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../auth/bearer.js';
+import { requestUser } from '../../auth/currentUser.js';
 import { isPatShaped, sha256Hex } from '../../domain/secrets.js';
 import type { Config } from '../../config.js';
 import { clientIp } from '../../domain/clientIp.js';
@@ -12,7 +13,9 @@ import { AppError } from '../../domain/errors.js';
  * client IP instead. Counters live in this process's memory, so
  * with N replicas a token may make up to N × the limit (README). The exports
  * pass through here like every other request, so a bulk download spends the
- * same budget.
+ * same budget. The click CSV export, which a signed-in browser reaches too,
+ * also spends one budget per user that its web and API routes share
+ * (docs/api.md#rate-limits).
  */
 
 const WINDOW_MS = 60_000;
@@ -31,6 +34,12 @@ export interface ApiBudgets {
   perToken: BudgetHook | null;
   /** Per client address: the public REST routes. */
   perClient: BudgetHook | null;
+  /**
+   * Per user, whether signed in by session or by token: both click CSV export
+   * routes. A route hook, run once the caller is known (after the bearer hook
+   * or the web's requireUser), before the link is looked up.
+   */
+  clickExports: BudgetHook | null;
 }
 
 /**
@@ -41,7 +50,7 @@ export interface ApiBudgets {
  * null when JOE_API_RATE_LIMIT is 0.
  */
 export async function createApiBudgets(app: FastifyInstance, config: Pick<Config, 'apiRateLimit' | 'trustedProxies'>): Promise<ApiBudgets> {
-  if (config.apiRateLimit <= 0) return { perToken: null, perClient: null };
+  if (config.apiRateLimit <= 0) return { perToken: null, perClient: null, clickExports: null };
   await app.register(rateLimit, {
     global: false,
     max: config.apiRateLimit,
@@ -61,12 +70,27 @@ export async function createApiBudgets(app: FastifyInstance, config: Pick<Config
   };
   const perToken = app.rateLimit({ keyGenerator: tokenKey, cache: MAX_KEYS });
   const perClient = app.rateLimit({ keyGenerator: ipKey, cache: MAX_KEYS });
+  // A second budget on a request the token's budget already spent: the plugin's hooks run
+  // once per request, so this one is its bare counter and answers like them when over.
+  const exportOptions: CreateRateLimitOptions & { cache: number } = {
+    keyGenerator: (req) => `user:${requestUser(req).id}`,
+    cache: MAX_KEYS,
+  };
+  const clickExports = app.createRateLimit(exportOptions);
   return {
     perToken: async (req, reply) => {
       await perToken.call(app, req, reply);
     },
     perClient: async (req, reply) => {
       await perClient.call(app, req, reply);
+    },
+    clickExports: async (req, reply) => {
+      const spent = await clickExports(req);
+      if (spent.isAllowed || !spent.isExceeded) return;
+      // Under budget the X-RateLimit-* headers stay the token's; over it they tell this budget.
+      reply.header('x-ratelimit-limit', spent.max).header('x-ratelimit-remaining', 0);
+      reply.header('x-ratelimit-reset', spent.ttlInSeconds).header('retry-after', spent.ttlInSeconds);
+      throw new AppError('RATE_LIMITED', `export rate limit exceeded, retry in ${spent.ttlInSeconds} s`);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { sendClickCsv } from '../clickCsv.js';
 import { errorResponses } from './errors.js';
+import type { ApiBudgets } from './rateLimit.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
 import { LinkIdParams } from './links.js';
 import { BreakdownsSchema, ClickListSchema, iso, LinkStatsSchema, TimeSeriesSchema } from './schemas.js';
@@ -41,7 +42,7 @@ function windowDays(raw: string | undefined): SeriesDays {
 
 export function registerStatsRoutes(
   app: FastifyInstance,
-  deps: { config: Config; store: Pick<Store, 'analytics'>; links: LinkService },
+  deps: { config: Config; store: Pick<Store, 'analytics'>; links: LinkService; budgets: Pick<ApiBudgets, 'clickExports'> },
 ): void {
   const { store, config } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -164,10 +165,12 @@ export function registerStatsRoutes(
     },
   );
 
+  // Governing: docs/api.md#rate-limits — the export also spends the user's export budget, shared with the web route.
+  const exportBudget = deps.budgets.clickExports;
   api.get(
     '/links/:id/stats/export',
     {
-      onRequest: stats,
+      onRequest: exportBudget ? [exportBudget, stats] : stats,
       schema: {
         summary: 'Export a link’s clicks as CSV, oldest first, at most 100,000 rows per request',
         tags: ['Stats'],

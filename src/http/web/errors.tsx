@@ -2,8 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../domain/errors.js';
 import { isBusy, isUnavailable } from '../../store/dbErrors.js';
 import type { PageContext } from '../../views/context.js';
-import { PlainNotFound, ServerError, Unavailable } from '../../views/pages/errors.js';
-import { pageContext, sendHtml, type PageDeps } from './render.js';
+import { PlainNotFound, ServerError, TooManyRequests, Unavailable } from '../../views/pages/errors.js';
+import { errorToastHeader, isHtmx, pageContext, sendHtml, type PageDeps } from './render.js';
 
 /**
  * The web context's error pages (http/web/index.ts): every failure of a page,
@@ -21,6 +21,11 @@ export function webErrorHandler(deps: PageDeps) {
     const e = error as Error & { statusCode?: number; code?: string };
     if (isAppError(e)) {
       const ctx = await pageContext(deps, req).catch(() => fallbackCtx(deps, req));
+      // A budget's 429 (docs/web-ui.md#error-pages) keeps the Retry-After the limiter set.
+      if (e.code === 'RATE_LIMITED') {
+        if (isHtmx(req)) errorToastHeader(reply, e.message);
+        return sendHtml(req, reply, ctx, 'Too many requests', <TooManyRequests message={e.message} />, e.status);
+      }
       return sendHtml(req, reply, ctx, 'Error', <PlainNotFound message={e.message} />, e.status);
     }
     if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../../metrics.js';
 import type { ClickEvent } from '../../workers/clickWriter.js';
 import type { Resolver } from '../../resolve/resolver.js';
+import type { ApiBudgets } from '../api/rateLimit.js';
 import { registerResolver } from '../resolve.js';
 import { registerStateLinkPages } from '../stateLinks.js';
 import { registerAdminRoutes } from './admin.js';
@@ -24,6 +25,8 @@ import { registerTokenRoutes } from './tokens.js';
 
 export interface WebSurfaceDeps extends WebDeps {
   resolver: Resolver;
+  /** The per-user click-export budget, shared with the REST API (http/api/rateLimit.ts). */
+  budgets: Pick<ApiBudgets, 'clickExports'>;
   metrics: Metrics;
   recordClick(event: ClickEvent): void;
   /** Routes added to `pages` after the app's own (tests). */

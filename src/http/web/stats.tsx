@@ -12,6 +12,7 @@ import {
   type StatsWindowProps,
 } from '../../views/pages/linkStats.js';
 import { Alert, PageHeader } from '../../views/partials/ui.js';
+import type { ApiBudgets } from '../api/rateLimit.js';
 import { sendClickCsv } from '../clickCsv.js';
 import { errorToastHeader, isHtmx, pageContext, sendHtml } from './render.js';
 import { linkFor, query, type WebDeps } from './support.js';
@@ -32,9 +33,16 @@ export function webSeriesDays(raw: string): SeriesDays {
   return parseSeriesDays(raw) ?? 30;
 }
 
-export function registerStatsRoutes(app: FastifyInstance, deps: WebDeps): void {
+export interface StatsDeps extends WebDeps {
+  budgets: Pick<ApiBudgets, 'clickExports'>;
+}
+
+export function registerStatsRoutes(app: FastifyInstance, deps: StatsDeps): void {
   const { store, config } = deps;
   const guard = { preHandler: requireUser(deps) };
+  // Governing: docs/api.md#rate-limits — the signed-in user's export budget, shared with the API's export route.
+  const exportBudget = deps.budgets.clickExports;
+  const exportGuard = { preHandler: exportBudget ? [requireUser(deps), exportBudget] : requireUser(deps) };
 
   const retention = (): RetentionLabel => {
     const days = config.clickRetentionDays;
@@ -88,7 +96,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: WebDeps): void {
     return sendHtml(req, reply, ctx, `${got.link.slug} — Analytics`, <StatsWindow {...await windowProps(got.link, days)} />);
   });
 
-  app.get('/dashboard/links/:id/stats/export', guard, async (req, reply) => {
+  app.get('/dashboard/links/:id/stats/export', exportGuard, async (req, reply) => {
     // Governing: docs/analytics.md#csv-export — CanStats gates the export; user and user_agent need CanManageShares.
     const got = await linkFor(deps, req, reply, 'canStats');
     if (!got) return reply;

@@ -84,6 +84,25 @@ export function BadRequest({ message }: { message: string }) {
   );
 }
 
+/** Over a request budget (the CSV export's, say); `Retry-After` carries the wait for programs. */
+export function TooManyRequests({ message }: { message: string }) {
+  return (
+    <section class="hero py-16" aria-labelledby="error-title">
+      <div class="hero-content text-center flex-col">
+        <p class="text-6xl font-black opacity-60">429</p>
+        <h1 id="error-title" class="text-2xl font-bold">
+          Too many requests
+        </h1>
+        <p class="break-words">{message}</p>
+        <p class="text-sm opacity-80">Wait a moment, then try again.</p>
+        <a class="btn btn-ghost" href="/dashboard">
+          Go to dashboard
+        </a>
+      </div>
+    </section>
+  );
+}
+
 export function Forbidden() {
   return (
     <section class="hero py-16" aria-labelledby="error-title">
