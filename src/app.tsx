@@ -14,9 +14,9 @@ import { registerOpenApi } from './http/openapi.js';
 import { goLinkFront } from './http/goLinks.js';
 import { registerStateLinkApi, registerStateLinkRedirects, stateLinkLimits } from './http/stateLinks.js';
 import { registerSystemRoutes } from './http/system.js';
-import { webErrorHandler } from './http/web/errors.js';
+import { sendMalformedUrlPage, webErrorHandler } from './http/web/errors.js';
 import { registerWeb } from './http/web/index.js';
-import { registerSecurityHeaders } from './http/web/security.js';
+import { helmetOptions, precomputedHeaders, registerSecurityHeaders } from './http/web/security.js';
 import type { LinkService } from './links/index.js';
 import type { Resolver } from './resolve/resolver.js';
 import type { LinkSuggestions } from './llm/index.js';
@@ -66,7 +66,8 @@ export const API_PREFIX = '/api';
  * The one URL test of the app, for requests that never reach a context: a
  * malformed percent-encoding or an oversized path parameter fails in the
  * router, before any route or context is chosen. Those under the API's and
- * MCP's prefixes still get the API's error body; everything else plain text.
+ * MCP's prefixes still get the API's error body; everything else the web's
+ * 400 page. Both carry the security headers the hooks would have set.
  */
 function underProgramPrefix(url: string): boolean {
   const path = url.split('?')[0]!;
@@ -93,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let closing = false;
   // The first path segments the router owns, known once every route is registered.
   let routed: ReadonlySet<string> = new Set();
+  // What the security-header hooks would have set, for requests refused before any hook runs.
+  const pageSecurityHeaders = precomputedHeaders(helmetOptions(config));
   const front = goLinkFront({ ...deps, now: deps.store.now, closing: () => closing, routedSegments: () => routed });
   const app = Fastify({
     // Go-link requests are resolved before Fastify's routing and their redirects
@@ -118,10 +121,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 2048 },
-    frameworkErrors: (error, req, res) => {
+    frameworkErrors: (_error, req, res) => {
       const reply = res as unknown as FastifyReply;
-      if (underProgramPrefix(req.url)) sendApiError(reply, 'BAD_REQUEST', 'malformed request URL');
-      else reply.code(400).type('text/plain; charset=utf-8').send(error.message);
+      if (underProgramPrefix(req.url)) {
+        reply.headers(pageSecurityHeaders);
+        sendApiError(reply, 'BAD_REQUEST', 'malformed request URL');
+      } else {
+        const theme = app.parseCookie(req.headers.cookie ?? '').theme;
+        sendMalformedUrlPage(deps, pageSecurityHeaders, req, reply, theme);
+      }
     },
   });
 

@@ -42,7 +42,9 @@ describe('resolver', () => {
     await createLink(st, { slug: 'secret', url: 'https://secret.test', visibility: 'private' }, alice.id);
     await createLink(st, { slug: 'vault', url: 'https://vault.test', visibility: 'secure' }, alice.id, { shareWith: [bob.id] });
     await createLink(st, { slug: 'tenant', url: 'https://$team.example.com/home' }, alice.id);
-    await createLink(st, { slug: 'fixed', url: 'https://fixed.test$suffix' }, alice.id);
+    // A template written before placeholders at the end of the host were refused (docs/links.md#placeholders-in-the-host): stored as is.
+    const fixed = await createLink(st, { slug: 'fixed', url: 'https://fixed.test/' }, alice.id);
+    await st.db.kysely.updateTable('links').set({ url: 'https://fixed.test$suffix' }).where('id', '=', fixed.id).execute();
     await createLink(st, { slug: 'unicode', url: 'https://e.test/caf\u00e9' }, alice.id);
     await st.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}' });
     await st.keywords.create({ keyword: 'go', urlTemplate: 'https://go.test/{slug}' });

@@ -2,7 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../domain/errors.js';
 import { isBusy, isUnavailable } from '../../store/dbErrors.js';
 import type { PageContext } from '../../views/context.js';
-import { PlainNotFound, ServerError, TooManyRequests, Unavailable } from '../../views/pages/errors.js';
+import { BadRequest, PlainNotFound, ServerError, TooManyRequests, Unavailable } from '../../views/pages/errors.js';
+import { parseTheme } from '../../views/context.js';
 import { errorToastHeader, isHtmx, pageContext, sendHtml, type PageDeps } from './render.js';
 
 /**
@@ -32,7 +33,8 @@ export function webErrorHandler(deps: PageDeps) {
       return reply.code(413).type('text/plain').send('request body too large');
     }
     if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
-      return reply.code(e.statusCode).type('text/plain').send(e.message);
+      if (isHtmx(req)) errorToastHeader(reply, e.message);
+      return sendHtml(req, reply, fallbackCtx(deps, req), 'Bad request', <BadRequest message={e.message} />, e.statusCode);
     }
     if (isUnavailable(e) || isBusy(e)) {
       req.log.warn({ err: e }, 'database unavailable');
@@ -48,4 +50,22 @@ export function webNotFound(deps: PageDeps) {
     const ctx = await pageContext(deps, req).catch(() => fallbackCtx(deps, req));
     return sendHtml(req, reply, ctx, 'Not found', <PlainNotFound />, 404);
   };
+}
+
+/**
+ * A request the router refused before any context was chosen (a malformed
+ * %-escape, an oversized path segment; docs/web-ui.md#error-pages): the 400
+ * page, with the security headers every page carries, which no hook has set
+ * for it. Its path is never repeated back.
+ */
+export function sendMalformedUrlPage(
+  deps: PageDeps,
+  securityHeaders: Record<string, string>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  theme: string | undefined,
+): FastifyReply {
+  reply.headers(securityHeaders);
+  const ctx: PageContext = { user: null, theme: parseTheme(theme), path: '/', shortKeyword: deps.config.shortKeyword || 'go' };
+  return sendHtml(req, reply, ctx, 'Bad request', <BadRequest message="This address has a malformed %-escape or is too long." />, 400);
 }
