@@ -10,6 +10,7 @@ import { connect, type Db } from '../src/db/connect.js';
 import { migrateUp } from '../src/db/migrate.js';
 import type { LinkClicksTable } from '../src/db/schema.js';
 import { DAY_MS } from '../src/domain/timeseries.js';
+import { UA_MAX_RUNES, parseUserAgent } from '../src/domain/userAgent.js';
 import { createStore } from '../src/store/index.js';
 
 /**
@@ -249,6 +250,25 @@ async function exportRssChild(dbPath: string, linkId: string, now: number): Prom
   clearInterval(sample);
   await db.close();
   process.stdout.write(`${JSON.stringify({ rows: lines - 1, ms, rssGrowthMb: (peak - base) / 1_048_576 })}\n`);
+}
+
+/**
+ * Nanoseconds per `parseUserAgent` call, median of RUNS rounds: over the real UA strings above,
+ * and over a 512-character run of one token prefix (docs/analytics.md#user-agent-families: the
+ * parse is one pass, so the hostile string costs what any 512-character string costs).
+ */
+export function benchUserAgentParsing(): { realNs: number; hostileNs: number } {
+  const hostile = 'Mozilla/'.repeat(UA_MAX_RUNES / 8);
+  const perCall = (uas: string[], calls: number) => {
+    const runs: number[] = [];
+    for (let round = 0; round <= RUNS; round++) {
+      const t = performance.now();
+      for (let i = 0; i < calls; i++) parseUserAgent(uas[i % uas.length]);
+      if (round > 0) runs.push(((performance.now() - t) * 1e6) / calls);
+    }
+    return median(runs);
+  };
+  return { realNs: perCall(USER_AGENTS, 200_000), hostileNs: perCall([hostile], 50_000) };
 }
 
 export async function benchAnalytics(): Promise<AnalyticsFigures> {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { benchAnalytics } from './analytics.js';
+import { benchAnalytics, benchUserAgentParsing } from './analytics.js';
 import { benchPostgresRedirects, benchRedirects, type ScenarioResult } from './redirect.js';
 
 /**
@@ -35,4 +35,6 @@ if (want('analytics')) {
   console.log(`analytics_rollup_check_ms=${ms(r.rollupCheckMs)} (click-rollup job, hourly run with nothing to rebuild)`);
   console.log(`analytics_export_rows=${r.exportRows} export_ms=${ms(r.exportMs)}`);
   console.log(`analytics_export_rss_growth_mb=${r.exportRssGrowthMb.toFixed(1)} (target < 64)`);
+  const ua = benchUserAgentParsing();
+  console.log(`analytics_ua_parse_ns=${ua.realNs.toFixed(0)} hostile_512_ns=${ua.hostileNs.toFixed(0)} (one pass per UA string)`);
 }

@@ -4,10 +4,14 @@
  * tables below reclassifies all history; nothing parsed is ever stored.
  *
  * Matching is ordered, case-insensitive substring search over a fixed token
- * table, first match wins. There are no regular expressions: each lookup is
- * a plain scan of an input bounded to 512 code points, for a fixed number of
- * tokens, so a hostile UA costs exactly what any other 512-rune UA costs.
+ * table, first row wins. There are no regular expressions: both tables are
+ * compiled once into one automaton (tokenAutomaton.ts), and a parse is a single
+ * pass over an input bounded to 512 code points that reads each character
+ * once and takes one automaton step for it, so a hostile UA costs exactly what
+ * any other 512-rune UA costs, whatever the tables hold.
  */
+
+import { NO_ROW, buildTokenAutomaton } from './tokenAutomaton.js';
 
 export const BROWSER_FAMILIES = ['Firefox', 'Edge', 'Chrome', 'Safari', 'Bot/CLI', 'Other', 'Unknown'] as const;
 export type BrowserFamily = (typeof BROWSER_FAMILIES)[number];
@@ -106,35 +110,77 @@ export interface UserAgentFamilies {
 
 const UNKNOWN: UserAgentFamilies = Object.freeze({ browser: 'Unknown', os: 'Unknown' });
 
-/** The first `max` code points, walking at most `max` code points however long `s` is. */
-function boundRunes(s: string, max: number): string {
-  if (s.length <= max) return s;
-  let units = 0;
-  for (let runes = 0; runes < max && units < s.length; runes++) {
-    const c = s.charCodeAt(units);
-    const pair = c >= 0xd800 && c <= 0xdbff && units + 1 < s.length && (s.charCodeAt(units + 1) & 0xfc00) === 0xdc00;
-    units += pair ? 2 : 1;
+const AUTOMATON = buildTokenAutomaton([BROWSER_TOKENS.map(([token]) => token), OS_TOKENS.map(([token]) => token)]);
+const BROWSER_TABLE = 0;
+const OS_TABLE = 1;
+
+/**
+ * The only two code points outside ASCII whose lower case holds an ASCII
+ * character (the tests check this against the running engine): U+212A KELVIN
+ * SIGN becomes "k", and U+0130 (İ) becomes "i" followed by U+0307, a character
+ * outside every token. Every other non-ASCII unit leaves the tokens' alphabet
+ * whether folded or not, so it is not folded.
+ */
+const KELVIN_SIGN = 0x212a;
+const CAPITAL_I_WITH_DOT = 0x0130;
+const COMBINING_DOT_ABOVE = 0x0307;
+
+/**
+ * Called once per automaton step with the index of the UTF-16 code unit being
+ * read; tests use it to see that each unit is read once (twice for U+0130,
+ * whose lower case is two characters) and nothing past the bound.
+ */
+export type ScanProbe = (index: number) => void;
+
+/**
+ * The single pass behind `parseUserAgent`: bounds the input to UA_MAX_RUNES
+ * code points (a surrogate pair is one), notices whether it is blank, folds
+ * case as `String.prototype.toLowerCase` does for every character a token can
+ * match, and runs the automaton, keeping the earliest row of each table seen.
+ */
+export function scanUserAgent(ua: string | null | undefined, probe?: ScanProbe): UserAgentFamilies {
+  if (typeof ua !== 'string') return UNKNOWN;
+  let state = AUTOMATON.start;
+  let browserRow = NO_ROW;
+  let osRow = NO_ROW;
+  let blank = true;
+  let runes = 0;
+  let highSurrogateOpen = false;
+  for (let i = 0; i < ua.length; i++) {
+    const unit = ua.charCodeAt(i);
+    // The low half of a pair belongs to the code point its high half started.
+    const continuesPair: boolean = highSurrogateOpen && (unit & 0xfc00) === 0xdc00;
+    if (!continuesPair) {
+      if (runes === UA_MAX_RUNES) break;
+      runes++;
+    }
+    highSurrogateOpen = !continuesPair && (unit & 0xfc00) === 0xd800;
+    if (unit > 0x20) blank = false;
+    let folded = unit;
+    if (unit >= 0x41 && unit <= 0x5a) folded = unit + 0x20;
+    else if (unit === KELVIN_SIGN) folded = 0x6b;
+    else if (unit === CAPITAL_I_WITH_DOT) {
+      probe?.(i);
+      state = AUTOMATON.step(state, 0x69);
+      browserRow = Math.min(browserRow, AUTOMATON.row(state, BROWSER_TABLE));
+      osRow = Math.min(osRow, AUTOMATON.row(state, OS_TABLE));
+      folded = COMBINING_DOT_ABOVE;
+    }
+    probe?.(i);
+    state = AUTOMATON.step(state, folded);
+    browserRow = Math.min(browserRow, AUTOMATON.row(state, BROWSER_TABLE));
+    osRow = Math.min(osRow, AUTOMATON.row(state, OS_TABLE));
   }
-  return s.slice(0, units);
-}
-
-function firstMatch<F>(lower: string, table: TokenTable<F>, fallback: F): F {
-  for (const [token, family] of table) if (lower.includes(token)) return family;
-  return fallback;
-}
-
-function isBlank(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x20) return false;
-  return true;
+  if (blank) return UNKNOWN;
+  return {
+    browser: browserRow === NO_ROW ? 'Other' : BROWSER_TOKENS[browserRow]![1],
+    os: osRow === NO_ROW ? 'Other' : OS_TOKENS[osRow]![1],
+  };
 }
 
 /** Families of one UA; empty or absent → "Unknown", unmatched → "Other". Never throws. */
 export function parseUserAgent(ua: string | null | undefined): UserAgentFamilies {
-  if (typeof ua !== 'string') return UNKNOWN;
-  const bounded = boundRunes(ua, UA_MAX_RUNES);
-  if (isBlank(bounded)) return UNKNOWN;
-  const lower = bounded.toLowerCase();
-  return { browser: firstMatch(lower, BROWSER_TOKENS, 'Other'), os: firstMatch(lower, OS_TOKENS, 'Other') };
+  return scanUserAgent(ua);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   UA_MAX_RUNES,
   UserAgentClassifier,
   parseUserAgent,
+  scanUserAgent,
   type BrowserFamily,
   type OsFamily,
 } from '../../src/domain/userAgent.js';
@@ -324,6 +325,148 @@ describe('User-Agent parsing (docs/analytics.md)', () => {
         if (cps.length > UA_MAX_RUNES) assert.deepEqual(r, parseUserAgent(cps.slice(0, UA_MAX_RUNES).join('')));
       }),
       { numRuns: 2_000 },
+    );
+  });
+});
+
+/**
+ * The table-order rule as the parser used to run it: bound, blank check, lower
+ * case, then each row of each table tested with `includes` in order. The
+ * single-pass parser must answer exactly this for every input.
+ */
+function byTableOrder(ua: string | null | undefined): { browser: BrowserFamily; os: OsFamily } {
+  if (typeof ua !== 'string') return { browser: 'Unknown', os: 'Unknown' };
+  const bounded = Array.from(ua).slice(0, UA_MAX_RUNES).join('');
+  if ([...bounded].every((c) => c.charCodeAt(0) <= 0x20)) return { browser: 'Unknown', os: 'Unknown' };
+  const lower = bounded.toLowerCase();
+  return {
+    browser: BROWSER_TOKENS.find(([token]) => lower.includes(token))?.[1] ?? 'Other',
+    os: OS_TOKENS.find(([token]) => lower.includes(token))?.[1] ?? 'Other',
+  };
+}
+
+/** How often the scan steps at each code unit index of `ua`. */
+function stepsPerIndex(ua: string): Map<number, number> {
+  const steps = new Map<number, number>();
+  scanUserAgent(ua, (i) => steps.set(i, (steps.get(i) ?? 0) + 1));
+  return steps;
+}
+
+/** 512 characters of `piece` repeated, cut mid-piece where it does not fit. */
+const fill = (piece: string, length = UA_MAX_RUNES) => piece.repeat(Math.ceil(length / piece.length)).slice(0, length);
+
+/** Hostile shapes: every token prefix repeated, the way a naive backtracking matcher would be made to restart at every position. */
+const ADVERSARIAL: string[] = (() => {
+  const pieces = new Set(['Mozilla/', 'Chrom', 'AppleWebKit/', 'Mozilla/5.0 (', 'Mac OS ', 'Edg', 'edgio', 'iPhon', 'Safari', 'x']);
+  for (const [token] of [...BROWSER_TOKENS, ...OS_TOKENS]) {
+    for (let end = 1; end <= token.length; end++) pieces.add(token.slice(0, end));
+    pieces.add(token.toUpperCase().slice(0, -1));
+  }
+  return [...pieces].flatMap((piece) => [fill(piece), fill(piece, UA_MAX_RUNES - 8) + 'Firefox/', fill(piece) + 'curl/8']);
+})();
+
+describe('User-Agent parsing is one pass (docs/analytics.md#user-agent-families)', () => {
+  test('every fixture gets the same browser and OS as testing the table rows in order', () => {
+    for (const [label, ua, browser, os] of FIXTURES) {
+      assert.deepEqual(byTableOrder(ua), { browser, os }, `${label}: the fixture states the table-order answer`);
+      assert.deepEqual(parseUserAgent(ua), { browser, os }, label);
+    }
+  });
+
+  test('adversarial 512-character inputs of repeated token prefixes get the table-order answer', () => {
+    assert.ok(ADVERSARIAL.length > 300);
+    for (const ua of ADVERSARIAL) assert.deepEqual(parseUserAgent(ua), byTableOrder(ua), JSON.stringify(ua.slice(0, 40)));
+    // Spot checks a reader can follow: prefixes alone never match; a whole token at the end still does.
+    assert.deepEqual(parseUserAgent(fill('Mozilla/')), { browser: 'Other', os: 'Other' });
+    assert.deepEqual(parseUserAgent(fill('Chrom')), { browser: 'Other', os: 'Other' });
+    assert.deepEqual(parseUserAgent(fill('AppleWebKit/')), { browser: 'Other', os: 'Other' });
+    assert.deepEqual(parseUserAgent(fill('Chrom', UA_MAX_RUNES - 7) + 'Chrome/'), { browser: 'Chrome', os: 'Other' });
+    assert.deepEqual(parseUserAgent(fill('Mac OS ', UA_MAX_RUNES - 1) + 'X'), { browser: 'Other', os: 'macOS' });
+  });
+
+  test('each character of an adversarial input is read by exactly one automaton step', () => {
+    for (const ua of ADVERSARIAL) {
+      const steps = stepsPerIndex(ua);
+      const bounded = Math.min(ua.length, UA_MAX_RUNES);
+      assert.equal(steps.size, bounded, JSON.stringify(ua.slice(0, 40)));
+      for (let i = 0; i < bounded; i++) assert.equal(steps.get(i), 1, `index ${i} of ${JSON.stringify(ua.slice(0, 40))}`);
+    }
+  });
+
+  test('the work depends on the length read, not on what the characters are', () => {
+    const total = (ua: string) => [...stepsPerIndex(ua).values()].reduce((a, b) => a + b, 0);
+    const bland = total('x'.repeat(UA_MAX_RUNES));
+    assert.equal(bland, UA_MAX_RUNES);
+    for (const ua of ADVERSARIAL.filter((u) => u.length === UA_MAX_RUNES)) assert.equal(total(ua), bland);
+    for (const [, ua] of FIXTURES) assert.equal(total(ua), ua.length);
+  });
+
+  test('a huge input is read only up to the bound, counting a surrogate pair as one code point', () => {
+    const hostile = 'Edg/Chrome/Safari/iPhone Mac OS X '.repeat(100_000);
+    assert.deepEqual([...stepsPerIndex(hostile).keys()], [...Array(UA_MAX_RUNES).keys()]);
+    const astral = '😀'.repeat(UA_MAX_RUNES * 4);
+    const steps = stepsPerIndex(astral);
+    assert.equal(steps.size, UA_MAX_RUNES * 2);
+    assert.ok([...steps.values()].every((n) => n === 1));
+    // A lone high surrogate is one code point of its own; the unit after it starts the next.
+    const lone = '\ud83d'.repeat(UA_MAX_RUNES - 4) + 'curl' + 'x'.repeat(100);
+    assert.equal(stepsPerIndex(lone).size, UA_MAX_RUNES);
+    assert.deepEqual(parseUserAgent(lone), byTableOrder(lone));
+    assert.deepEqual(parseUserAgent(lone), { browser: 'Bot/CLI', os: 'Other' });
+    // So is a lone low surrogate: it does not pair with what came before it.
+    const lows = '\ude00'.repeat(UA_MAX_RUNES) + 'curl';
+    assert.equal(stepsPerIndex(lows).size, UA_MAX_RUNES);
+    assert.deepEqual(parseUserAgent(lows), byTableOrder(lows));
+    assert.deepEqual(parseUserAgent(lows), { browser: 'Other', os: 'Other' });
+  });
+
+  test('blank means only characters up to U+0020 within the bound', () => {
+    assert.deepEqual(parseUserAgent(' '.repeat(UA_MAX_RUNES) + 'curl/8'), { browser: 'Unknown', os: 'Unknown' });
+    assert.deepEqual(parseUserAgent('\u0000\u001f\u0020'), { browser: 'Unknown', os: 'Unknown' });
+    assert.deepEqual(parseUserAgent('!'), { browser: 'Other', os: 'Other' });
+    assert.deepEqual(parseUserAgent(' '.repeat(UA_MAX_RUNES - 1) + '!'), { browser: 'Other', os: 'Other' });
+  });
+
+  test('case folding matches toLowerCase for every character: only U+212A and U+0130 fold into ASCII', () => {
+    const intoAscii: number[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      if (/[\u0000-\u007f]/.test(String.fromCodePoint(cp).toLowerCase())) intoAscii.push(cp);
+    }
+    // If a Node upgrade changes this list, the parser's fold (scanUserAgent) must learn the new characters.
+    assert.deepEqual(intoAscii, [0x130, 0x212a]);
+    assert.deepEqual(parseUserAgent('O\u212AHTTP/4.12'), { browser: 'Bot/CLI', os: 'Other' });
+    assert.deepEqual(parseUserAgent('O\u212AHTTP/4.12'), byTableOrder('O\u212AHTTP/4.12'));
+    // "İ" lower-cases to "i" + U+0307: "\u0130PHONE" is not "iphone", and the scan steps twice there.
+    assert.deepEqual(parseUserAgent('Mozilla/5.0 (\u0130PHONE; \u0130PAD)'), byTableOrder('Mozilla/5.0 (\u0130PHONE; \u0130PAD)'));
+    assert.deepEqual(parseUserAgent('Mozilla/5.0 (\u0130PHONE)').os, 'Other');
+    assert.equal(stepsPerIndex('\u0130').get(0), 2);
+    // Every BMP unit, upper and lower case, in the middle of every token.
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const c = String.fromCharCode(unit);
+      const ua = `Mozilla/5.0 (${c}indows; ${c}url; o${c}http; ${c}phone; linu${c}) Chrome${c}`;
+      const got = parseUserAgent(ua);
+      const want = byTableOrder(ua);
+      if (got.browser !== want.browser || got.os !== want.os)
+        assert.fail(`U+${unit.toString(16)}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
+    }
+  });
+
+  test('fuzz: the single pass agrees with the table order on token soup and real strings', () => {
+    const tokens = [...BROWSER_TOKENS, ...OS_TOKENS].map(([t]) => t);
+    const piece = fc.oneof(
+      fc.constantFrom(...tokens).chain((t) => fc.mixedCase(fc.constant(t))),
+      fc.constantFrom(...tokens).chain((t) => fc.nat(t.length - 1).map((n) => t.slice(0, n))),
+      fc.constantFrom('\u212a', '\u0130', 'K', '😀', '\ud83d', '\ude00', ' ', '!', '/'),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    );
+    const ua = fc.oneof(
+      fc.array(piece, { maxLength: 300 }).map((p) => p.join('')),
+      fc.constantFrom(...FIXTURES.map((f) => f[1])).chain((base) => fc.array(piece, { maxLength: 100 }).map((p) => base + p.join(''))),
+    );
+    fc.assert(
+      fc.property(ua, (s) => assert.deepEqual(parseUserAgent(s), byTableOrder(s))),
+      { numRuns: 3_000 },
     );
   });
 });
