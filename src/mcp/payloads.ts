@@ -4,8 +4,9 @@ import type { LinkResource } from '../links/index.js';
  * MCP's link shapes (docs/agents.md#mcp-tools), built from the REST link
  * resource so values, lifecycle fields and health gating are REST's own
  * (docs/lifecycle.md#lifecycle-over-rest-and-mcp). The differences are presentational: `short_url` is
- * added, and empty or null members are left out instead of written as `null`
- * (absent `expires_at` = never expires, absent `health` = not capable).
+ * added, and empty optional members are left out (absent `health` = not capable).
+ * The lifecycle times are always written, as REST writes them: its RFC 3339
+ * string, or `null` when unset (docs/agents.md#mcp-tools).
  */
 
 export type Payload = Record<string, unknown>;
@@ -17,6 +18,12 @@ export function shortUrl(origin: string, slug: string): string {
 
 function putIfSet(out: Payload, key: string, value: string | null | undefined): void {
   if (value !== null && value !== undefined && value !== '') out[key] = value;
+}
+
+/** Copied as they are, `null` included, so MCP and REST never differ on a lifecycle time. */
+function putLifecycleTimes(out: Payload, body: LinkResource): void {
+  out.expires_at = body.expires_at;
+  out.archived_at = body.archived_at;
 }
 
 function putHealth(out: Payload, body: LinkResource): void {
@@ -35,8 +42,7 @@ export function linkPayload(body: LinkResource, origin: string, sharedWith?: rea
   putIfSet(out, 'description', body.description);
   out.visibility = body.visibility;
   out.lifecycle_state = body.lifecycle_state;
-  putIfSet(out, 'expires_at', body.expires_at);
-  putIfSet(out, 'archived_at', body.archived_at);
+  putLifecycleTimes(out, body);
   if (body.tags.length > 0) out.tags = body.tags;
   if (body.owners.length > 0) out.owners = body.owners;
   putHealth(out, body);
@@ -52,8 +58,7 @@ export function listItemPayload(body: LinkResource, origin: string): Payload {
   putIfSet(out, 'title', body.title);
   putIfSet(out, 'description', body.description);
   out.visibility = body.visibility;
-  putIfSet(out, 'expires_at', body.expires_at);
-  putIfSet(out, 'archived_at', body.archived_at);
+  putLifecycleTimes(out, body);
   out.lifecycle_state = body.lifecycle_state;
   putHealth(out, body);
   return out;

@@ -11,8 +11,9 @@ import { mcpClient, ok, tool } from './support.js';
  * (docs/agents.md#rest-parity, docs/lifecycle.md#lifecycle-over-rest-and-mcp): the same operation through plain HTTP and through the SDK client must
  * give the same values and the same refusals, on every database. The only
  * differences allowed are the documented ones: MCP leaves out null and empty
- * members, adds `short_url` and (for managers) `shared_with`, and uses its
- * lowercase error codes.
+ * members other than the lifecycle times (always sent, `null` when unset),
+ * adds `short_url` and (for managers) `shared_with`, and uses its lowercase
+ * error codes.
  */
 
 const DRIVERS: Array<[DbDriver, string | undefined]> = [
@@ -26,10 +27,17 @@ const REFUSAL: Record<number, string> = { 403: 'forbidden', 404: 'not_found', 40
 
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
 
-/** A REST link resource in MCP's presentation: nulls and empties left out, `short_url` added. */
+/** Members MCP sends even when null (docs/agents.md#mcp-tools). */
+const ALWAYS_SENT = ['expires_at', 'archived_at'];
+
+/** A REST link resource in MCP's presentation: nulls and empties left out (but the lifecycle times), `short_url` added. */
 function asMcp(rest: Record<string, unknown>, origin: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) {
+    if (ALWAYS_SENT.includes(k)) {
+      out[k] = v;
+      continue;
+    }
     if (v === null || v === '' || (Array.isArray(v) && v.length === 0)) continue;
     out[k] = v;
   }
@@ -215,6 +223,46 @@ for (const [driver, env] of DRIVERS) {
       const byRecipient = await readBoth(bob, 'lc-broken', broken.id);
       assert.equal(byRecipient.body.health.status, 'broken', 'a recipient sees the same health');
       assert.equal(typeof byRecipient.body.health.last_status, 'number');
+    });
+
+    test('lifecycle times: MCP always sends expires_at and archived_at, null when unset, REST’s strings when set', async () => {
+      const erin = await actor(s, 'erin');
+      clients.set(erin, await mcpClient(s, erin));
+      const plain = await call(s, 'POST', '/api/v1/links', { as: erin, body: { slug: 'lt-plain', url: 'https://e.test/plain' } });
+      assert.equal(plain.status, 201, plain.text);
+      const got = await ok(mcp(erin), 'get_link', { link: 'lt-plain' });
+      assert.ok('expires_at' in got && 'archived_at' in got, `get_link keys: ${Object.keys(got).join(',')}`);
+      assert.equal(got.expires_at, null);
+      assert.equal(got.archived_at, null);
+      const listedPlain = (await ok(mcp(erin), 'list_links', { filter: 'mine' })).links.find(
+        (l: { slug: string }) => l.slug === 'lt-plain',
+      );
+      assert.ok('expires_at' in listedPlain && 'archived_at' in listedPlain, `list_links keys: ${Object.keys(listedPlain).join(',')}`);
+      assert.equal(listedPlain.expires_at, null);
+      assert.equal(listedPlain.archived_at, null);
+
+      // Milliseconds in the expiry, so a rounding or reformatting on either side would show.
+      const expires = new Date(Date.now() + 9 * 86_400_000 + 123).toISOString();
+      const dated = await call(s, 'POST', '/api/v1/links', {
+        as: erin,
+        body: { slug: 'lt-dated', url: 'https://e.test/dated', expires_at: expires },
+      });
+      assert.equal(dated.status, 201, dated.text);
+      assert.equal((await call(s, 'PUT', `/api/v1/links/${dated.body.id}`, { as: erin, body: { archived: true } })).status, 200);
+      const restOne = (await call(s, 'GET', `/api/v1/links/${dated.body.id}`, { as: erin })).body;
+      const restRow = (await call(s, 'GET', '/api/v1/links', { as: erin })).body.links.find((l: { slug: string }) => l.slug === 'lt-dated');
+      assert.match(restOne.expires_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+      assert.match(restOne.archived_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+      const mcpOne = await ok(mcp(erin), 'get_link', { link: 'lt-dated' });
+      const mcpRow = (await ok(mcp(erin), 'list_links', { filter: 'mine' })).links.find((l: { slug: string }) => l.slug === 'lt-dated');
+      for (const [label, viaMcp, rest] of [
+        ['get_link', mcpOne, restOne],
+        ['list_links', mcpRow, restRow],
+      ] as const) {
+        assert.equal(viaMcp.expires_at, rest.expires_at, `${label} expires_at`);
+        assert.equal(viaMcp.archived_at, rest.archived_at, `${label} archived_at`);
+        assert.equal(viaMcp.lifecycle_state, 'archived', label);
+      }
     });
 
     test('update: full changes, toggles and refusals agree', async () => {

@@ -134,8 +134,8 @@ describe('MCP tools', () => {
     test('defaults to private; an explicit visibility wins; empty expires_at means never', async () => {
       const a = await ok(asAlice, 'create_link', { slug: 'c-default', url: 'https://example.com/a', expires_at: '' });
       assert.equal(a.visibility, 'private');
-      assert.equal(a.expires_at, undefined, 'absent = never expires');
-      assert.equal(a.archived_at, undefined);
+      assert.equal(a.expires_at, null, 'null = never expires');
+      assert.equal(a.archived_at, null);
       assert.equal(a.lifecycle_state, 'active');
       const b = await ok(asAlice, 'create_link', {
         slug: 'c-public',
@@ -309,9 +309,21 @@ describe('MCP tools', () => {
     test('list items carry lifecycle fields always and health only where the caller is capable', async () => {
       const pub = await ok(asCarol, 'list_links', { filter: 'public', q: 'l-beta' });
       const row = pub.links.find((l: { slug: string }) => l.slug === 'l-beta');
-      assert.deepEqual(Object.keys(row).sort(), ['id', 'lifecycle_state', 'short_url', 'slug', 'title', 'url', 'visibility']);
+      assert.deepEqual(Object.keys(row).sort(), [
+        'archived_at',
+        'expires_at',
+        'id',
+        'lifecycle_state',
+        'short_url',
+        'slug',
+        'title',
+        'url',
+        'visibility',
+      ]);
       const own = (await ok(asDave, 'list_links', { q: 'l-beta' })).links[0];
       assert.deepEqual(Object.keys(own).sort(), [
+        'archived_at',
+        'expires_at',
         'health',
         'health_checks_disabled',
         'id',
@@ -371,9 +383,9 @@ describe('MCP tools', () => {
       const expires = inDays(10);
       await ok(asAlice, 'create_link', { slug: 'u-expiry', url: 'https://example.com/e', expires_at: expires });
       assert.equal((await ok(asAlice, 'update_link', { link: 'u-expiry', title: 'x' })).expires_at.slice(0, 19), expires.slice(0, 19));
-      assert.equal((await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: null })).expires_at, undefined);
+      assert.equal((await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: null })).expires_at, null);
       await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: expires });
-      assert.equal((await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: '' })).expires_at, undefined);
+      assert.equal((await ok(asAlice, 'update_link', { link: 'u-expiry', expires_at: '' })).expires_at, null);
       assert.equal(
         await refused(asAlice, 'update_link', { link: 'u-expiry', expires_at: '2001-01-01T00:00:00Z' }, 'validation_failed'),
         'expiration must be in the future',
@@ -412,7 +424,7 @@ describe('MCP tools', () => {
       assert.equal(again.archived_at, archived.archived_at, 're-archiving keeps the first archive time');
       const back = await ok(asAlice, 'update_link', { link: 'u-toggle', archived: false, health_checks_disabled: true });
       assert.equal(back.lifecycle_state, 'active');
-      assert.equal(back.archived_at, undefined);
+      assert.equal(back.archived_at, null);
       assert.equal(back.health_checks_disabled, true);
       assert.equal(back.title, 'Keep');
     });
