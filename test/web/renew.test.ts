@@ -212,4 +212,27 @@ describe('renew on the link page and the admin table, relative expiry (docs/life
     ];
     for (const [offset, text] of cases) assert.equal(relativeTime(T0 + offset, T0), text, String(offset));
   });
+
+  test("the expired link's own 404 page offers Renew to an editor only, as a plain post back to the link page", async () => {
+    const id = await expired('dead-end');
+    const plainRenew = new RegExp(`<form method="post" action="/dashboard/links/${id}/renew" class="inline">`);
+    const ownerPage = await alice.page('/dead-end');
+    assert.equal(ownerPage.status, 404);
+    has(ownerPage.body, /Link expired: dead-end/);
+    has(ownerPage.body, plainRenew, 'no swap target on this page: a plain form');
+    for (const [who, c] of [
+      ['a stranger', carol],
+      ['nobody', anonymous(s)],
+    ] as const) {
+      const other = await c.page('/dead-end');
+      assert.equal(other.status, 404, who);
+      lacks(other.body, /\/renew"/, `${who} gets no Renew`);
+    }
+    const renewed = await alice.send('POST', `/dashboard/links/${id}/renew`, { from: 'detail' });
+    assert.equal(renewed.status, 303);
+    assert.equal(renewed.header('location'), `/dashboard/links/${id}`);
+    const hop = await anonymous(s).page('/dead-end');
+    assert.equal(hop.status, 302);
+    assert.equal(hop.header('location'), 'https://dead-end.example.com/');
+  });
 });
