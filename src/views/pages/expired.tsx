@@ -1,5 +1,6 @@
 import type { LinkOwner } from '../../store/types.js';
 import { RenewButton } from '../partials/linkTable.js';
+import { ErrorHero } from './errors.js';
 
 /**
  * The expired outcome (docs/lifecycle.md#resolving-expired-and-archived-links): names the slug,
@@ -8,30 +9,24 @@ import { RenewButton } from '../partials/linkTable.js';
  */
 export function Expired({ slug, owner, renewId = null }: { slug: string; owner: LinkOwner | null; renewId?: string | null }) {
   return (
-    <section class="hero py-16" aria-labelledby="error-title">
-      <div class="hero-content text-center flex-col max-w-xl">
-        <p class="text-6xl font-black opacity-60">404</p>
-        <h1 id="error-title" class="text-2xl font-bold break-all">
-          Link expired: {slug}
-        </h1>
-        <p>This short link has reached its expiry date and no longer redirects.</p>
-        {renewId !== null ? (
-          <div class="flex flex-wrap items-center justify-center gap-2">
-            <p>You can edit this link: renew it and it redirects again.</p>
-            <RenewButton linkId={renewId} from="detail" inPlace={false} />
-          </div>
-        ) : (
-          owner && (
-            <p>
-              Ask its owner,{' '}
-              <a class="link font-semibold" href={`/u/${owner.displayNameSlug}`}>
-                {owner.displayName}
-              </a>
-              , to renew it.
-            </p>
-          )
-        )}
-      </div>
-    </section>
+    <ErrorHero status={404} title={<>Link expired: {slug}</>} wide>
+      <p>This short link has reached its expiry date and no longer redirects.</p>
+      {renewId !== null ? (
+        <div class="flex flex-wrap items-center justify-center gap-2">
+          <p>You can edit this link: renew it and it redirects again.</p>
+          <RenewButton linkId={renewId} from="detail" inPlace={false} />
+        </div>
+      ) : (
+        owner && (
+          <p>
+            Ask its owner,{' '}
+            <a class="link font-semibold" href={`/u/${owner.displayNameSlug}`}>
+              {owner.displayName}
+            </a>
+            , to renew it.
+          </p>
+        )
+      )}
+    </ErrorHero>
   );
 }
