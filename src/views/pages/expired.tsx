@@ -11,21 +11,20 @@ export function Expired({ slug, owner, renewId = null }: { slug: string; owner: 
   return (
     <ErrorHero status={404} title={<>Link expired: {slug}</>} wide>
       <p>This short link has reached its expiry date and no longer redirects.</p>
-      {renewId !== null ? (
+      {owner && (
+        <p>
+          Ask its owner,{' '}
+          <a class="link font-semibold" href={`/u/${owner.displayNameSlug}`}>
+            {owner.displayName}
+          </a>
+          , to renew it.
+        </p>
+      )}
+      {renewId !== null && (
         <div class="flex flex-wrap items-center justify-center gap-2">
           <p>You can edit this link: renew it and it redirects again.</p>
           <RenewButton linkId={renewId} from="detail" inPlace={false} />
         </div>
-      ) : (
-        owner && (
-          <p>
-            Ask its owner,{' '}
-            <a class="link font-semibold" href={`/u/${owner.displayNameSlug}`}>
-              {owner.displayName}
-            </a>
-            , to renew it.
-          </p>
-        )
       )}
     </ErrorHero>
   );
