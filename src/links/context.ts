@@ -3,17 +3,27 @@ import type { Executor, Link, User } from '../store/types.js';
 import { AppError } from '../domain/errors.js';
 import type { LinkEvent, LinkEventBus, LinkFields } from './events.js';
 
+/**
+ * A write that must commit or roll back together with the change it
+ * describes (history, outboxes): it runs inside the change's transaction,
+ * after the change, with the change's events. Throwing undoes the change.
+ */
+export type EventRecorder = (tx: Executor, events: readonly LinkEvent[]) => Promise<void>;
+
 /** What every operation of the links application layer runs with, built once at startup. */
 export interface LinkContext {
   store: Store;
   events: LinkEventBus;
+  /** Run in order inside every transaction that produced events. */
+  recorders: readonly EventRecorder[];
   now: () => number;
 }
 
 class DryRunRollback extends Error {}
 
 /**
- * Runs one change in one transaction and, once it has committed, hands its
+ * Runs one change in one transaction, records its events through the
+ * recorders in that same transaction and, once it has committed, hands the
  * events to the subscribers. `run` pushes events as it goes; a retried
  * attempt (after a deadlock) starts again with none. With `dryRun` every
  * write is made and checked, then rolled back, and nothing is published.
@@ -28,6 +38,7 @@ export async function commit<T>(
     await ctx.store.transaction(async (tx) => {
       const events: LinkEvent[] = [];
       outcome = { result: await run(tx, events), events };
+      if (events.length > 0) for (const record of ctx.recorders) await record(tx, events);
       if (opts.dryRun) throw new DryRunRollback();
     }, opts.isolation);
   } catch (e) {

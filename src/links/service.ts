@@ -5,7 +5,7 @@ import type { Link, LinkShare, LinkView, User } from '../store/types.js';
 import { accessLink, type Capability, type GrantedLink, type LinkAccess, type LinkLookup } from './access.js';
 import { deleteUser, type LinkAction, type UserDeletion } from './accounts.js';
 import type { Actor } from './actor.js';
-import { userByEmail, type LinkContext } from './context.js';
+import { userByEmail, type EventRecorder, type LinkContext } from './context.js';
 import { LinkEventBus } from './events.js';
 import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
 import { addOwner, addShare, removeOwner, removeShare } from './members.js';
@@ -25,9 +25,9 @@ export class LinkService {
   readonly events: LinkEventBus;
   private readonly ctx: LinkContext;
 
-  constructor(store: Store, opts: { events?: LinkEventBus; now?: () => number } = {}) {
+  constructor(store: Store, opts: { events?: LinkEventBus; recorders?: readonly EventRecorder[]; now?: () => number } = {}) {
     this.events = opts.events ?? new LinkEventBus();
-    this.ctx = { store, events: this.events, now: opts.now ?? store.now };
+    this.ctx = { store, events: this.events, recorders: opts.recorders ?? [], now: opts.now ?? store.now };
   }
 
   /** A link for someone, with what they may do to it; the one access check of every surface. */

@@ -153,6 +153,34 @@ describeEachDatabase('links application layer', (ctx) => {
     );
   });
 
+  test('recorders run inside the transaction of the change: they see its events, and one that throws undoes the change', async () => {
+    const { store, user } = await setup();
+    const ann = asUser(await user('Ann'));
+    const recorded: string[] = [];
+    const recording = new LinkService(store, {
+      recorders: [
+        async (tx, events) => {
+          // Inside the transaction the change is already readable.
+          for (const e of events) if (await store.links.get(e.linkId, tx)) recorded.push(`${e.kind}:${e.slug}`);
+        },
+      ],
+    });
+    const slug = unique('rec');
+    await recording.create(ann, { slug, url: 'https://rec.test' });
+    assert.deepEqual(recorded, [`created:${slug}`]);
+
+    const refusing = new LinkService(store, {
+      recorders: [
+        async () => {
+          throw new Error('recorder refused');
+        },
+      ],
+    });
+    const undone = unique('undone');
+    await assert.rejects(refusing.create(ann, { slug: undone, url: 'https://undone.test' }), /recorder refused/);
+    assert.equal(await store.links.getBySlug(undone), null);
+  });
+
   test('access: unknown is not_found before any capability, a stranger is forbidden, an owner and an admin are ok', async () => {
     const { service, user } = await setup();
     const ann = asUser(await user('Ann'));
