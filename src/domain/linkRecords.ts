@@ -24,6 +24,10 @@ export interface LinkRecord {
   archivedAt?: number | null;
   healthChecksDisabled?: boolean;
   createdAt?: number;
+  /** More names of the link (docs/links.md#aliases); undefined: leave as is. */
+  aliases?: string[];
+  /** Append the visit's extra path and query to the destination (docs/links.md#path-and-query-forwarding). */
+  forwardPathAndQuery?: boolean;
 }
 
 export interface ParsedRecord {
