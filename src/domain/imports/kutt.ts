@@ -1,0 +1,65 @@
+import { textOf, type ImportedRecord, type ImportFormat } from './format.js';
+import { countOf, domainNoter, isObject, jsonValue, looseTime, rowRecord, stringOf } from './table.js';
+
+/**
+ * Kutt (docs/import-formats.md#kutt): it has no export, so links come from
+ * its API's list, `GET /api/v2/links?limit=…&skip=…` (`{"limit","skip","total",
+ * "data":[{id,address,target,description,visit_count,password,expire_in,
+ * created_at,domain,link,…}]}`), saved as one page, or several pages as JSON
+ * Lines or one array. `address` is the slug. A password-protected link
+ * becomes a secure link (only its owners, until shared): a password cannot be
+ * carried over, and importing it public would open it to everyone.
+ */
+
+function linkRecord(item: unknown, line: number, noteDomain: (d: string | undefined) => string[]): ImportedRecord {
+  if (!isObject(item)) return { line, error: 'expected a link object' };
+  const notes = noteDomain(stringOf(item.domain) || undefined);
+  const passworded = item.password === true;
+  if (passworded) notes.push('was password-protected in Kutt; imported as secure: share it with the people who had the password');
+  if (item.banned === true) notes.push('was banned in Kutt');
+  const expires = looseTime(item.expire_in);
+  return rowRecord({
+    line,
+    slug: stringOf(item.address),
+    url: stringOf(item.target),
+    description: stringOf(item.description),
+    ...(passworded && { visibility: 'secure' }),
+    createdAt: looseTime(item.created_at),
+    ...(expires !== undefined && { expiresAt: expires }),
+    sourceClicks: countOf(item.visit_count),
+    notes,
+  });
+}
+
+/** The links of one page (`{"data":[…]}`) or of a bare array of pages or links. */
+function linksOf(doc: unknown): unknown[] | null {
+  if (isObject(doc)) return Array.isArray(doc.data) ? doc.data : null;
+  if (!Array.isArray(doc)) return null;
+  return doc.flatMap((x) => (isObject(x) && Array.isArray(x.data) ? x.data : [x]));
+}
+
+export const kuttJson: ImportFormat = {
+  name: 'kutt',
+  label: 'Kutt (API link list JSON)',
+  sniff(head) {
+    const h = head.trimStart();
+    if (!h.startsWith('{') && !h.startsWith('[')) return 0;
+    return h.includes('"address"') && h.includes('"target"') ? 2 : 0;
+  },
+  async *parse(chunks) {
+    const text = (await textOf(chunks)).replace(/^\uFEFF/, '');
+    // Several saved pages may be one per line; each line is then a page of its own.
+    const pages = text.trimStart().startsWith('{') && /}\s*\n\s*{/.test(text) ? text.split(/\n(?=\s*{)/) : [text];
+    const noteDomain = domainNoter();
+    let n = 0;
+    for (const page of pages) {
+      const doc = jsonValue(page);
+      const items = 'error' in doc ? null : linksOf(doc.value);
+      if (items === null) {
+        yield { line: n + 1, error: 'expected Kutt\'s link list: {"data":[{"address","target",…}]}' };
+        return;
+      }
+      for (const item of items) yield linkRecord(item, ++n, noteDomain);
+    }
+  },
+};

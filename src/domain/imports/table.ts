@@ -1,0 +1,182 @@
+import { CsvSyntaxError, readCsv } from '../csvRead.js';
+import { parseRfc3339 } from '../timeseries.js';
+import { textOf, type ImportedRecord } from './format.js';
+
+/**
+ * What the CSV and JSON exports of other tools have in common
+ * (docs/import-formats.md): columns found by their header names rather than
+ * their position (tools reorder and add columns between versions), loose
+ * dates, counts written as text, and the short code at the end of a short URL.
+ */
+
+/** One data row of a CSV file with a header, its cells found by column name. */
+export interface TableRow {
+  /** 1-based line on which the row starts. */
+  line: number;
+  /** The first non-empty cell among the named columns (case-insensitive), trimmed; '' when none. */
+  cell(...names: string[]): string;
+}
+
+const headerKey = (name: string): string => name.trim().toLowerCase();
+
+/** The header names of a CSV file from its first line (lower-cased, unquoted); null when it has none. */
+export function csvHeader(head: string): string[] | null {
+  const first = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  if (!first.includes(',')) return null;
+  return first.split(',').map((h) => headerKey(h.replace(/^\s*"|"\s*$/g, '')));
+}
+
+/** True when every one of `names` is a column of the header. */
+export function hasColumns(header: readonly string[] | null, ...names: string[]): boolean {
+  return header !== null && names.every((n) => header.includes(n));
+}
+
+/**
+ * The data rows of a CSV export. The file is read whole: uploads are
+ * size-limited before any format runs, and a quoted cell may span lines. A
+ * syntax error ends the file with one error record naming its line, after the
+ * rows read before it.
+ */
+export async function* tableRows(chunks: AsyncIterable<string>): AsyncIterable<TableRow | ImportedRecord> {
+  const text = await textOf(chunks);
+  let columns: Map<string, number> | null = null;
+  try {
+    for (const { line, fields } of readCsv(text)) {
+      if (columns === null) {
+        columns = new Map(fields.map((name, i) => [headerKey(name), i]));
+        continue;
+      }
+      if (fields.length === 1 && fields[0]!.trim() === '') continue;
+      const index = columns;
+      yield {
+        line,
+        cell: (...names: string[]) => {
+          for (const name of names) {
+            const i = index.get(name);
+            const value = i === undefined ? undefined : fields[i]?.trim();
+            if (value) return value;
+          }
+          return '';
+        },
+      };
+    }
+  } catch (e) {
+    if (!(e instanceof CsvSyntaxError)) throw e;
+    yield { line: e.line, error: `not valid CSV: ${e.message}` };
+  }
+}
+
+export const isTableRow = (r: TableRow | ImportedRecord): r is TableRow => 'cell' in r;
+
+/**
+ * A date as these tools write it: RFC 3339 / ISO 8601 with `T` or a space,
+ * with or without seconds and zone (no zone is read as UTC — YOURLS and SQL
+ * dumps write the server's local time without saying which), or a date alone.
+ * Undefined when blank or unreadable.
+ */
+export function looseTime(raw: unknown): number | undefined {
+  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([Zz]|[+-]\d{2}:?\d{2}|UTC)?)?$/.exec(raw.trim());
+  if (!m) return undefined;
+  const [, date, hm, sec, zone] = m;
+  const offset = !zone || zone === 'UTC' || zone === 'z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  return parseRfc3339(`${date}T${hm ?? '00:00'}${sec ?? ':00'}${offset}`) ?? undefined;
+}
+
+/** A click count written as a number or as text; undefined when absent or not a whole number ≥ 0. */
+export function countOf(raw: unknown): number | undefined {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** The host and the path after it of a short URL (`https://dub.sh/Abc` → dub.sh, `Abc`); the scheme may be missing. */
+export function shortUrlParts(raw: string): { domain: string; key: string } | null {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+  } catch {
+    return null;
+  }
+  const key = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ''));
+  return key === '' ? null : { domain: url.hostname, key };
+}
+
+/**
+ * Notes the domain of a row's short link when it differs from the first
+ * domain seen in the file: the same key on two domains was two links in the
+ * source and is one slug here.
+ */
+export function domainNoter(): (domain: string | undefined) => string[] {
+  let first: string | undefined;
+  return (domain) => {
+    if (!domain) return [];
+    first ??= domain;
+    return domain === first ? [] : [`was a short link on ${domain} (the file's first links were on ${first})`];
+  };
+}
+
+/** A list cell split on `separator`, trimmed, blanks dropped. */
+export function listOf(raw: string, separator: string | RegExp): string[] {
+  return raw
+    .split(separator)
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+}
+
+/** A JSON document's value, or an error record for the whole file. */
+export function jsonValue(text: string): { value: unknown } | { error: ImportedRecord } {
+  try {
+    return { value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
+  } catch {
+    return { error: { line: 1, error: 'not valid JSON' } };
+  }
+}
+
+/** The whole input read as one JSON document (see jsonValue). */
+export async function jsonDocument(chunks: AsyncIterable<string>): Promise<{ value: unknown } | { error: ImportedRecord }> {
+  return jsonValue(await textOf(chunks));
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const stringOf = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+
+/** The pieces of a link a source row gave; blank text fields become ''. */
+export interface RowLink {
+  line: number;
+  slug: string;
+  url: string;
+  title?: string;
+  description?: string;
+  tags?: string[];
+  visibility?: string;
+  createdAt?: number;
+  expiresAt?: number | null;
+  archivedAt?: number | null;
+  sourceClicks?: number;
+  notes?: string[];
+}
+
+/** One imported record from a source row, or a row error when the row lacks a short code or destination. */
+export function rowRecord(row: RowLink): ImportedRecord {
+  if (row.slug === '') return { line: row.line, error: 'no short code in this row' };
+  if (row.url === '') return { line: row.line, slug: row.slug, error: 'no destination URL in this row' };
+  const notes = row.notes ?? [];
+  return {
+    line: row.line,
+    slug: row.slug,
+    record: {
+      slug: row.slug,
+      url: row.url,
+      title: row.title ?? '',
+      description: row.description ?? '',
+      tags: row.tags ?? [],
+      ...(row.visibility !== undefined && { visibility: row.visibility }),
+      ...(row.createdAt !== undefined && { createdAt: row.createdAt }),
+      ...(row.expiresAt !== undefined && { expiresAt: row.expiresAt }),
+      ...(row.archivedAt !== undefined && { archivedAt: row.archivedAt }),
+    },
+    ...(row.sourceClicks !== undefined && { sourceClicks: row.sourceClicks }),
+    ...(notes.length > 0 && { notes }),
+  };
+}
