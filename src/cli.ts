@@ -7,8 +7,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db/migrate.js';
 import { isAppError } from './domain/errors.js';
 import { splitTagList } from './domain/tags.js';
-import { asSystem, LinkService } from './links/index.js';
-import { CliError, out, requireUser, withStore } from './cliSupport.js';
+import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './cliSupport.js';
 import { tuneV8ForServing } from './v8Tuning.js';
 
 export function buildCli(): Command {
@@ -100,11 +99,21 @@ export function buildCli(): Command {
     .option('--description <text>', 'description')
     .option('--visibility <mode>', 'public | private | secure', 'public')
     .option('--tags <list>', 'comma-separated tags')
+    .option('--as <email>', 'the user the link history names as having made the change (default: the CLI alone)')
     .action(
-      async (o: { slug: string; url: string; owner: string; title?: string; description?: string; visibility: string; tags?: string }) => {
+      async (o: {
+        slug: string;
+        url: string;
+        owner: string;
+        title?: string;
+        description?: string;
+        visibility: string;
+        tags?: string;
+        as?: string;
+      }) => {
         await withStore(async (store) => {
           const owner = await requireUser(store, o.owner);
-          const link = await new LinkService(store).create(asSystem('cli'), {
+          const link = await cliLinkService(store).create(await cliOperator(store, o.as), {
             slug: o.slug,
             url: o.url,
             title: o.title,

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { CliError, withStore } from './cliSupport.js';
+import { CliError, cliLinkService, cliOperator, withStore } from './cliSupport.js';
 import { readFileSync } from 'node:fs';
 import { CsvSyntaxError } from './domain/csvRead.js';
 import { isAppError } from './domain/errors.js';
 import { detectFormat, parseJsonLines, parseLinksCsv, type BulkFormat, type ParsedRecord } from './domain/linkRecords.js';
-import { asSystem, exportLines, LinkService } from './links/index.js';
+import { exportLines } from './links/index.js';
 
 /**
  * `joe-links links export` and `joe-links links import` (docs/api.md#bulk-export-and-import): move
@@ -62,7 +62,8 @@ export function registerLinkTransferCommands(links: Command): void {
     .option('--dry-run', 'check every record and report what would happen, writing nothing', false)
     .option('--owner <email>', 'owner of CSV rows and of links whose listed owners are not users here')
     .option('--format <format>', 'jsonl or csv (default: guessed from the content)')
-    .action(async (file: string, o: { dryRun: boolean; owner?: string; format?: string }) => {
+    .option('--as <email>', 'the user the link history names as having made the changes (default: the CLI alone)')
+    .action(async (file: string, o: { dryRun: boolean; owner?: string; format?: string; as?: string }) => {
       if (o.format !== undefined && o.format !== 'jsonl' && o.format !== 'csv') {
         throw new CliError(`unknown --format "${o.format}": use jsonl or csv`);
       }
@@ -78,8 +79,8 @@ export function registerLinkTransferCommands(links: Command): void {
           if (!owner) throw new CliError(`no user with email ${o.owner} (create one with: joe-links users create --email ${o.owner})`);
           fallbackOwnerId = owner.id;
         }
-        const service = new LinkService(store);
-        const operator = asSystem('cli');
+        const service = cliLinkService(store);
+        const operator = await cliOperator(store, o.as);
         for (const r of records) {
           if (!r.record) {
             counts.refused++;

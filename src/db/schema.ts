@@ -169,6 +169,21 @@ export interface ClickRollupDirtyDaysTable {
   mark_id: string;
 }
 
+/** One link event (see migrations/history.ts); `data` is the event's own fields as JSON. */
+export interface LinkEventsTable {
+  seq: Generated<number>;
+  id: string;
+  link_id: string;
+  slug: string;
+  kind: string;
+  at: number;
+  via: string | null;
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_name: string | null;
+  data: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -189,4 +204,5 @@ export interface Database {
   login_tokens: LoginTokensTable;
   job_leases: JobLeasesTable;
   state_links: StateLinksTable;
+  link_events: LinkEventsTable;
 }

@@ -25,15 +25,22 @@ export type LinkField = keyof LinkFields;
 /** Before and after of each field that changed; fields that kept their value are absent. */
 export type FieldChanges = { [F in LinkField]?: { from: LinkFields[F] | null; to: LinkFields[F] | null } };
 
-/** Who made a change: a signed-in user, or the server itself (CLI, jobs) with the surface named. */
-export type EventActor = { kind: 'user'; id: string; email: string; displayName: string } | { kind: 'system'; via: string };
-
 /** The user an owner or share event is about. */
 export interface EventMember {
   userId: string;
   email: string;
   displayName: string;
 }
+
+/**
+ * Who made a change: a signed-in user with the surface they used (`web`,
+ * `api`, `mcp`; absent when a caller did not say), or the server itself
+ * (CLI, jobs) with the surface named and, when the operator named one, the
+ * user the change is made for (`joe-links links … --as EMAIL`).
+ */
+export type EventActor =
+  | { kind: 'user'; id: string; email: string; displayName: string; via?: string }
+  | { kind: 'system'; via: string; onBehalfOf?: EventMember };
 
 interface EventBase {
   linkId: string;
@@ -48,6 +55,11 @@ export type LinkEvent =
   | (EventBase & { kind: 'created'; changes: FieldChanges; source?: string })
   | (EventBase & { kind: 'updated' | 'archived' | 'unarchived' | 'renewed'; changes: FieldChanges; source?: string })
   | (EventBase & { kind: 'owner_added' | 'owner_removed' | 'share_added' | 'share_removed'; member: EventMember })
+  /**
+   * The fields were put back to what they were right after an earlier event
+   * of the same link (docs/history.md#restoring-a-version): `restores` names it.
+   */
+  | (EventBase & { kind: 'restored'; changes: FieldChanges; restores: { eventId: string; at: number } })
   /** The primary ownership moved (the previous primary owner's account was deleted). */
   | (EventBase & { kind: 'transferred'; from: EventMember; to: EventMember })
   /** The link is gone; `changes` holds its last fields, each to null. */

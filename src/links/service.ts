@@ -7,6 +7,7 @@ import { deleteUser, type LinkAction, type UserDeletion } from './accounts.js';
 import type { Actor } from './actor.js';
 import { userByEmail, type EventRecorder, type LinkContext } from './context.js';
 import { LinkEventBus } from './events.js';
+import { auditEvents, linkHistory, type AuditFilter, type HistoryPage, type HistoryPageRequest } from './history.js';
 import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
 import { addOwner, addShare, removeOwner, removeShare } from './members.js';
 import { archiveLink, createLink, deleteLink, renewLink, setHealthChecks, unarchiveLink, updateLink, type NewLink } from './writes.js';
@@ -86,6 +87,16 @@ export class LinkService {
 
   importRecord(actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {
     return importRecord(this.ctx, actor, record, opts);
+  }
+
+  /** A link's events, newest first (docs/history.md); members' people only with CanManageShares. */
+  history(actor: Actor, target: Target, page: HistoryPageRequest): Promise<HistoryPage> {
+    return linkHistory(this.ctx, actor, target, page);
+  }
+
+  /** Every event of the instance, deleted links' too; admins only (docs/history.md#the-admin-audit). */
+  auditEvents(actor: Actor, filter: AuditFilter): Promise<HistoryPage> {
+    return auditEvents(this.ctx, actor, filter);
   }
 
   /** Deletes a user account, reassigning or deleting the links they are primary owner of. */

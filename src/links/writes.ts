@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors.js';
 import { validateLinkChanges, validateLinkDraft, type LinkChanges, type LinkDraft, type ValidChanges } from '../domain/linkInput.js';
 import type { LinkWrite } from '../store/links.js';
-import type { Executor, Link, LinkView, User } from '../store/types.js';
+import type { Executor, Link, LinkView, Tag, User } from '../store/types.js';
 import { requireLink, type GrantedLink } from './access.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
@@ -127,25 +127,38 @@ function kindOf(requested: ChangeKind | null, before: Link, after: Link): Change
   return 'updated';
 }
 
+/** A link read and locked for a change, with its tags, inside the change's transaction. */
+export interface LockedLink {
+  current: Link;
+  storedTags: Tag[];
+}
+
+export async function lockLink(ctx: LinkContext, id: string, tx: Executor): Promise<LockedLink> {
+  const current = await ctx.store.links.lockForChange(id, tx);
+  if (!current) throw new AppError('NOT_FOUND', 'link not found');
+  return { current, storedTags: (await ctx.store.tags.forLinks([id], tx)).get(id) ?? [] };
+}
+
+/** The kind of event a change makes: a lifecycle action, a restore naming its version, or (null) whatever the fields say. */
+export type Requested = ChangeKind | { kind: 'restored'; restores: { eventId: string; at: number } } | null;
+
 /**
- * Applies validated changes in one transaction: only fields that really
+ * Applies validated changes to a locked link: only fields that really
  * change are written, and only a real change bumps `updated_at` and makes an
  * event, so a repeated archive or a re-saved form changes nothing.
  */
-async function applyChanges(
+export async function applyToLocked(
   ctx: LinkContext,
   actor: Actor,
-  granted: GrantedLink,
+  locked: LockedLink,
   valid: ValidChanges,
-  requested: ChangeKind | null,
+  requested: Requested,
   tx: Executor,
   events: LinkEvent[],
 ): Promise<void> {
   const { store } = ctx;
-  const id = granted.link.id;
-  const current = await store.links.lockForChange(id, tx);
-  if (!current) throw new AppError('NOT_FOUND', 'link not found');
-  const storedTags = (await store.tags.forLinks([id], tx)).get(id) ?? [];
+  const { current, storedTags } = locked;
+  const id = current.id;
   const now = ctx.now();
   const write = writeFor(current, valid, now);
   const tagsChange =
@@ -164,23 +177,22 @@ async function applyChanges(
     updatedAt: now,
   } as Link;
   const afterTags = tagsChange ? ((await store.tags.forLinks([id], tx)).get(id) ?? []) : storedTags;
-  events.push({
-    linkId: id,
-    slug: current.slug,
-    at: now,
-    actor: eventActor(actor),
-    kind: kindOf(requested, current, after),
-    changes: fieldChanges(
-      fieldsOf(
-        current,
-        storedTags.map((t) => t.name),
-      ),
-      fieldsOf(
-        after,
-        afterTags.map((t) => t.name),
-      ),
+  const base = { linkId: id, slug: current.slug, at: now, actor: eventActor(actor) };
+  const changes = fieldChanges(
+    fieldsOf(
+      current,
+      storedTags.map((t) => t.name),
     ),
-  });
+    fieldsOf(
+      after,
+      afterTags.map((t) => t.name),
+    ),
+  );
+  events.push(
+    requested !== null && typeof requested === 'object'
+      ? { ...base, kind: 'restored', restores: requested.restores, changes }
+      : { ...base, kind: kindOf(requested, current, after), changes },
+  );
 }
 
 async function change(
@@ -192,7 +204,9 @@ async function change(
 ): Promise<LinkView> {
   const granted = await requireLink(ctx.store, actor, target, 'canEdit');
   const valid = validateLinkChanges(changes, granted.link.expiresAt, ctx.now());
-  await commit(ctx, (tx, events) => applyChanges(ctx, actor, granted, valid, requested, tx, events));
+  await commit(ctx, async (tx, events) =>
+    applyToLocked(ctx, actor, await lockLink(ctx, granted.link.id, tx), valid, requested, tx, events),
+  );
   const view = await ctx.store.links.view(granted.link.id);
   if (!view) throw new AppError('NOT_FOUND', 'link not found');
   return view;

@@ -10,6 +10,7 @@ import { HealthStore } from './health.js';
 import { IdentityStore } from './identities.js';
 import { KeywordStore } from './keywords.js';
 import { LeaseStore } from './leases.js';
+import { LinkEventStore } from './linkEvents.js';
 import { LinkStore } from './links.js';
 import { LoginTokenStore } from './loginTokens.js';
 import { OwnerStore } from './owners.js';
@@ -62,6 +63,8 @@ export interface Store {
   staleness: StalenessStore;
   /** Web UI pages: public browser and profiles, admin totals, dashboard tag chips. */
   browse: BrowseStore;
+  /** Link history: one row per link event, kept after the link is gone (docs/history.md). */
+  linkEvents: LinkEventStore;
   /**
    * Runs `fn` in one transaction, again from the start if it loses a
    * deadlock (so `fn` must be safe to repeat); a busy or unreachable
@@ -103,6 +106,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     health: new HealthStore(k, now, owners, new AccessStore(k, now)),
     staleness: new StalenessStore(k, now, tags, owners),
     browse: new BrowseStore(k, now, tags, owners),
+    linkEvents: new LinkEventStore(k),
     async transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T> {
       try {
         return await retryOnDeadlock(() => {

@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { LinkService } from '../../links/index.js';
 import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
+import { nameSurface } from '../actor.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAnalyticsRoutes } from './analytics.js';
 import { registerConfigRoutes } from './config.js';
@@ -54,6 +55,7 @@ export const REST_PREFIX = '/v1';
  * schemas added through `addNamedSchema`.
  */
 export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promise<void> {
+  nameSurface(v1, 'api');
   for (const schema of NAMED_SCHEMAS) addNamedSchema(v1, schema);
   strictValidation(v1);
   jsonBodiesOnly(v1);
