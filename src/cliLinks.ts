@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { CliError, cliLinkService, cliOperator, withStore } from './cliSupport.js';
 import { readFileSync } from 'node:fs';
-import { CsvSyntaxError } from './domain/csvRead.js';
 import { isAppError } from './domain/errors.js';
-import { detectFormat, parseJsonLines, parseLinksCsv, type BulkFormat, type ParsedRecord } from './domain/linkRecords.js';
+import type { ParsedRecord } from './domain/linkRecords.js';
+import { jsonLines, linksCsv } from './domain/imports/ours.js';
 import { exportLines } from './links/index.js';
 
 /**
@@ -31,13 +31,13 @@ function readInput(file: string): string {
   }
 }
 
-function parse(text: string, format: BulkFormat): ParsedRecord[] {
-  try {
-    return format === 'jsonl' ? parseJsonLines(text) : parseLinksCsv(text);
-  } catch (e) {
-    if (e instanceof CsvSyntaxError) throw new CliError(`not a valid CSV file: ${e.message}`);
-    throw e;
+async function parse(text: string, format: 'jsonl' | 'csv'): Promise<ParsedRecord[]> {
+  const records: ParsedRecord[] = [];
+  async function* whole() {
+    yield text;
   }
+  for await (const r of (format === 'jsonl' ? jsonLines : linksCsv).parse(whole())) records.push(r);
+  return records;
 }
 
 const label = (r: ParsedRecord) => `line ${r.line}${r.slug ? ` (${r.slug})` : ''}`;
@@ -68,9 +68,9 @@ export function registerLinkTransferCommands(links: Command): void {
         throw new CliError(`unknown --format "${o.format}": use jsonl or csv`);
       }
       const text = readInput(file);
-      const format = (o.format as BulkFormat | undefined) ?? detectFormat(text);
+      const format = (o.format as 'jsonl' | 'csv' | undefined) ?? (/^\uFEFF?\s*\{/.test(text) ? 'jsonl' : 'csv');
       if (format === 'csv' && o.owner === undefined) throw new CliError('a CSV file names no owners: pass --owner <email>');
-      const records = parse(text, format);
+      const records = await parse(text, format);
       const counts = { created: 0, updated: 0, skipped: 0, refused: 0 };
       await withStore(async (store) => {
         let fallbackOwnerId: string | null = null;

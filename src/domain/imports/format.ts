@@ -1,7 +1,7 @@
 import type { ParsedRecord } from '../linkRecords.js';
 
 /**
- * One importable file format of another tool (docs/import.md). A format only
+ * One importable file format (docs/import-formats.md). A format only
  * reads: it turns the tool's export into link records in the source's own
  * terms (slug as written, its template syntax translated or refused), and the
  * links layer then applies every rule of ours to each record, exactly as for
