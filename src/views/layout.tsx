@@ -30,6 +30,11 @@ export const HTMX_CONFIG = JSON.stringify({
   // Every element states its own target and swap: a form's hx-target must not leak into the
   // live checks of the inputs inside it.
   disableInheritance: true,
+  // When a swap replaces an element that has an id, HTMX copies its `style` attribute over for
+  // the settle step. Our markup has none, but a browser extension or an automation tool can add
+  // one to an input, and re-applying it is an inline style the CSP refuses (a console error on
+  // every form error and list swap). Nothing of ours animates through `style`.
+  attributesToSettle: ['class', 'width', 'height'],
 });
 
 function NavLink({
