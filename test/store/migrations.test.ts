@@ -5,10 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { SQLITE_PAGE_SIZE, connect, openSqlite } from '../../src/db/connect.js';
+import { SQLITE_PAGE_SIZE, connect, openSqlite, type Db } from '../../src/db/connect.js';
 import { migrateDownOne, migrateUp, migrationStatus } from '../../src/db/migrate.js';
 import { migrationNames } from '../../src/db/migrations/index.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+
+/** Reverts migrations, newest first, until `name` is reverted; returns what is to be applied again, in order. */
+async function downThrough(db: Db, name: string): Promise<string[]> {
+  const names = migrationNames();
+  const at = names.indexOf(name);
+  assert.ok(at !== -1, `no migration ${name}`);
+  for (const expected of names.slice(at).reverse()) assert.deepEqual(await migrateDownOne(db), [expected]);
+  return names.slice(at);
+}
 
 describeEachDatabase(
   'migrations',
@@ -35,8 +44,7 @@ describeEachDatabase(
 
     test('00019 gives sessions made before it their user from the session data', async () => {
       const { db } = ctx();
-      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
-      assert.deepEqual(await migrateDownOne(db), ['00019_add_sessions_user_id']);
+      const again = await downThrough(db, '00019_add_sessions_user_id');
       const data = (userId: unknown) => Buffer.from(JSON.stringify({ userId, role: 'user', createdAt: 1 }));
       await db.kysely
         .insertInto('sessions')
@@ -46,7 +54,7 @@ describeEachDatabase(
           { token: 'no-user', data: data(42), expiry: 1 },
         ] as never)
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id', '00020_create_click_rollup_dirty_days']);
+      assert.deepEqual(await migrateUp(db), again);
       const rows = await db.kysely.selectFrom('sessions').select(['token', 'user_id']).orderBy('token').execute();
       assert.deepEqual(rows, [
         { token: 'before-19', user_id: 'user-19' },
@@ -58,7 +66,7 @@ describeEachDatabase(
 
     test('00020 marks every day rolled up before it, so rollups built without marks are not trusted', async () => {
       const { db } = ctx();
-      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
+      const again = await downThrough(db, '00020_create_click_rollup_dirty_days');
       const span = { version: 'v', clicks: 1, authenticated: 0, source: 's', rolled_at: 1 };
       await db.kysely
         .insertInto('link_click_rollup_spans')
@@ -68,7 +76,7 @@ describeEachDatabase(
           { day: 0, span: 2, ...span },
         ])
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00020_create_click_rollup_dirty_days']);
+      assert.deepEqual(await migrateUp(db), again);
       const marked = await db.kysely.selectFrom('click_rollup_dirty_days').select('day').orderBy('day').execute();
       assert.deepEqual(
         marked.map((r) => Number(r.day)),
@@ -76,6 +84,53 @@ describeEachDatabase(
       );
       await db.kysely.deleteFrom('click_rollup_dirty_days').execute();
       await db.kysely.deleteFrom('link_click_rollup_spans').execute();
+    });
+
+    test('00027 gives every slug stored before it its place in the namespace of names', async () => {
+      const { db } = ctx();
+      const again = await downThrough(db, '00027_create_link_names');
+      await db.kysely
+        .insertInto('links')
+        .values([
+          {
+            id: 'link-27-a',
+            slug: 'before-27',
+            url: 'https://a.test',
+            title: null,
+            description: null,
+            visibility: 'public',
+            created_at: 1,
+            updated_at: 1,
+          },
+          {
+            id: 'link-27-b',
+            slug: 'also-27',
+            url: 'https://b.test',
+            title: null,
+            description: null,
+            visibility: 'secure',
+            created_at: 1,
+            updated_at: 1,
+          },
+        ] as never)
+        .execute();
+      assert.deepEqual(await migrateUp(db), again);
+      const names = await db.kysely.selectFrom('link_names').select(['name', 'link_id', 'is_alias']).orderBy('name').execute();
+      assert.deepEqual(
+        names.map((r) => ({ ...r, is_alias: Number(r.is_alias) })),
+        [
+          { name: 'also-27', link_id: 'link-27-b', is_alias: 0 },
+          { name: 'before-27', link_id: 'link-27-a', is_alias: 0 },
+        ],
+      );
+      const forward = await db.kysely.selectFrom('links').select('forward_path_and_query').execute();
+      assert.deepEqual(
+        forward.map((r) => Number(r.forward_path_and_query)),
+        [0, 0],
+        'forwarding is off for links made before it',
+      );
+      await db.kysely.deleteFrom('links').execute();
+      assert.deepEqual(await db.kysely.selectFrom('link_names').selectAll().execute(), [], 'names go with their link');
     });
 
     test('a schema newer than the code is refused, naming the migration', async () => {
