@@ -38,6 +38,16 @@ export interface LinksTable {
   expires_at: number | null;
   archived_at: number | null;
   health_checks_disabled: Generated<number>;
+  /** 1: a visit's extra path and query are appended to the destination (docs/links.md#path-and-query-forwarding). */
+  forward_path_and_query: Generated<number>;
+}
+
+/** Every name of every link, slug or alias, under one unique key (docs/links.md#aliases). */
+export interface LinkNamesTable {
+  name: string;
+  link_id: string;
+  /** 0: the link's slug (also in `links.slug`); 1: an alias. */
+  is_alias: number;
 }
 
 export interface LinkOwnersTable {
@@ -189,6 +199,7 @@ export interface Database {
   sessions: SessionsTable;
   links: LinksTable;
   link_owners: LinkOwnersTable;
+  link_names: LinkNamesTable;
   tags: TagsTable;
   link_tags: LinkTagsTable;
   api_tokens: ApiTokensTable;

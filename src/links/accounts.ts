@@ -76,6 +76,7 @@ export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: strin
             fieldsOf(
               l,
               l.tags.map((t) => t.name),
+              l.aliases,
             ),
             null,
           );

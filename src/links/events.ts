@@ -14,10 +14,13 @@ export interface LinkFields {
   description: string;
   /** Tag display names, in the order the link lists them. */
   tags: string[];
+  /** The link's other names, sorted (docs/links.md#aliases). */
+  aliases: string[];
   visibility: Visibility;
   expiresAt: number | null;
   archivedAt: number | null;
   healthChecksDisabled: boolean;
+  forwardPathAndQuery: boolean;
 }
 
 export type LinkField = keyof LinkFields;
@@ -72,10 +75,12 @@ const FIELD_ORDER: readonly LinkField[] = [
   'title',
   'description',
   'tags',
+  'aliases',
   'visibility',
   'expiresAt',
   'archivedAt',
   'healthChecksDisabled',
+  'forwardPathAndQuery',
 ];
 
 function same(a: unknown, b: unknown): boolean {

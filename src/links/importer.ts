@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { normalizeAliases } from '../domain/aliases.js';
 import { AppError } from '../domain/errors.js';
 import { validateDescription, validateTitle, validateVisibility } from '../domain/linkInput.js';
 import type { LinkRecord } from '../domain/linkRecords.js';
 import { assertValidSlug } from '../domain/slug.js';
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
+import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
 import type { Link, User } from '../store/types.js';
 import { eventActor, type Actor } from './actor.js';
@@ -62,6 +64,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   const title = validateTitle(record.title);
   const description = validateDescription(record.description);
   const tags = normalizeTags(record.tags);
+  const aliases = record.aliases === undefined ? undefined : normalizeAliases(record.aliases, record.slug);
   const visibility = record.visibility === undefined ? undefined : validateVisibility(record.visibility);
   const expiresAt = record.expiresAt === undefined || record.expiresAt === null ? record.expiresAt : wholeSecond(record.expiresAt);
   const archivedAt = record.archivedAt;
@@ -76,6 +79,12 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         const now = ctx.now();
         const base = { at: now, actor: eventActor(actor), source: opts.source };
         const existing = await store.links.getBySlug(record.slug, tx);
+        // A name another link holds refuses the record before anything is written (docs/links.md#aliases).
+        const holders = await store.linkNames.holders([record.slug, ...(aliases ?? [])], tx);
+        const takenAlias = aliases?.find((a) => holders.has(a) && holders.get(a) !== existing?.id);
+        if (!existing && holders.has(record.slug))
+          throw new AppError('SLUG_CONFLICT', 'slug is already taken (as another link’s alias)', 'slug');
+        if (takenAlias !== undefined) throw aliasTaken(takenAlias);
         if (!existing) {
           const owners = ownerIds.length > 0 ? ownerIds : opts.fallbackOwnerId !== null ? [opts.fallbackOwnerId] : [];
           if (owners.length === 0) {
@@ -95,8 +104,10 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             expiresAt: expiresAt ?? null,
             archivedAt: archivedAt ?? null,
             healthChecksDisabled: record.healthChecksDisabled === true,
+            forwardPathAndQuery: record.forwardPathAndQuery === true,
           };
           await store.links.insert(link, tx);
+          await store.linkNames.setAliases(link.id, aliases ?? [], tx);
           for (const [i, u] of owners.entries()) await store.owners.insert(link.id, u, { primary: i === 0, at: now }, tx);
           await store.tags.setForLink(link.id, tags, tx, { fresh: true });
           events.push({
@@ -109,6 +120,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
               fieldsOf(
                 link,
                 tags.map((t) => t.name),
+                aliases ?? [],
               ),
             ),
           });
@@ -126,6 +138,9 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
           write.healthChecksDisabled = record.healthChecksDisabled;
         }
+        if (record.forwardPathAndQuery !== undefined && current.forwardPathAndQuery !== record.forwardPathAndQuery) {
+          write.forwardPathAndQuery = record.forwardPathAndQuery;
+        }
         const stored = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
         const tagsDiffer =
           stored
@@ -136,20 +151,26 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             .map((t) => t.slug)
             .sort()
             .join('\n');
+        const storedAliases = (await store.linkNames.forLinks([current.id], tx)).get(current.id) ?? [];
+        const aliasesDiffer = aliases !== undefined && aliases.join('\n') !== storedAliases.join('\n');
         const existingOwners = new Set((await store.owners.list(current.id, tx)).map((o) => o.userId));
         // Owners are only ever added: an import never takes a link away from anyone.
         const newOwners = ownerIds.filter((u) => !existingOwners.has(u));
-        if (Object.keys(write).length === 1 && !tagsDiffer && newOwners.length === 0) return { action: 'skipped' as const, notes };
+        if (Object.keys(write).length === 1 && !tagsDiffer && !aliasesDiffer && newOwners.length === 0) {
+          return { action: 'skipped' as const, notes };
+        }
         await store.links.write(current.id, write, tx);
         if (tagsDiffer) await store.tags.setForLink(current.id, tags, tx);
+        if (aliasesDiffer) await store.linkNames.setAliases(current.id, aliases, tx);
         const link = { ...current, slug: current.slug };
         const after: Link = { ...current, ...write } as Link;
         const changes = fieldChanges(
           fieldsOf(
             current,
             stored.map((t) => t.name),
+            storedAliases,
           ),
-          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name)),
+          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name), aliasesDiffer ? aliases : storedAliases),
         );
         if (Object.keys(changes).length > 0) events.push({ ...base, linkId: link.id, slug: link.slug, kind: 'updated', changes });
         for (const u of newOwners) {

@@ -11,6 +11,7 @@ import { IdentityStore } from './identities.js';
 import { KeywordStore } from './keywords.js';
 import { LeaseStore } from './leases.js';
 import { LinkEventStore } from './linkEvents.js';
+import { LinkNameStore } from './linkNames.js';
 import { LinkStore } from './links.js';
 import { LoginTokenStore } from './loginTokens.js';
 import { OwnerStore } from './owners.js';
@@ -33,6 +34,8 @@ export interface Store {
   users: UserStore;
   sessions: SessionStore;
   links: LinkStore;
+  /** Slugs and aliases, one namespace (docs/links.md#aliases). */
+  linkNames: LinkNameStore;
   owners: OwnerStore;
   shares: ShareStore;
   tags: TagStore;
@@ -77,6 +80,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
   const k = db.kysely;
   const tags = new TagStore(k, db.driver, now);
   const owners = new OwnerStore(k);
+  const linkNames = new LinkNameStore(k);
   const hot = (sql: string) => db.hotLookup(sql);
   const users = new UserStore(k, now, hot);
   const clickRollups = new ClickRollupStore(k, now);
@@ -85,7 +89,8 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     now,
     users,
     sessions: new SessionStore(k, now, hot),
-    links: new LinkStore(k, db.driver, now, tags, owners, hot),
+    links: new LinkStore(k, db.driver, now, tags, owners, linkNames, hot),
+    linkNames,
     owners,
     shares: new ShareStore(k),
     tags,
@@ -104,8 +109,8 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     loginTokens: new LoginTokenStore(k, now),
     identities: new IdentityStore(k, now, users),
     health: new HealthStore(k, now, owners, new AccessStore(k, now)),
-    staleness: new StalenessStore(k, now, tags, owners),
-    browse: new BrowseStore(k, now, tags, owners),
+    staleness: new StalenessStore(k, now, tags, owners, linkNames),
+    browse: new BrowseStore(k, now, tags, owners, linkNames),
     linkEvents: new LinkEventStore(k),
     async transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T> {
       try {

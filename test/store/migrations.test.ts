@@ -91,6 +91,54 @@ describeEachDatabase(
       await db.kysely.deleteFrom('link_click_rollup_spans').execute();
     });
 
+    test('00027 gives every slug stored before it its place in the namespace of names', async () => {
+      const { db } = ctx();
+      await revertThrough(db, '00027_create_link_names');
+      const again = fromMigration('00027_create_link_names');
+      await db.kysely
+        .insertInto('links')
+        .values([
+          {
+            id: 'link-27-a',
+            slug: 'before-27',
+            url: 'https://a.test',
+            title: null,
+            description: null,
+            visibility: 'public',
+            created_at: 1,
+            updated_at: 1,
+          },
+          {
+            id: 'link-27-b',
+            slug: 'also-27',
+            url: 'https://b.test',
+            title: null,
+            description: null,
+            visibility: 'secure',
+            created_at: 1,
+            updated_at: 1,
+          },
+        ] as never)
+        .execute();
+      assert.deepEqual(await migrateUp(db), again);
+      const names = await db.kysely.selectFrom('link_names').select(['name', 'link_id', 'is_alias']).orderBy('name').execute();
+      assert.deepEqual(
+        names.map((r) => ({ ...r, is_alias: Number(r.is_alias) })),
+        [
+          { name: 'also-27', link_id: 'link-27-b', is_alias: 0 },
+          { name: 'before-27', link_id: 'link-27-a', is_alias: 0 },
+        ],
+      );
+      const forward = await db.kysely.selectFrom('links').select('forward_path_and_query').execute();
+      assert.deepEqual(
+        forward.map((r) => Number(r.forward_path_and_query)),
+        [0, 0],
+        'forwarding is off for links made before it',
+      );
+      await db.kysely.deleteFrom('links').execute();
+      assert.deepEqual(await db.kysely.selectFrom('link_names').selectAll().execute(), [], 'names go with their link');
+    });
+
     test('a schema newer than the code is refused, naming the migration', async () => {
       const { db } = ctx();
       await db.kysely

@@ -4,6 +4,7 @@ import { Ddl, type MigrationStep } from './ddl.js';
 import { analyticsMigrations, dirtyDayMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
 import { historyMigrations } from './history.js';
+import { linkNameMigrations } from './linkNames.js';
 import { sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
@@ -15,6 +16,7 @@ const ALL: MigrationStep[] = [
   ...sessionMigrations,
   ...dirtyDayMigrations,
   ...historyMigrations,
+  ...linkNameMigrations,
 ];
 
 export function migrationNames(): string[] {
