@@ -186,6 +186,62 @@ for (const [driver, env] of DRIVERS) {
       }
     });
 
+    test('restore: 200 with the link body, one restored event; refusals change nothing', async () => {
+      const link = await createLink(s, ann, { slug: 'rest-restore', title: 'First', tags: ['A'], visibility: 'secure' });
+      await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: ann, body: { url: 'https://second.test/', title: 'Second', tags: ['B'] } });
+      await call(s, 'POST', `/api/v1/links/${link.id}/shares`, { as: ann, body: { email: ben.user.email } });
+      const [shared, , created] = (await history(ann, link.id)).body.events;
+      const restore = (as: Actor | null, eventId: string, linkId = link.id) =>
+        call(s, 'POST', `/api/v1/links/${linkId}/history/${eventId}/restore`, { as });
+
+      const before = await call(s, 'GET', `/api/v1/links/${link.id}`, { as: ann });
+      assertError(await restore(null, created.id), 401, 'UNAUTHORIZED');
+      assertError(await restore(ben, created.id), 403, 'FORBIDDEN', 'a share recipient may read the history, not restore');
+      assertError(await restore(eve, created.id), 403, 'FORBIDDEN');
+      assertError(await restore(ann, created.id, '00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
+      assertError(await restore(ann, shared.id), 400, 'NOT_RESTORABLE');
+      assertError(await restore(ann, '00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
+      const other = await createLink(s, ann, { slug: 'rest-restore-other' });
+      const otherEvent = (await history(ann, other.id)).body.events[0];
+      assertError(await restore(ann, otherEvent.id), 404, 'NOT_FOUND', 'an event of another link');
+      assert.deepEqual((await call(s, 'GET', `/api/v1/links/${link.id}`, { as: ann })).body, before.body, 'refusals changed nothing');
+      assert.equal((await history(ann, link.id)).body.events.length, 3);
+
+      const r = await restore(ann, created.id);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.id, link.id);
+      assert.equal(r.body.url, 'https://example.com/');
+      assert.equal(r.body.title, 'First');
+      assert.deepEqual(r.body.tags, ['A']);
+      assert.ok('health' in r.body, 'the full link body');
+      const [restored] = (await history(ann, link.id)).body.events;
+      assert.equal(restored.kind, 'restored');
+      assert.equal(restored.via, 'api');
+      assert.deepEqual(restored.restores, { event_id: created.id, at: created.at });
+      assert.deepEqual(restored.changes, {
+        url: { from: 'https://second.test/', to: 'https://example.com/' },
+        title: { from: 'Second', to: 'First' },
+        tags: { from: ['B'], to: ['A'] },
+      });
+    });
+
+    test('restore of a version whose expiry has passed is a 409 RESTORE_CONFLICT naming expires_at', async () => {
+      const soon = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000).toISOString();
+      const link = await createLink(s, ann, { slug: 'rest-expired-version', expires_at: soon });
+      assert.equal(
+        (await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: ann, body: { url: 'https://x.test/', expires_at: null } })).status,
+        200,
+      );
+      const [, created] = (await history(ann, link.id)).body.events;
+      while (Date.now() <= Date.parse(soon)) await new Promise((r) => setTimeout(r, 50));
+      const r = await call(s, 'POST', `/api/v1/links/${link.id}/history/${created.id}/restore`, { as: ann });
+      assertError(r, 409, 'RESTORE_CONFLICT');
+      assert.match(r.body.error, /expiration must be in the future/);
+      const now = await call(s, 'GET', `/api/v1/links/${link.id}`, { as: ann });
+      assert.equal(now.body.url, 'https://x.test/');
+      assert.equal(now.body.expires_at, null);
+    });
+
     test('the admin audit filters by slug, actor email and kind, and refuses an unknown kind', async () => {
       const a = await createLink(s, cat, { slug: 'rest-audit-a' });
       const b = await createLink(s, eve, { slug: 'rest-audit-b' });

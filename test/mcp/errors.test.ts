@@ -14,6 +14,7 @@ const VOCABULARY = [
   'unknown_user',
   'duplicate_share',
   'duplicate_owner',
+  'restore_conflict',
   'llm_error',
   'internal_error',
 ];
@@ -33,6 +34,8 @@ describe('MCP tool errors', () => {
       TOO_MANY_TAGS: 'validation_failed',
       INVALID_EXPIRES_AT: 'validation_failed',
       PRIMARY_OWNER_PROTECTED: 'validation_failed',
+      NOT_RESTORABLE: 'validation_failed',
+      RESTORE_CONFLICT: 'restore_conflict',
       SLUG_CONFLICT: 'duplicate_slug',
       DUPLICATE_SHARE: 'duplicate_share',
       DUPLICATE_OWNER: 'duplicate_owner',

@@ -2,12 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { pageLimit } from '../../domain/keysetCursor.js';
-import { toAuditEventResource, toHistoryEventResource, type LinkService } from '../../links/index.js';
+import { fullLinkResource, toAuditEventResource, toHistoryEventResource, type LinkService } from '../../links/index.js';
+import type { Store } from '../../store/index.js';
 import { requestActor } from '../actor.js';
 import { errorResponses } from './errors.js';
 import { adminOnly, BEARER, requestLink, requireLinkCap } from './guards.js';
 import { AuditPageSchema, HistoryPageSchema } from './historySchemas.js';
 import { LinkIdParams } from './links.js';
+import { LinkSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 import { OPAQUE } from './validation.js';
 
@@ -24,8 +26,8 @@ const HistoryPageQuery = {
   ),
 };
 
-export function registerHistoryRoutes(app: FastifyInstance, deps: { links: LinkService }): void {
-  const { links } = deps;
+export function registerHistoryRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'health' | 'now'>; links: LinkService }): void {
+  const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
@@ -45,6 +47,30 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { links: LinkS
       const granted = requestLink(req);
       const page = await links.history(granted.actor, granted, { limit: pageLimit(req.query.limit), cursor: req.query.cursor });
       return { events: page.events.map(toHistoryEventResource), next_cursor: page.nextCursor };
+    },
+  );
+
+  api.post(
+    '/links/:id/history/:event_id/restore',
+    {
+      onRequest: requireLinkCap(deps, 'canEdit'),
+      schema: {
+        summary: 'Put a link’s fields back to what they were right after one of its events',
+        description:
+          'Recorded as one `restored` event. 404 for an event of another link, 400 `NOT_RESTORABLE` for a member event, ' +
+          '409 `RESTORE_CONFLICT` when today’s rules refuse the version’s values (an expiry now past); nothing changes on refusal.',
+        tags: ['Links'],
+        security: BEARER,
+        params: Type.Object({ id: Type.String({ description: 'link id' }), event_id: Type.String({ description: 'event id' }) }),
+        response: {
+          200: ref(LinkSchema, { description: 'The link as restored, with health' }),
+          ...errorResponses(400, 401, 403, 404, 409, 500),
+        },
+      },
+    },
+    async (req) => {
+      const granted = requestLink(req);
+      return fullLinkResource(store, await links.restore(granted.actor, granted, req.params.event_id));
     },
   );
 
