@@ -101,7 +101,7 @@ export interface HistoryEvent {
   id: string;
   linkId: string;
   slug: string;
-  kind: string;
+  kind: HistoryKind;
   at: number;
   /** The surface: `web`, `api`, `mcp`, `cli`; null when not recorded. */
   via: string | null;
@@ -152,7 +152,8 @@ export function toHistoryEvent(row: StoredLinkEvent, full: boolean): HistoryEven
     id: row.id,
     linkId: row.linkId,
     slug: row.slug,
-    kind: row.kind,
+    // Only this module writes the column, always one of HISTORY_KINDS.
+    kind: row.kind as HistoryKind,
     at: row.at,
     via: row.via,
     actor: row.actorId !== null ? { id: row.actorId, email: row.actorEmail ?? '', displayName: row.actorName ?? '' } : null,

@@ -15,6 +15,7 @@ export {
   type HistoryPageRequest,
   type HistoryPerson,
 } from './history.js';
+export * from './historyResource.js';
 export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
 export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
 export * from './resource.js';

@@ -10,6 +10,7 @@ import { LinkEventBus } from './events.js';
 import { auditEvents, linkHistory, type AuditFilter, type HistoryPage, type HistoryPageRequest } from './history.js';
 import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
 import { addOwner, addShare, removeOwner, removeShare } from './members.js';
+import { restoreLink } from './restore.js';
 import { archiveLink, createLink, deleteLink, renewLink, setHealthChecks, unarchiveLink, updateLink, type NewLink } from './writes.js';
 
 type Target = GrantedLink | string;
@@ -92,6 +93,11 @@ export class LinkService {
   /** A link's events, newest first (docs/history.md); members' people only with CanManageShares. */
   history(actor: Actor, target: Target, page: HistoryPageRequest): Promise<HistoryPage> {
     return linkHistory(this.ctx, actor, target, page);
+  }
+
+  /** Puts the link's fields back to what they were right after one of its events (docs/history.md#restoring-a-version). */
+  restore(actor: Actor, target: Target, eventId: string): Promise<LinkView> {
+    return restoreLink(this.ctx, actor, target, eventId);
   }
 
   /** Every event of the instance, deleted links' too; admins only (docs/history.md#the-admin-audit). */

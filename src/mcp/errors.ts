@@ -15,6 +15,7 @@ export type ToolErrorCode =
   | 'unknown_user'
   | 'duplicate_share'
   | 'duplicate_owner'
+  | 'restore_conflict'
   | 'llm_error'
   | 'internal_error';
 
@@ -44,6 +45,8 @@ const FROM_REST: Partial<Record<ErrorCode, ToolErrorCode>> = {
   TOO_MANY_ALIASES: 'validation_failed',
   INVALID_EXPIRES_AT: 'validation_failed',
   PRIMARY_OWNER_PROTECTED: 'validation_failed',
+  NOT_RESTORABLE: 'validation_failed',
+  RESTORE_CONFLICT: 'restore_conflict',
   SLUG_CONFLICT: 'duplicate_slug',
   ALIAS_CONFLICT: 'duplicate_alias',
   DUPLICATE_SHARE: 'duplicate_share',

@@ -300,4 +300,153 @@ describeEachDatabase('link history', (ctx) => {
       'newest first',
     );
   });
+
+  test('restore puts the fields back to what they were right after the event, as one restored event', async () => {
+    const { store, service, user, all, count } = setup();
+    const ann = await user('Ann');
+    const as = asUser(ann, 'web');
+    const link = await service.create(as, { slug: unique('rst'), url: 'https://one.test', title: 'One', tags: ['A'] });
+    await service.update(as, link.id, { url: 'https://two.test', title: 'Two', tags: ['A', 'B'], description: 'd' });
+    await service.setHealthChecks(as, link.id, true);
+    await service.archive(as, link.id);
+    await service.update(as, link.id, { url: 'https://three.test', visibility: 'private' });
+    const [, archived, , second, first] = await all(link.id);
+
+    const restored = await service.restore(asUser(ann, 'api'), link.id, second!.id);
+    assert.equal(restored.url, 'https://two.test');
+    assert.equal(restored.title, 'Two');
+    assert.equal(restored.description, 'd');
+    assert.deepEqual(
+      restored.tags.map((t) => t.name),
+      ['A', 'B'],
+    );
+    assert.equal(restored.visibility, 'public');
+    assert.equal(restored.healthChecksDisabled, false);
+    assert.notEqual(restored.archivedAt, null, 'the archive state is not a version');
+    const [event] = await all(link.id);
+    assert.equal(event!.kind, 'restored');
+    assert.equal(event!.via, 'api');
+    assert.deepEqual(event!.restores, { eventId: second!.id, at: second!.at });
+    assert.deepEqual(event!.changes, {
+      url: { from: 'https://three.test', to: 'https://two.test' },
+      visibility: { from: 'private', to: 'public' },
+      healthChecksDisabled: { from: true, to: false },
+    });
+
+    // Back to the very first version, across the restore itself.
+    const original = await service.restore(as, link.id, first!.id);
+    assert.equal(original.url, 'https://one.test');
+    assert.equal(original.title, 'One');
+    assert.equal(original.description, '');
+    assert.deepEqual(
+      original.tags.map((t) => t.name),
+      ['A'],
+    );
+    // Restoring the version the link is at changes nothing and records nothing.
+    const before = await count();
+    await service.restore(as, link.id, first!.id);
+    assert.equal(await count(), before);
+    // A lifecycle event is a version too: right after archiving, the fields were those of `second` with checks off.
+    const again = await service.restore(as, link.id, archived!.id);
+    assert.equal(again.url, 'https://two.test');
+    assert.equal(again.healthChecksDisabled, true);
+    assert.equal((await store.links.get(link.id))!.visibility, 'public');
+  });
+
+  test('restore refuses what today’s rules refuse (409), member events (400), other links’ events (404) and non-editors', async () => {
+    const { store, service, user, all, count } = setup();
+    const ann = await user('Ann');
+    const ben = await user('Ben');
+    const eve = await user('Eve');
+    const as = asUser(ann);
+    const now = ctx().clock.now;
+    const link = await service.create(as, { slug: unique('rfz'), url: 'https://one.test', visibility: 'secure' });
+    await service.update(as, link.id, { title: 'expiring', expiresAt: now + 3_600_000 });
+    await service.renew(as, link.id);
+    await service.addShare(as, link.id, ben.email);
+    const [shared, , expiring] = await all(link.id);
+    const snapshot = async () => JSON.stringify(await store.links.view(link.id));
+
+    ctx().clock.now += 2 * 3_600_000;
+    const unchanged = await snapshot();
+    const events = await count();
+    await assert.rejects(service.restore(as, link.id, expiring!.id), (e: unknown) => {
+      const err = e as { code: string; field?: string; message: string; status: number };
+      assert.equal(err.code, 'RESTORE_CONFLICT');
+      assert.equal(err.status, 409);
+      assert.equal(err.field, 'expires_at');
+      assert.match(err.message, /cannot be restored: expiration must be in the future/);
+      return true;
+    });
+    await assert.rejects(service.restore(as, link.id, shared!.id), { code: 'NOT_RESTORABLE', status: 400 });
+    await assert.rejects(
+      service.restore(asUser(ben), link.id, expiring!.id),
+      { code: 'FORBIDDEN' },
+      'a share recipient may read, not restore',
+    );
+    await assert.rejects(service.restore(asUser(eve), link.id, expiring!.id), { code: 'FORBIDDEN' });
+    await assert.rejects(service.restore(as, '00000000-0000-4000-8000-000000000000', expiring!.id), { code: 'NOT_FOUND' });
+    for (const bad of ['00000000-0000-4000-8000-000000000000', 'not-an-id', '']) {
+      await assert.rejects(service.restore(as, link.id, bad), { code: 'NOT_FOUND', field: 'event_id' });
+    }
+    // Another link's event, and a deleted link's, are not this link's versions.
+    const other = await service.create(as, { slug: unique('oth'), url: 'https://other.test' });
+    const [otherCreated] = await all(other.id);
+    await assert.rejects(service.restore(as, link.id, otherCreated!.id), { code: 'NOT_FOUND' });
+    await service.delete(as, other.id);
+    const [gone] = (await service.auditEvents(asUser(await user('Root', 'admin')), { slug: other.slug })).events;
+    assert.equal(gone!.kind, 'deleted');
+    await assert.rejects(service.restore(as, link.id, gone!.id), { code: 'NOT_FOUND' });
+    assert.equal(await snapshot(), unchanged, 'nothing changed on refusal');
+    assert.equal(await count(), events + 2, 'only the other link’s create and delete were recorded');
+
+    // A failing recorder undoes a restore like any change.
+    const failing = new LinkService(store, {
+      recorders: [
+        historyRecorder(store),
+        async () => {
+          throw new Error('outbox refused');
+        },
+      ],
+    });
+    const [, , , created] = await all(link.id);
+    await assert.rejects(failing.restore(as, link.id, created!.id), /outbox refused/);
+    assert.equal(await snapshot(), unchanged);
+  });
+
+  test('an expiry that has passed may stay when the link still has it; a value today’s rules refuse is a 409 naming the field', async () => {
+    const { store, service, user, all } = setup();
+    const as = asUser(await user('Ann'));
+    const now = ctx().clock.now;
+    const link = await service.create(as, { slug: unique('old'), url: 'https://old.test', title: 'First', expiresAt: now + 1000 });
+    await service.update(as, link.id, { title: 'Second' });
+    const [, created] = await all(link.id);
+    ctx().clock.now += 5000;
+    const back = await service.restore(as, link.id, created!.id);
+    assert.equal(back.title, 'First');
+    assert.equal(back.expiresAt, now + 1000, 'the expiry is the one the link has: no change, no refusal');
+
+    // A URL stored under older rules: the event that replaced it is recorded, the rules refuse it now.
+    await store.linkEvents.insert(
+      [
+        {
+          id: '11111111-1111-4111-8111-111111111111',
+          linkId: link.id,
+          slug: link.slug,
+          kind: 'updated',
+          at: ctx().clock.now,
+          via: null,
+          actorId: null,
+          actorEmail: null,
+          actorName: null,
+          data: JSON.stringify({ changes: { url: { from: 'ftp://legacy.test', to: 'https://old.test' } } }),
+        },
+      ],
+      store.db.kysely,
+    );
+    const [, restoredEvent] = await all(link.id);
+    assert.equal(restoredEvent!.kind, 'restored');
+    await assert.rejects(service.restore(as, link.id, restoredEvent!.id), { code: 'RESTORE_CONFLICT', field: 'url' });
+    assert.equal((await store.links.get(link.id))!.url, 'https://old.test');
+  });
 });

@@ -10,6 +10,7 @@ import { registerConfigRoutes } from './config.js';
 import { apiNotFound } from './errors.js';
 import { registerLinkExportRoute } from './export.js';
 import { authenticate } from './guards.js';
+import { registerHistoryRoutes } from './history.js';
 import { registerKeywordRoutes } from './keywords.js';
 import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
@@ -78,6 +79,7 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
     registerLinkRoutes(api, deps);
     registerLinkSuggestRoute(api, deps);
     registerLinkMemberRoutes(api, deps);
+    registerHistoryRoutes(api, deps);
     registerStatsRoutes(api, deps);
     registerAnalyticsRoutes(api, deps);
     registerTagRoutes(api, deps);

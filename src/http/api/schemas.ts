@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { BROWSER_FAMILIES, OS_FAMILIES } from '../../domain/userAgent.js';
 import type { HealthResource, LinkResource, OwnerResource, ShareResource } from '../../links/index.js';
 import { ApiErrorSchema } from './errors.js';
+import { HISTORY_SCHEMAS } from './historySchemas.js';
 import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
 import { UserSchema } from './users.js';
 
@@ -411,6 +412,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   TimeSeriesSchema,
   BreakdownsSchema,
   AnalyticsSchema,
+  ...HISTORY_SCHEMAS,
 ];
 
 /** Holds only when the two types are the same: a response schema and the resource it serialises. */
