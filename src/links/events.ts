@@ -35,6 +35,11 @@ export interface EventMember {
   displayName: string;
 }
 
+/** An owner of a deleted link, as it was owned when it went. */
+export interface EventOwner extends EventMember {
+  isPrimary: boolean;
+}
+
 interface EventBase {
   linkId: string;
   slug: string;
@@ -47,13 +52,22 @@ export type LinkEvent =
   /** A new link; `changes` holds every field, each from null. `source` names an import's format. */
   | (EventBase & { kind: 'created'; changes: FieldChanges; source?: string })
   | (EventBase & { kind: 'updated' | 'archived' | 'unarchived' | 'renewed'; changes: FieldChanges; source?: string })
+  | (EventBase & { kind: 'restored'; changes: FieldChanges; restoredEventId: string })
   | (EventBase & { kind: 'owner_added' | 'owner_removed' | 'share_added' | 'share_removed'; member: EventMember })
   /** The primary ownership moved (the previous primary owner's account was deleted). */
   | (EventBase & { kind: 'transferred'; from: EventMember; to: EventMember })
-  /** The link is gone; `changes` holds its last fields, each to null. */
-  | (EventBase & { kind: 'deleted'; changes: FieldChanges });
+  /**
+   * The link is gone; `changes` holds its last fields, each to null, `owners`
+   * who owned it (primary first) and `createdAt` when it was made, since
+   * nothing can read them once the change has run.
+   */
+  | (EventBase & { kind: 'deleted'; changes: FieldChanges; owners: EventOwner[]; createdAt: number });
 
 export type LinkEventKind = LinkEvent['kind'];
+
+export function ownerOfEvent(o: { userId: string; email: string; displayName: string; isPrimary: boolean }): EventOwner {
+  return { userId: o.userId, email: o.email, displayName: o.displayName, isPrimary: o.isPrimary };
+}
 
 const FIELD_ORDER: readonly LinkField[] = [
   'url',

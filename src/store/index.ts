@@ -12,6 +12,8 @@ import { KeywordStore } from './keywords.js';
 import { LeaseStore } from './leases.js';
 import { LinkStore } from './links.js';
 import { LoginTokenStore } from './loginTokens.js';
+import { NotificationStore } from './notifications.js';
+import { OutboxStore } from './outbox.js';
 import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
@@ -62,6 +64,10 @@ export interface Store {
   staleness: StalenessStore;
   /** Web UI pages: public browser and profiles, admin totals, dashboard tag chips. */
   browse: BrowseStore;
+  /** Owner notifications and mail choices (docs/notifications.md). */
+  notifications: NotificationStore;
+  /** Durable deliveries of mail and webhooks (docs/notifications.md#delivery). */
+  outbox: OutboxStore;
   /**
    * Runs `fn` in one transaction, again from the start if it loses a
    * deadlock (so `fn` must be safe to repeat); a busy or unreachable
@@ -103,6 +109,8 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     health: new HealthStore(k, now, owners, new AccessStore(k, now)),
     staleness: new StalenessStore(k, now, tags, owners),
     browse: new BrowseStore(k, now, tags, owners),
+    notifications: new NotificationStore(k, now),
+    outbox: new OutboxStore(k, now),
     async transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T> {
       try {
         return await retryOnDeadlock(() => {

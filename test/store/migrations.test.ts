@@ -10,6 +10,17 @@ import { migrateDownOne, migrateUp, migrationStatus } from '../../src/db/migrate
 import { migrationNames } from '../../src/db/migrations/index.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 
+/** Reverts migrations, newest first, until `name` is reverted; returns them oldest first, as `migrateUp` re-applies them. */
+async function revertThrough(db: Parameters<typeof migrateDownOne>[0], name: string): Promise<string[]> {
+  const reverted: string[] = [];
+  for (;;) {
+    const [done] = await migrateDownOne(db);
+    assert.ok(done, `${name} was never applied`);
+    reverted.unshift(done);
+    if (done === name) return reverted;
+  }
+}
+
 describeEachDatabase(
   'migrations',
   (ctx) => {
@@ -35,8 +46,8 @@ describeEachDatabase(
 
     test('00019 gives sessions made before it their user from the session data', async () => {
       const { db } = ctx();
-      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
-      assert.deepEqual(await migrateDownOne(db), ['00019_add_sessions_user_id']);
+      const reverted = await revertThrough(db, '00019_add_sessions_user_id');
+      assert.deepEqual(reverted.slice(0, 2), ['00019_add_sessions_user_id', '00020_create_click_rollup_dirty_days']);
       const data = (userId: unknown) => Buffer.from(JSON.stringify({ userId, role: 'user', createdAt: 1 }));
       await db.kysely
         .insertInto('sessions')
@@ -46,7 +57,7 @@ describeEachDatabase(
           { token: 'no-user', data: data(42), expiry: 1 },
         ] as never)
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id', '00020_create_click_rollup_dirty_days']);
+      assert.deepEqual(await migrateUp(db), reverted);
       const rows = await db.kysely.selectFrom('sessions').select(['token', 'user_id']).orderBy('token').execute();
       assert.deepEqual(rows, [
         { token: 'before-19', user_id: 'user-19' },
@@ -58,7 +69,7 @@ describeEachDatabase(
 
     test('00020 marks every day rolled up before it, so rollups built without marks are not trusted', async () => {
       const { db } = ctx();
-      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
+      const reverted = await revertThrough(db, '00020_create_click_rollup_dirty_days');
       const span = { version: 'v', clicks: 1, authenticated: 0, source: 's', rolled_at: 1 };
       await db.kysely
         .insertInto('link_click_rollup_spans')
@@ -68,7 +79,7 @@ describeEachDatabase(
           { day: 0, span: 2, ...span },
         ])
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00020_create_click_rollup_dirty_days']);
+      assert.deepEqual(await migrateUp(db), reverted);
       const marked = await db.kysely.selectFrom('click_rollup_dirty_days').select('day').orderBy('day').execute();
       assert.deepEqual(
         marked.map((r) => Number(r.day)),

@@ -3,6 +3,7 @@ import type { DbDriver } from '../../config.js';
 import { Ddl, type MigrationStep } from './ddl.js';
 import { analyticsMigrations, dirtyDayMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
+import { notifyMigrations } from './notify.js';
 import { sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
@@ -13,6 +14,7 @@ const ALL: MigrationStep[] = [
   ...analyticsMigrations,
   ...sessionMigrations,
   ...dirtyDayMigrations,
+  ...notifyMigrations,
 ];
 
 export function migrationNames(): string[] {
