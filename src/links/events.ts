@@ -45,6 +45,11 @@ export type EventActor =
   | { kind: 'user'; id: string; email: string; displayName: string; via?: string }
   | { kind: 'system'; via: string; onBehalfOf?: EventMember };
 
+/** An owner of a deleted link, as it was owned when it went. */
+export interface EventOwner extends EventMember {
+  isPrimary: boolean;
+}
+
 interface EventBase {
   linkId: string;
   slug: string;
@@ -65,10 +70,18 @@ export type LinkEvent =
   | (EventBase & { kind: 'restored'; changes: FieldChanges; restores: { eventId: string; at: number } })
   /** The primary ownership moved (the previous primary owner's account was deleted). */
   | (EventBase & { kind: 'transferred'; from: EventMember; to: EventMember })
-  /** The link is gone; `changes` holds its last fields, each to null. */
-  | (EventBase & { kind: 'deleted'; changes: FieldChanges });
+  /**
+   * The link is gone; `changes` holds its last fields, each to null, `owners`
+   * who owned it (primary first) and `createdAt` when it was made, since
+   * nothing can read them once the change has run.
+   */
+  | (EventBase & { kind: 'deleted'; changes: FieldChanges; owners: EventOwner[]; createdAt: number });
 
 export type LinkEventKind = LinkEvent['kind'];
+
+export function ownerOfEvent(o: { userId: string; email: string; displayName: string; isPrimary: boolean }): EventOwner {
+  return { userId: o.userId, email: o.email, displayName: o.displayName, isPrimary: o.isPrimary };
+}
 
 const FIELD_ORDER: readonly LinkField[] = [
   'url',

@@ -7,7 +7,7 @@ import type { Executor, Link, LinkView, Tag, User } from '../store/types.js';
 import { requireLink, type GrantedLink } from './access.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
-import { fieldChanges, type LinkEvent } from './events.js';
+import { fieldChanges, ownerOfEvent, type LinkEvent } from './events.js';
 
 /** A new link as a surface hands it over. */
 export interface NewLink extends LinkDraft {
@@ -275,6 +275,7 @@ export async function deleteLink(ctx: LinkContext, actor: Actor, target: Granted
     if (!current) throw new AppError('NOT_FOUND', 'link not found');
     const tags = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
     const aliases = (await store.linkNames.forLinks([current.id], tx)).get(current.id) ?? [];
+    const owners = await store.owners.list(current.id, tx);
     await store.links.delete(current.id, tx);
     events.push({
       linkId: current.id,
@@ -290,6 +291,8 @@ export async function deleteLink(ctx: LinkContext, actor: Actor, target: Granted
         ),
         null,
       ),
+      owners: owners.map(ownerOfEvent),
+      createdAt: current.createdAt,
     });
     return current;
   });

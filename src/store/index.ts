@@ -14,6 +14,8 @@ import { LinkEventStore } from './linkEvents.js';
 import { LinkNameStore } from './linkNames.js';
 import { LinkStore } from './links.js';
 import { LoginTokenStore } from './loginTokens.js';
+import { NotificationStore } from './notifications.js';
+import { OutboxStore } from './outbox.js';
 import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
@@ -68,6 +70,10 @@ export interface Store {
   browse: BrowseStore;
   /** Link history: one row per link event, kept after the link is gone (docs/history.md). */
   linkEvents: LinkEventStore;
+  /** Owner notifications and mail choices (docs/notifications.md). */
+  notifications: NotificationStore;
+  /** Durable deliveries of mail and webhooks (docs/notifications.md#delivery). */
+  outbox: OutboxStore;
   /**
    * Runs `fn` in one transaction, again from the start if it loses a
    * deadlock (so `fn` must be safe to repeat); a busy or unreachable
@@ -112,6 +118,8 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     staleness: new StalenessStore(k, now, tags, owners, linkNames),
     browse: new BrowseStore(k, now, tags, owners, linkNames),
     linkEvents: new LinkEventStore(k),
+    notifications: new NotificationStore(k, now),
+    outbox: new OutboxStore(k, now),
     async transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T> {
       try {
         return await retryOnDeadlock(() => {

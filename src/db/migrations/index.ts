@@ -5,6 +5,7 @@ import { analyticsMigrations, dirtyDayMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
 import { historyMigrations } from './history.js';
 import { linkNameMigrations } from './linkNames.js';
+import { notifyMigrations } from './notify.js';
 import { sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
@@ -17,6 +18,7 @@ const ALL: MigrationStep[] = [
   ...dirtyDayMigrations,
   ...historyMigrations,
   ...linkNameMigrations,
+  ...notifyMigrations,
 ];
 
 export function migrationNames(): string[] {
