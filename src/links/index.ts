@@ -3,6 +3,7 @@ export type { LinkAction, UserDeletion } from './accounts.js';
 export { actorViewer, asSystem, asUser, type Actor } from './actor.js';
 export { LinkEventBus, type LinkEvent, type LinkEventKind, type LinkEventListener } from './events.js';
 export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
+export type { ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';
 export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
 export * from './resource.js';
 export { LinkService } from './service.js';

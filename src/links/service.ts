@@ -8,6 +8,7 @@ import type { Actor } from './actor.js';
 import { userByEmail, type EventRecorder, type LinkContext } from './context.js';
 import { LinkEventBus } from './events.js';
 import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
+import { startImport, type ImportRequest, type ImportRun } from './importRun.js';
 import { addOwner, addShare, removeOwner, removeShare } from './members.js';
 import { archiveLink, createLink, deleteLink, renewLink, setHealthChecks, unarchiveLink, updateLink, type NewLink } from './writes.js';
 
@@ -86,6 +87,11 @@ export class LinkService {
 
   importRecord(actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {
     return importRecord(this.ctx, actor, record, opts);
+  }
+
+  /** Imports a file of any known format, row by row (docs/api.md#importing-from-other-tools). */
+  importFile(actor: Actor, input: AsyncIterable<Uint8Array | string>, request: ImportRequest): Promise<ImportRun> {
+    return startImport(this.ctx, actor, input, request);
   }
 
   /** Deletes a user account, reassigning or deleting the links they are primary owner of. */
