@@ -276,11 +276,7 @@ describe('joe-links links export / import', () => {
     assert.equal((await db.store.links.getBySlug('plain'))!.url, 'https://plain.test/moved');
     assert.equal((await db.store.links.getBySlug('handbook'))!.visibility, 'secure', 'CSV carries no visibility, so it is kept');
 
-    const fromStdin = run(
-      db.dsn,
-      ['import', '-', '--from', 'csv', '--owner', 'csv@example.test'],
-      'slug,url\nstdin-link,https://s.test\n',
-    );
+    const fromStdin = run(db.dsn, ['import', '-', '--from', 'csv', '--owner', 'csv@example.test'], 'slug,url\nstdin-link,https://s.test\n');
     assert.equal(fromStdin.status, 0, fromStdin.stderr);
     assert.ok(await db.store.links.getBySlug('stdin-link'));
   });
