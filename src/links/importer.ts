@@ -9,6 +9,7 @@ import { validateDestination } from '../domain/url.js';
 import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
 import type { Link, User } from '../store/types.js';
+import { capsOf } from './access.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
 import { fieldChanges } from './events.js';
@@ -28,6 +29,10 @@ export interface ImportOutcome {
   action: ImportAction;
   /** Things worth telling the operator, e.g. owners that matched no user. */
   notes: string[];
+  /** The fields an update changes (or would change, in a dry run), e.g. `url`, `tags`, `owners`. */
+  changes: string[];
+  /** Fields of the record this server cannot store yet (docs/import-formats.md#mapping). */
+  unsupported: ('aliases' | 'forwarding')[];
 }
 
 export interface ImportOptions {
@@ -37,20 +42,51 @@ export interface ImportOptions {
   dryRun: boolean;
   /** The format the records came from, named in their events. */
   source: string;
+  /**
+   * Whether an admin (or the operator) gives links to the owners the record
+   * names; false makes the acting user the owner, as it always is for anyone else.
+   */
+  keepFileOwners?: boolean;
+  /** How the notes name the fallback owner, e.g. "the --owner user". */
+  fallbackOwnerLabel?: string;
+  /** Users already looked up by email in this import, so a file naming one owner 10,000 times asks once. */
+  users?: Map<string, User | null>;
 }
 
 const wholeSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
 
-async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, notes: string[]): Promise<string[]> {
+async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, opts: ImportOptions, notes: string[]): Promise<string[]> {
   // Only the operator and admins may hand links to the people a file names; anyone else imports for themselves.
-  if (actor.kind === 'user' && actor.user.role !== 'admin') return [actor.user.id];
+  if (actor.kind === 'user' && (actor.user.role !== 'admin' || opts.keepFileOwners === false)) return [actor.user.id];
   const ids: string[] = [];
   for (const email of record.owners ?? []) {
-    const user: User | null = await ctx.store.users.findByEmail(email);
+    const key = email.trim().toLowerCase();
+    let user = opts.users?.get(key);
+    if (user === undefined) {
+      user = await ctx.store.users.findByEmail(email);
+      opts.users?.set(key, user);
+    }
     if (!user) notes.push(`owner ${email} matches no user`);
     else if (!ids.includes(user.id)) ids.push(user.id);
   }
   return ids;
+}
+
+/**
+ * Record fields the links of this server cannot hold yet: the link is
+ * imported without them and the row says so (docs/import-formats.md#mapping).
+ */
+function unsupportedFields(record: LinkRecord, notes: string[]): ('aliases' | 'forwarding')[] {
+  const out: ('aliases' | 'forwarding')[] = [];
+  if ((record.aliases?.length ?? 0) > 0) {
+    out.push('aliases');
+    notes.push(`aliases ${record.aliases!.join(', ')} not kept: this server has no aliases yet`);
+  }
+  if (record.forwardPathAndQuery === true) {
+    out.push('forwarding');
+    notes.push('path and query forwarding not kept: this server cannot forward them yet');
+  }
+  return out;
 }
 
 /**
@@ -69,8 +105,14 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   const expiresAt = record.expiresAt === undefined || record.expiresAt === null ? record.expiresAt : wholeSecond(record.expiresAt);
   const archivedAt = record.archivedAt;
   const notes: string[] = [];
-  const ownerIds = await ownersOf(ctx, actor, record, notes);
+  const ownerIds = await ownersOf(ctx, actor, record, opts, notes);
   const { store } = ctx;
+  const unsupported = unsupportedFields(record, notes);
+  // An import may change a link only as its importer could by hand: a slug taken by someone else's link stays theirs.
+  const taken = await store.links.getBySlug(record.slug);
+  if (taken && !(await capsOf(store, actor, taken.id)).canEdit) {
+    throw new AppError('SLUG_CONFLICT', 'slug is taken by a link you may not edit', 'slug');
+  }
 
   try {
     return await commit(
@@ -90,7 +132,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
           if (owners.length === 0) {
             throw new AppError('BAD_REQUEST', 'no owner: none of its owners is a user here; pass --owner to give such links to someone');
           }
-          const given = 'given to the --owner user';
+          const given = `given to ${opts.fallbackOwnerLabel ?? 'the --owner user'}`;
           if (ownerIds.length === 0 && (record.owners?.length ?? 0) > 0 && !notes.includes(given)) notes.push(given);
           const link: Link = {
             id: randomUUID(),
@@ -124,7 +166,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
               ),
             ),
           });
-          return { action: 'created' as const, notes };
+          return { action: 'created' as const, notes, changes: [], unsupported };
         }
 
         const current = (await store.links.lockForChange(existing.id, tx)) ?? existing;
@@ -157,7 +199,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         // Owners are only ever added: an import never takes a link away from anyone.
         const newOwners = ownerIds.filter((u) => !existingOwners.has(u));
         if (Object.keys(write).length === 1 && !tagsDiffer && !aliasesDiffer && newOwners.length === 0) {
-          return { action: 'skipped' as const, notes };
+          return { action: 'skipped' as const, notes, changes: [], unsupported };
         }
         await store.links.write(current.id, write, tx);
         if (tagsDiffer) await store.tags.setForLink(current.id, tags, tx);
@@ -186,12 +228,14 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             });
           }
         }
-        return { action: 'updated' as const, notes };
+        const changed = [...Object.keys(changes), ...(newOwners.length > 0 ? ['owners'] : [])];
+        if (write.healthChecksDisabled !== undefined && !changed.includes('healthChecksDisabled')) changed.push('healthChecksDisabled');
+        return { action: 'updated' as const, notes, changes: changed, unsupported };
       },
       { dryRun: opts.dryRun },
     );
   } catch (e) {
-    if (e instanceof AppError && e.code === 'SLUG_CONFLICT') {
+    if (e instanceof AppError && e.code === 'SLUG_CONFLICT' && e.message === 'slug is already taken') {
       throw new AppError('SLUG_CONFLICT', 'slug was taken while importing; run the import again');
     }
     throw e;

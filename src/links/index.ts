@@ -17,6 +17,7 @@ export {
 } from './history.js';
 export * from './historyResource.js';
 export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
+export type { ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';
 export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
 export * from './resource.js';
 export { LinkService } from './service.js';

@@ -233,16 +233,16 @@ describe('joe-links links export / import', () => {
     assert.equal(dry.status, 1);
     assert.match(dry.stdout, /^created  fine$/m);
     assert.match(dry.stdout, /^refused  line 2 \(broken-json\): not valid JSON$/m);
-    assert.match(dry.stdout, /^refused  line 3 \(Bad Slug\): slug must match/m);
+    assert.match(dry.stdout, /^created  bad-slug \(slug "Bad Slug" became "bad-slug"\)$/m);
     assert.match(dry.stdout, /^refused  line 4 \(bad-url\): url must start with http/m);
     assert.match(dry.stdout, /^refused  line 5 \(bad-tags\): tag names must start/m);
     assert.match(dry.stdout, /^created  also-fine$/m);
-    assert.match(dry.stderr, /dry run, nothing written.*2 created, 0 updated, 0 skipped, 4 refused/);
+    assert.match(dry.stderr, /from jsonl \(dry run, nothing written\): 3 created, 0 updated, 0 skipped, 3 refused/);
     assert.equal(await db.store.links.count(), 0, 'a dry run writes nothing');
 
     const real = run(db.dsn, ['import', 'mixed.jsonl']);
     assert.equal(real.status, 1);
-    assert.equal(await db.store.links.count(), 2);
+    assert.equal(await db.store.links.count(), 3);
     assert.deepEqual(
       (await db.store.links.view((await db.store.links.getBySlug('also-fine'))!.id))!.tags.map((t) => t.name),
       ['T'],
@@ -281,11 +281,7 @@ describe('joe-links links export / import', () => {
     assert.equal((await db.store.links.getBySlug('plain'))!.url, 'https://plain.test/moved');
     assert.equal((await db.store.links.getBySlug('handbook'))!.visibility, 'secure', 'CSV carries no visibility, so it is kept');
 
-    const fromStdin = run(
-      db.dsn,
-      ['import', '-', '--format', 'csv', '--owner', 'csv@example.test'],
-      'slug,url\nstdin-link,https://s.test\n',
-    );
+    const fromStdin = run(db.dsn, ['import', '-', '--from', 'csv', '--owner', 'csv@example.test'], 'slug,url\nstdin-link,https://s.test\n');
     assert.equal(fromStdin.status, 0, fromStdin.stderr);
     assert.ok(await db.store.links.getBySlug('stdin-link'));
   });
