@@ -1,6 +1,8 @@
 import type { User } from '../store/types.js';
 
 export type Theme = 'joe-light' | 'joe-dark';
+/** What the theme switch offers: a theme, or `system` (no cookie: the system preference decides). */
+export type ThemeChoice = Theme | 'system';
 
 /** What every page needs to know about the request, independent of its content. */
 export interface PageContext {
@@ -14,4 +16,8 @@ export interface PageContext {
 
 export function parseTheme(v: string | undefined): Theme | null {
   return v === 'joe-light' || v === 'joe-dark' ? v : null;
+}
+
+export function parseThemeChoice(v: string | undefined): ThemeChoice | null {
+  return v === 'system' ? v : parseTheme(v);
 }

@@ -339,71 +339,105 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     },
   );
 
-  test('theme toggle: immediate feedback, persisted in the cookie, consistent after rapid clicks', { timeout: 60_000 }, async () => {
-    const context = await browser.newContext({ colorScheme: 'light' });
-    const problems = new Problems(context);
-    const page = await context.newPage();
-    // Hold the theme request so the test can see the page switch before it completes.
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/dashboard/theme', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto(`${s.url}/`);
-    await htmxReady(page);
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light', 'system preference applies without a cookie');
-    await assertAccessible(page, 'landing (light)');
-    const toggle = page.getByRole('button', { name: 'Toggle theme' });
-    assert.ok(await toggle.locator('.theme-icon-moon').isVisible());
-    const persistedDark = page.waitForResponse('**/dashboard/theme');
-    await toggle.click();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'dark before the request completes');
-    assert.ok(await toggle.locator('.theme-icon-sun').isVisible(), 'sun icon while dark');
-    assert.ok(!(await toggle.locator('.theme-icon-moon').isVisible()));
-    release();
-    await persistedDark;
-    await page.unroute('**/dashboard/theme');
-    await page.reload();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'persisted across reload');
-    await assertAccessible(page, 'landing (dark)');
+  test(
+    'theme switch: System, Light and Dark apply at once, persist, survive rapid clicks and go back to System',
+    { timeout: 60_000 },
+    async () => {
+      const context = await browser.newContext({ colorScheme: 'light' });
+      const problems = new Problems(context);
+      const page = await context.newPage();
+      // Hold the theme request so the test can see the page switch before it completes.
+      let release: () => void = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/dashboard/theme', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${s.url}/`);
+      await htmxReady(page);
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light', 'system preference applies without a cookie');
+      await assertAccessible(page, 'landing (light)');
+      const menu = page.getByRole('navigation', { name: 'Main' }).locator('summary[aria-label="Theme"]');
+      const choose = async (name: 'System' | 'Light' | 'Dark') => {
+        await menu.click();
+        await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name }).click();
+      };
+      // Read from the markup: inside the closed menu the buttons are not in the accessibility tree.
+      const VALUES = { System: 'system', Light: 'joe-light', Dark: 'joe-dark' } as const;
+      const pressed = (name: keyof typeof VALUES) => page.locator(`[data-theme-choice="${VALUES[name]}"]`).getAttribute('aria-pressed');
+      assert.equal(await pressed('System'), 'true', 'no cookie: System is the choice');
+      assert.ok(await menu.locator('.theme-icon-moon').isVisible());
+      const persistedDark = page.waitForResponse('**/dashboard/theme');
+      await choose('Dark');
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'dark before the request completes');
+      assert.equal(await pressed('Dark'), 'true');
+      assert.equal(await pressed('System'), 'false');
+      assert.ok(await menu.locator('.theme-icon-sun').isVisible(), 'sun icon while dark');
+      release();
+      await persistedDark;
+      await page.unroute('**/dashboard/theme');
+      await page.reload();
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'persisted across reload');
+      assert.equal(await pressed('Dark'), 'true', 'the server marks the saved choice');
+      await assertAccessible(page, 'landing (dark)');
 
-    const posts: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().endsWith('/dashboard/theme')) posts.push(r.postData() ?? '');
-    });
-    page.on('requestfailed', (r) => posts.push(`failed ${r.failure()?.errorText}`));
-    page.on('response', (r) => {
-      if (r.url().endsWith('/dashboard/theme')) posts.push(`answered ${r.status()}`);
-    });
-    for (let i = 0; i < 5; i++) await toggle.click();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
-    // The posts settle on what the page shows, whatever order the clicks and answers came in.
-    const themeCookie = async () => (await context.cookies()).find((c) => c.name === 'theme')?.value;
-    for (let waited = 0; (await themeCookie()) !== 'joe-light'; waited += 100) {
-      if (waited > 20_000) assert.fail(`theme cookie ${await themeCookie()} after ${JSON.stringify(posts)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await page.waitForLoadState('networkidle');
-    await page.reload();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
-    const cookie = (await context.cookies()).find((c) => c.name === 'theme');
-    assert.equal(cookie?.value, 'joe-light');
-    problems.assertNone();
-    await context.close();
-  });
+      const posts: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/dashboard/theme')) posts.push(r.postData() ?? '');
+      });
+      page.on('response', (r) => {
+        if (r.url().endsWith('/dashboard/theme')) posts.push(`answered ${r.status()}`);
+      });
+      for (const name of ['Light', 'System', 'Dark', 'System', 'Light'] as const) await choose(name);
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
+      // The posts settle on what the page shows, whatever order the clicks and answers came in.
+      const themeCookie = async () => (await context.cookies()).find((c) => c.name === 'theme')?.value;
+      for (let waited = 0; (await themeCookie()) !== 'joe-light'; waited += 100) {
+        if (waited > 20_000) assert.fail(`theme cookie ${await themeCookie()} after ${JSON.stringify(posts)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await page.waitForLoadState('networkidle');
 
-  test('signed-in theme toggle sits in the user menu and survives navigation', { timeout: 60_000 }, async () => {
+      // Back to System: the cookie goes, and the page follows the system preference, live.
+      await choose('System');
+      for (let waited = 0; (await themeCookie()) !== undefined; waited += 100) {
+        if (waited > 20_000) assert.fail(`theme cookie still ${await themeCookie()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'joe-dark');
+      await page.reload();
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'System after reload: the dark system preference');
+      assert.equal(await pressed('System'), 'true');
+      problems.assertNone();
+      await context.close();
+    },
+  );
+
+  test('signed in, the theme switch is in the sidebar, survives navigation and returns to System', { timeout: 60_000 }, async () => {
     const { context, page, problems } = await session(bob, { colorScheme: 'dark' });
     assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark');
-    await page.locator('.user-menu > summary').click();
+    const group = page.locator('aside').getByRole('group', { name: 'Theme' });
+    assert.ok(await group.isVisible(), 'visible without opening a menu');
+    assert.equal(await group.getByRole('button', { name: 'System' }).getAttribute('aria-pressed'), 'true');
     const saved = page.waitForResponse((r) => r.url().endsWith('/dashboard/theme') && r.status() === 200);
-    await page.locator('.user-menu').getByRole('button', { name: 'Toggle theme' }).click();
+    await group.getByRole('button', { name: 'Light' }).click();
     assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
     await saved;
     await page.goto(`${s.url}/dashboard/tags`);
     assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
-    await assertAccessible(page, 'tags (light, after toggle)');
+    assert.equal(await group.getByRole('button', { name: 'Light' }).getAttribute('aria-pressed'), 'true');
+    await assertAccessible(page, 'tags (light, after switching)');
+    const back = page.waitForResponse((r) => r.url().endsWith('/dashboard/theme') && r.status() === 200);
+    await group.getByRole('button', { name: 'System' }).click();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'System: the dark system preference again');
+    await back;
+    await page.reload();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark');
+    assert.equal(
+      (await context.cookies()).find((c) => c.name === 'theme'),
+      undefined,
+    );
     problems.assertNone();
     await context.close();
   });
