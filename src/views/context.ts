@@ -12,6 +12,8 @@ export interface PageContext {
   path: string;
   /** Display prefix for short links, e.g. `go` (docs/server.md#configuration JOE_SHORT_KEYWORD). */
   shortKeyword: string;
+  /** A message left by the form post that redirected here (docs/web-ui.md#feedback), shown once. */
+  flash?: { level: 'success' | 'error' | 'info'; message: string } | null;
 }
 
 export function parseTheme(v: string | undefined): Theme | null {

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { asset } from './assets.js';
 import type { PageContext, ThemeChoice } from './context.js';
 import { Icon, type IconName } from './partials/icons.js';
-import { Avatar } from './partials/ui.js';
+import { Avatar, ToastMessage } from './partials/ui.js';
 import { APP_VERSION } from '../version.js';
 
 interface LayoutProps {
@@ -298,7 +298,9 @@ export function Layout({ ctx, title, children }: LayoutProps) {
           Skip to content
         </a>
         {ctx.user ? <SignedInShell ctx={ctx}>{children}</SignedInShell> : <AnonymousShell ctx={ctx}>{children}</AnonymousShell>}
-        <div id="toast-area" class="toast toast-end toast-bottom z-50" aria-live="polite"></div>
+        <div id="toast-area" class="toast toast-end toast-bottom z-50" aria-live="polite">
+          {ctx.flash && <ToastMessage level={ctx.flash.level} message={ctx.flash.message} />}
+        </div>
         <div id="modal"></div>
       </body>
     </html>

@@ -67,7 +67,11 @@
     if (menu) menu.removeAttribute('open');
   });
 
-  // ---- Toasts (#toast-area) -------------------------------------------------
+  // ---- Toasts (#toast-area, docs/web-ui.md#feedback) ------------------------------------
+  // Every change answers with `HX-Trigger: {"showToast": {level, message, copy?}}`; this is
+  // the one place that turns it into a toast. A form post without JavaScript gets the same
+  // message server-rendered into #toast-area after its redirect. A toast with a Copy button
+  // stays longer, and none leaves while the pointer or focus is on it.
   var toastArea = function () {
     return document.getElementById('toast-area');
   };
@@ -75,21 +79,37 @@
     if (el.hasAttribute('data-toast-scheduled')) return;
     el.setAttribute('data-toast-scheduled', '');
     var ms = Number(el.getAttribute('data-toast-ms')) || (el.classList.contains('alert-error') ? 6000 : 4000);
-    setTimeout(function () {
-      if (el.parentNode) el.parentNode.removeChild(el);
-    }, ms);
+    function remove() {
+      if (!el.parentNode) return;
+      if (el.matches(':hover') || el.contains(document.activeElement)) {
+        setTimeout(remove, 1500);
+        return;
+      }
+      el.parentNode.removeChild(el);
+    }
+    setTimeout(remove, ms);
   }
-  function showToast(level, message, ms) {
+  function showToast(level, message, ms, copy) {
     var area = toastArea();
     if (!area || !message) return;
     var el = document.createElement('div');
     el.className = 'alert shadow-md ' + (level === 'error' ? 'alert-error' : level === 'info' ? 'alert-info' : 'alert-success');
     el.setAttribute('role', level === 'error' ? 'alert' : 'status');
     el.setAttribute('data-toast', '');
-    if (ms) el.setAttribute('data-toast-ms', String(ms));
     var span = document.createElement('span');
     span.textContent = message;
     el.appendChild(span);
+    if (copy) {
+      var btn = document.createElement('button');
+      btn.type = 'button';
+      btn.className = 'btn btn-sm';
+      btn.setAttribute('data-copy', copy);
+      btn.setAttribute('data-copy-swap', '');
+      btn.textContent = 'Copy link';
+      el.appendChild(btn);
+      ms = ms || 10000;
+    }
+    if (ms) el.setAttribute('data-toast-ms', String(ms));
     area.appendChild(el);
     scheduleRemoval(el);
   }
@@ -103,13 +123,20 @@
   }
   document.addEventListener('showToast', function (ev) {
     var d = ev.detail || {};
-    showToast(d.level || 'success', d.message);
+    showToast(d.level || 'success', d.message, 0, typeof d.copy === 'string' ? d.copy : null);
   });
-  document.addEventListener('linkCreated', function () {
-    showToast('success', 'Link created.');
+  // A created link's row is marked once the list that holds it has refreshed.
+  var newRowId = null;
+  document.addEventListener('linkCreated', function (ev) {
+    newRowId = (ev.detail && ev.detail.id) || null;
   });
-  document.addEventListener('linkUpdated', function () {
-    showToast('success', 'Link updated.');
+  document.addEventListener('htmx:afterSettle', function () {
+    if (!newRowId) return;
+    var row = document.getElementById('link-' + newRowId);
+    if (!row) return;
+    newRowId = null;
+    row.classList.add('row-new');
+    row.scrollIntoView({ block: 'nearest' });
   });
   // HTMX swaps nothing on 4xx/5xx; say what happened instead of failing silently.
   var STATUS_MESSAGES = {
@@ -157,6 +184,10 @@
     ev.preventDefault();
     copyText(btn.getAttribute('data-copy') || '').then(
       function () {
+        if (btn.hasAttribute('data-copy-swap')) {
+          btn.textContent = 'Copied!';
+          return;
+        }
         var toast = btn.getAttribute('data-copy-toast');
         if (toast) {
           showToast('success', toast, 3000);

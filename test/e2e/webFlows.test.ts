@@ -76,11 +76,17 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     assert.equal(await dialog(page).getByLabel('Tags').inputValue(), 'engineering, ');
     await assertAccessible(page, 'create modal');
     await dialog(page).getByRole('button', { name: 'Create link' }).click();
-    await page.locator('#toast-area').getByText('Link created.').waitFor();
+    await page.locator('#toast-area').getByText('Created go/team-wiki.').waitFor();
     await page.locator('#modal dialog').waitFor({ state: 'detached' });
     const row = page.locator('#link-list tr', { hasText: 'team-wiki' });
     await row.waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'New link', 'focus returns to the opener');
+    // The new row is marked, and the short link is one click from the clipboard.
+    await page.locator('#link-list tr.row-new', { hasText: 'team-wiki' }).waitFor();
+    const created = page.locator('#toast-area [data-toast]', { hasText: 'Created go/team-wiki.' });
+    await created.getByRole('button', { name: 'Copy link' }).click();
+    await created.getByRole('button', { name: 'Copied!' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${s.url}/team-wiki`);
     const link = (await s.store.links.getBySlug('team-wiki'))!;
     assert.deepEqual(
       (await s.store.links.view(link.id))!.tags.map((t) => t.name),
@@ -100,7 +106,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await dialog(page).getByLabel('Title').fill('Team wiki (new)');
     await dialog(page).getByLabel('Description').fill('Everything we know');
     await dialog(page).getByRole('button', { name: 'Save changes' }).click();
-    await page.locator('#toast-area').getByText('Link updated.').waitFor();
+    await page.locator('#toast-area').getByText('Saved go/team-wiki.').waitFor();
     await page.locator('#link-list tr', { hasText: 'Everything we know' }).waitFor();
     assert.equal((await s.store.links.get(link.id))!.title, 'Team wiki (new)');
 
@@ -129,10 +135,16 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await page.locator('#shares-panel').waitFor();
     await page.locator('#shares-panel').getByLabel('Share with').fill('nobody@x.test');
     await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
-    await page.locator('#shares-panel').getByText('No user found with that email.').waitFor();
+    await page.locator('#shares-panel').getByText('Nobody with that email has signed in yet.', { exact: false }).waitFor();
     await page.locator('#shares-panel').getByLabel('Share with').fill('bob@x.io');
     await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
     await page.locator('#shares-panel').getByText('bob@x.io').waitFor();
+    await page.locator('#toast-area').getByText('Shared with Bob.').waitFor();
+    // Sharing again is no error: a calm note beside Bob, who is listed right there.
+    await page.locator('#shares-panel').getByLabel('Share with').fill('bob@x.io');
+    await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
+    await page.locator('#shares-panel li.member-noticed', { hasText: 'bob@x.io' }).getByText('Bob already has access.').waitFor();
+    assert.equal(await page.locator('#shares-panel [role="alert"]').count(), 0, 'no error for a duplicate');
     await assertAccessible(page, 'link detail');
 
     // Bob may follow it; Carol is refused; nobody signed in is sent to sign in.
@@ -170,7 +182,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     assert.ok(await s.store.links.get(link.id), 'Cancel sends nothing');
     await trash.click();
     await dialog(page).getByRole('button', { name: 'Delete' }).click();
-    await page.locator('#toast-area').getByText('Link deleted.').waitFor();
+    await page.locator('#toast-area').getByText('Deleted go/team-wiki.').waitFor();
     await page.locator('#link-list tr', { hasText: 'team-wiki' }).waitFor({ state: 'detached' });
     // The dialog's close event, which empties #modal, is dispatched as a task of its own after the swap.
     await page.locator('#modal dialog').waitFor({ state: 'detached' });
@@ -288,7 +300,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
       problems.allow((path, status) => path === '/spring-promo' && status === 404);
       assert.equal(await resolves(context), 404);
       await row.getByRole('button', { name: 'Renew' }).click();
-      await page.locator('#toast-area').getByText('Link renewed. It no longer expires.').waitFor();
+      await page.locator('#toast-area').getByText('Renewed go/spring-promo. It no longer expires.').waitFor();
       await row.getByText('expired', { exact: true }).waitFor({ state: 'detached' });
       assert.equal(await row.getByRole('link', { name: 'Details' }).count(), 1, 'the row is re-rendered in place, actions included');
       assert.equal((await s.store.links.get(promo.id))!.expiresAt, null);
@@ -299,12 +311,12 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
       await page.waitForURL(`${s.url}/dashboard/links/${promo.id}`);
       await htmxReady(page);
       await page.locator('main').getByRole('button', { name: 'Archive' }).click();
-      await page.locator('#toast-area').getByText('Link archived. It no longer redirects.').waitFor();
+      await page.locator('#toast-area').getByText('Archived go/spring-promo. It no longer redirects.').waitFor();
       await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor();
       await assertAccessible(page, 'archived link detail');
       assert.equal(await resolves(context), 404);
       await page.locator('main').getByRole('button', { name: 'Unarchive' }).click();
-      await page.locator('#toast-area').getByText('Link unarchived. It redirects again.').waitFor();
+      await page.locator('#toast-area').getByText('Unarchived go/spring-promo. It redirects again.').waitFor();
       await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor({ state: 'detached' });
       assert.equal(await resolves(context), 302);
 
@@ -314,7 +326,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
       await dialog(page).getByLabel('Expires (UTC)').fill('2099-01-02T03:04:05');
       await dialog(page).getByLabel('Skip destination health checks').check();
       await dialog(page).getByRole('button', { name: 'Save changes' }).click();
-      await page.locator('#toast-area').getByText('Link updated.').waitFor();
+      await page.locator('#toast-area').getByText('Saved go/spring-promo.').waitFor();
       // The detail page states the expiry as a <time> (rewritten to the viewer's zone by the page script).
       await page.locator('#link-detail p', { hasText: 'Expires' }).locator('time[datetime="2099-01-02T03:04:05Z"]').waitFor();
       await page.locator('#link-detail').getByText('Health checks: opted out').waitFor();
