@@ -13,6 +13,8 @@ import { parseDuration } from './domain/duration.js';
 export type DbDriver = 'sqlite3' | 'mysql' | 'postgres';
 export type AuthMode = 'local' | 'oidc' | 'proxy';
 export type LlmProvider = 'anthropic' | 'openai' | 'openai-compatible';
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 
 export interface DbConfig {
   driver: DbDriver;
@@ -60,6 +62,8 @@ export interface Config {
     maxReads: number;
   };
   logLevel: string;
+  /** `auto`: readable lines on a terminal, JSON otherwise (docs/operations.md#logs). */
+  logFormat: LogFormatSetting;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +117,7 @@ export const SETTINGS = {
   llmBaseUrl: S('JOE_LLM_BASE_URL', 'llm.base_url'),
   llmPrompt: S('JOE_LLM_PROMPT', 'llm.prompt'),
   logLevel: S('JOE_LOG_LEVEL', 'log_level'),
+  logFormat: S('JOE_LOG_FORMAT', 'log_format'),
   publicOrigin: S('PUBLIC_ORIGIN', 'state_links.public_origin'),
   linkTargetPath: S('LINK_TARGET_PATH', 'state_links.link_target_path'),
   linkMissingPath: S('LINK_MISSING_PATH', 'state_links.link_missing_path'),
@@ -208,6 +213,11 @@ class Reader {
     }
     return ms;
   }
+}
+
+/** A setting's text as given (environment, then `joe-links.yaml`), or undefined when unset. */
+export function settingText(s: Setting, env: Source, yaml: Record<string, string>): string | undefined {
+  return new Reader(env, yaml).raw(s) || undefined;
 }
 
 function parseListenAddr(text: string): { host: string; port: number } {
@@ -377,6 +387,10 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`invalid JOE_LOG_LEVEL: "${logLevel}" (expected one of fatal, error, warn, info, debug, trace, silent)`);
   }
+  const logFormat = r.str(SETTINGS.logFormat, 'auto');
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new ConfigError(`invalid JOE_LOG_FORMAT: "${logFormat}" (expected ${LOG_FORMATS.join(', ')})`);
+  }
 
   const adminGroups = r
     .str(SETTINGS.oidcAdminGroups, '')
@@ -435,5 +449,6 @@ export function loadConfig(opts: LoadOptions = {}): Config {
       maxReads: r.int(SETTINGS.stateMaxReads, 600, 1),
     },
     logLevel,
+    logFormat: logFormat as LogFormatSetting,
   };
 }
