@@ -41,8 +41,8 @@ module.exports = {
     {
       name: 'services-below-surfaces',
       severity: 'error',
-      comment: 'auth/, workers/, llm/ and net/ never reach up into a surface or into page markup.',
-      from: { path: '^src/(auth|workers|llm|net)/' },
+      comment: 'auth/, workers/, llm/, net/ and doctor/ never reach up into a surface or into page markup.',
+      from: { path: '^src/(auth|workers|llm|net|doctor)/' },
       to: { path: `${TOP}|^src/views/` },
     },
     {

@@ -13,6 +13,8 @@ import { parseDuration } from './domain/duration.js';
 export type DbDriver = 'sqlite3' | 'mysql' | 'postgres';
 export type AuthMode = 'local' | 'oidc' | 'proxy';
 export type LlmProvider = 'anthropic' | 'openai' | 'openai-compatible';
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 
 export interface DbConfig {
   driver: DbDriver;
@@ -63,6 +65,8 @@ export interface Config {
   mail: { smtp: SmtpSettings | null; from: string | null };
   webhooks: { retryBaseMs: number; allowPrivate: boolean };
   logLevel: string;
+  /** `auto`: readable lines on a terminal, JSON otherwise (docs/operations.md#logs). */
+  logFormat: LogFormatSetting;
 }
 
 export interface SmtpSettings {
@@ -129,6 +133,7 @@ export const SETTINGS = {
   mailFrom: S('JOE_MAIL_FROM', 'mail.from'),
   webhookRetryBase: S('JOE_WEBHOOK_RETRY_BASE', 'webhook.retry_base'),
   webhookAllowPrivate: S('JOE_WEBHOOK_ALLOW_PRIVATE', 'webhook.allow_private'),
+  logFormat: S('JOE_LOG_FORMAT', 'log_format'),
   publicOrigin: S('PUBLIC_ORIGIN', 'state_links.public_origin'),
   linkTargetPath: S('LINK_TARGET_PATH', 'state_links.link_target_path'),
   linkMissingPath: S('LINK_MISSING_PATH', 'state_links.link_missing_path'),
@@ -224,6 +229,11 @@ class Reader {
     }
     return ms;
   }
+}
+
+/** A setting's text as given (environment, then `joe-links.yaml`), or undefined when unset. */
+export function settingText(s: Setting, env: Source, yaml: Record<string, string>): string | undefined {
+  return new Reader(env, yaml).raw(s) || undefined;
 }
 
 function parseListenAddr(text: string): { host: string; port: number } {
@@ -439,6 +449,10 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`invalid JOE_LOG_LEVEL: "${logLevel}" (expected one of fatal, error, warn, info, debug, trace, silent)`);
   }
+  const logFormat = r.str(SETTINGS.logFormat, 'auto');
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new ConfigError(`invalid JOE_LOG_FORMAT: "${logFormat}" (expected ${LOG_FORMATS.join(', ')})`);
+  }
 
   const mail = mailSettings(r);
   const retryBaseMs = r.duration(SETTINGS.webhookRetryBase, 10_000);
@@ -505,5 +519,6 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     mail,
     webhooks: { retryBaseMs, allowPrivate: r.bool(SETTINGS.webhookAllowPrivate, false) },
     logLevel,
+    logFormat: logFormat as LogFormatSetting,
   };
 }

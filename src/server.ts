@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type SurfaceExtensions } from './app.js';
-import { bootstrapBanner, bootstrapLocalAdmin } from './auth/localLogin.js';
+import { bootstrapBanner, bootstrapLocalAdmin, type BannerStyle } from './auth/localLogin.js';
 import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
@@ -44,6 +44,8 @@ export interface StartOptions {
    * stdout. `serve` turns it on; embedded and test servers leave it off.
    */
   localBootstrap?: boolean;
+  /** How that sign-in URL is framed: `serve` decorates it at a terminal. */
+  bannerStyle?: BannerStyle;
   /** Routes added inside the app's surfaces (tests; see app.tsx). */
   extend?: SurfaceExtensions;
 }
@@ -113,7 +115,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
           { userId: boot.user.id, email: boot.user.email },
           `bootstrap admin ${boot.action}; one-time sign-in URL printed to stdout`,
         );
-        process.stdout.write(bootstrapBanner(boot));
+        process.stdout.write(bootstrapBanner(boot, opts.bannerStyle));
       } else if (config.authMode === 'local') {
         app.log.info('local mode: print a one-time sign-in URL with `joe-links login-url [--email E]`');
       }

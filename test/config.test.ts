@@ -447,6 +447,13 @@ describe('other settings', () => {
     assert.equal(load({ JOE_BACKUP_KEEP: '3', JOE_BACKUP_DIR: '/srv/backups' }).backup.keep, 3);
     refused({ JOE_BACKUP_KEEP: '0' }, /^invalid JOE_BACKUP_KEEP/);
   });
+
+  test('the log format is auto unless set to pretty or json, from the environment or the file', () => {
+    assert.equal(load().logFormat, 'auto');
+    assert.equal(load({ JOE_LOG_FORMAT: 'json' }).logFormat, 'json');
+    assert.equal(load({}, 'log_format: pretty\n').logFormat, 'pretty');
+    refused({ JOE_LOG_FORMAT: 'text' }, 'invalid JOE_LOG_FORMAT: "text" (expected auto, pretty, json)');
+  });
 });
 
 describe('state-link settings', () => {
