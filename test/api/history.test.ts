@@ -71,7 +71,9 @@ for (const [driver, env] of DRIVERS) {
       const created = events.at(-1)!;
       // Every field with a value; those still null (no expiry, not archived) are not changes.
       assert.deepEqual(Object.keys(created.changes).sort(), [
+        'aliases',
         'description',
+        'forward_path_and_query',
         'health_checks_disabled',
         'tags',
         'title',
