@@ -105,7 +105,11 @@ describe('joe-links CLI', () => {
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const addr = await new Promise<string>((resolveAddr, reject) => {
-      const t = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
+      // Generous: a loaded machine starts slowly. On failure the server is stopped, so the file never hangs.
+      const t = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no listening line: ${out}`));
+      }, 90_000);
       const check = () => {
         const m = /listening on ([^"\s]+)/.exec(out);
         if (m) {
