@@ -24,7 +24,7 @@ const MAX_SHARE_WITH = 50;
 const text = (description: string) => Type.String({ description });
 
 /** The full payload for a caller holding CanView; the roster only with CanManageShares. */
-async function payloadFor(ctx: AuthedContext, view: LinkView, canManageShares: boolean): Promise<Payload> {
+export async function payloadFor(ctx: AuthedContext, view: LinkView, canManageShares: boolean): Promise<Payload> {
   const sharedWith = canManageShares ? (await ctx.store.shares.list(view.id)).map((s) => s.email) : undefined;
   return linkPayload(await fullLinkResource(ctx.store, view), ctx.origin, sharedWith);
 }
