@@ -94,6 +94,9 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       }
       case 'not_found':
         return notFound(req, reply, outcome.slug, outcome.offerCreate, user);
+      case 'fill_in':
+      case 'details':
+        return notFound(req, reply, outcome.slug, false, user);
       case 'handoff':
         // Only the front hands off, and it leaves nothing to render: the web layer's hooks settle the visitor first.
         return notFound(req, reply, '', false, null);
@@ -108,7 +111,8 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       if (left) return await render(req, reply, left, user);
       const q = req.url.indexOf('?');
       const path = (q === -1 ? req.url : req.url.slice(0, q)).slice(1);
-      const outcome = await resolver.resolve({ path, host: requestHost(req), viewer: { kind: 'known', user } });
+      const query = q === -1 ? '' : req.url.slice(q + 1);
+      const outcome = await resolver.resolve({ path, host: requestHost(req), viewer: { kind: 'known', user }, query });
       return await render(req, reply, outcome, user);
     } finally {
       done();

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { ALL_DRIVERS, skipReason } from '../helpers/databases.js';
 import { addShare, createLink, updateLink } from '../helpers/links.js';
@@ -39,7 +40,26 @@ const CASES: Record<string, (who: Who) => Expect> = {
   '/stale': () => NOT_FOUND,
   '/gh/joe/links': () => ({ status: 302, location: 'https://github.com/joe/links', click: false }),
   '/no-such-link': () => NOT_FOUND,
+  // Aliases resolve exactly like the slug, and count their clicks on the link (docs/links.md#aliases).
+  '/safe': (who) => (who === 'anonymous' ? LOGIN : who === 'stranger' ? { status: 403, click: false } : redirect('https://vault.test/')),
+  '/Secret-Hideout': (who) =>
+    who === 'anonymous' ? LOGIN : who === 'stranger' ? { status: 403, click: false } : redirect('https://vault.test/'),
+  '/tickets/ABC-123': () => redirect('https://jira.test/browse/ABC-123'),
+  '/retired': () => NOT_FOUND,
+  // Forwarding (docs/links.md#path-and-query-forwarding), hostile values included: never another host.
+  '/fwd/guides/setup?lang=en': () => redirect('https://fwd.test/base/guides/setup?src=go&lang=en'),
+  '/manual/guides': () => redirect('https://fwd.test/base/guides?src=go'),
+  '/fwd/..%2F..%2Fevil.com': () => redirect('https://fwd.test/base/..%2F..%2Fevil.com?src=go'),
+  '/fwd//evil.com': () => redirect('https://fwd.test/base//evil.com?src=go'),
+  '/fwd/@evil.com': () => redirect('https://fwd.test/base/@evil.com?src=go'),
+  '/fwd/%5Cevil.com': () => redirect('https://fwd.test/base/%5Cevil.com?src=go'),
+  '/fwd/a%2Fb': () => redirect('https://fwd.test/base/a%2Fb?src=go'),
+  '/fwd?next=//evil.com&at=@evil.com': () => redirect('https://fwd.test/base?src=go&next=%2F%2Fevil.com&at=%40evil.com'),
+  '/docs/guide/intro?lang=en': () => redirect('https://docs.test/'),
 };
+
+/** The slug whose clicks a request path's first segment counts on: an alias counts on its link. */
+const CLICK_SLUG: Record<string, string> = { safe: 'vault', 'secret-hideout': 'vault', tickets: 'jira', manual: 'fwd' };
 
 for (const driver of ALL_DRIVERS) {
   describe(`every outcome of the resolver [${driver}]`, { skip: skipReason(driver) }, () => {
@@ -66,9 +86,11 @@ for (const driver of ALL_DRIVERS) {
       await createLink(st, { slug: 'hidden', url: 'https://hidden.test/', visibility: 'private' }, owner.id);
       const vault = await createLink(st, { slug: 'vault', url: 'https://vault.test/', visibility: 'secure' }, owner.id);
       await addShare(st, vault.id, recipient.id, owner.id);
-      await createLink(st, { slug: 'jira', url: 'https://jira.test/browse/$ticket' }, owner.id);
+      await createLink(st, { slug: 'jira', url: 'https://jira.test/browse/$ticket', aliases: ['tickets'] }, owner.id);
       await createLink(st, { slug: 'docs', url: 'https://docs.test/' }, owner.id);
-      const gone = await createLink(st, { slug: 'gone', url: 'https://gone.test/' }, owner.id);
+      await updateLink(st, vault.id, { aliases: ['safe', 'secret-hideout'] });
+      await createLink(st, { slug: 'fwd', url: 'https://fwd.test/base?src=go', aliases: ['manual'], forwardPathAndQuery: true }, owner.id);
+      const gone = await createLink(st, { slug: 'gone', url: 'https://gone.test/', aliases: ['retired'] }, owner.id);
       await updateLink(st, gone.id, { archived: true });
       const stale = await createLink(st, { slug: 'stale', url: 'https://stale.test/', expiresAt: Date.now() + 60_000 }, owner.id);
       await st.db.kysely
@@ -98,7 +120,8 @@ for (const driver of ALL_DRIVERS) {
             assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/, label);
           }
           if (want.click) {
-            const slug = path.slice(1).split('/')[0]!.toLowerCase();
+            const first = path.slice(1).split(/[/?]/)[0]!.toLowerCase();
+            const slug = CLICK_SLUG[first] ?? first;
             expectedClicks.set(slug, [...(expectedClicks.get(slug) ?? []), userIds.get(who)!]);
           }
         }
@@ -148,6 +171,18 @@ for (const driver of ALL_DRIVERS) {
       assert.equal(orphan.status, 302);
       assert.match(orphan.headers.get('location') ?? '', /^\/auth\/login/, "a deleted user's session is ended, not followed");
       assert.match(orphan.headers.get('set-cookie') ?? '', /session=;/);
+    });
+
+    test('a dot segment a client sends as is never walks up a forwarding link’s path', async () => {
+      const { port } = new URL(s.url);
+      for (const path of ['/fwd/..', '/fwd/../x', '/fwd/a/./b', '/manual/%2e%2e']) {
+        const r = await new Promise<http.IncomingMessage>((resolve, reject) => {
+          http.get({ host: '127.0.0.1', port, path }, resolve).on('error', reject);
+        });
+        r.resume();
+        assert.equal(r.statusCode, 404, path);
+        assert.equal(r.headers.location, undefined, path);
+      }
     });
 
     test('malformed and odd paths get a styled page with the security headers, never a bare text answer', async () => {
