@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
+import { asUser, fullLinkResource, type LinkService } from '../links/index.js';
 import { slugError } from '../domain/slug.js';
 import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver } from '../resolve/resolver.js';
@@ -18,7 +19,14 @@ export interface ResolverDeps {
   store: Store;
   resolver: Resolver;
   metrics: Metrics;
+  links: LinkService;
   recordClick(event: ClickEvent): void;
+}
+
+/** Whether a request asks for JSON rather than a page (`curl -H 'Accept: application/json'`). */
+function wantsJson(req: FastifyRequest): boolean {
+  const accept = req.headers.accept ?? '';
+  return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
 }
 
 const NO_STORE = REDIRECT_CACHE_CONTROL;
@@ -60,6 +68,49 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     );
   };
 
+  /**
+   * `go/<name>+` (docs/links.md#the-plus-suffix): the link page's own access rule, through
+   * the links layer. Capable viewers are sent to the page (or get the REST link body);
+   * anyone else learns no more than the page would tell them: sign in first, 403 for a
+   * public link (its existence is no secret), 404 for any other link and for no link at all.
+   */
+  const details = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Extract<Resolution, { kind: 'details' }>,
+    user: User | null,
+  ): Promise<FastifyReply> => {
+    reply.header('cache-control', NO_STORE);
+    const json = wantsJson(req);
+    const fail = async (status: 401 | 403 | 404): Promise<FastifyReply> => {
+      if (json) {
+        const body = {
+          401: { error: 'sign in to see this link', code: 'UNAUTHORIZED' },
+          403: { error: 'forbidden', code: 'FORBIDDEN' },
+          404: { error: 'link not found', code: 'NOT_FOUND' },
+        }[status];
+        return reply.code(status).send(body);
+      }
+      if (status === 401)
+        return reply
+          .code(302)
+          .header('location', `/auth/login?return_url=${encodeURIComponent(req.url)}`)
+          .send();
+      if (status === 403) return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
+      // The same page whether no link has the name or the viewer may not know it.
+      return notFound(req, reply, outcome.slug, true, user);
+    };
+    if (outcome.linkId === null) return fail(404);
+    if (!user) return fail(401);
+    const access = await deps.links.access(asUser(user), { id: outcome.linkId }, 'canView');
+    if (access.outcome === 'not_found') return fail(404);
+    if (access.outcome === 'forbidden') return fail(access.link.visibility === 'public' ? 403 : 404);
+    if (!json) return reply.code(302).header('location', `/dashboard/links/${access.link.id}`).send();
+    const view = await store.links.view(access.link.id);
+    if (!view) return fail(404);
+    return reply.code(200).send(await fullLinkResource(store, view));
+  };
+
   const render = async (req: FastifyRequest, reply: FastifyReply, outcome: Resolution, user: User | null): Promise<FastifyReply> => {
     switch (outcome.kind) {
       case 'redirect':
@@ -94,8 +145,9 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       }
       case 'not_found':
         return notFound(req, reply, outcome.slug, outcome.offerCreate, user);
-      case 'fill_in':
       case 'details':
+        return details(req, reply, outcome, user);
+      case 'fill_in':
         return notFound(req, reply, outcome.slug, false, user);
       case 'handoff':
         // Only the front hands off, and it leaves nothing to render: the web layer's hooks settle the visitor first.

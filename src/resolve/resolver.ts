@@ -55,9 +55,10 @@ export type Resolution =
   | { kind: 'fill_in'; slug: string; link: ResolveTarget; values: (string | null)[] }
   /**
    * `go/<name>+` (docs/links.md#the-plus-suffix): the link's page, for whoever may see it.
-   * The resolver only finds the link; the web layer applies the link page's access rule.
+   * The resolver only finds the link (null: no link has that name); the web layer applies
+   * the link page's access rule, so a miss and a link the viewer may not know look alike.
    */
-  | { kind: 'details'; slug: string; linkId: string }
+  | { kind: 'details'; slug: string; linkId: string | null }
   /**
    * The web layer must settle who is asking first: the session's user has been
    * deleted (it signs the browser out), or a forward-auth user has never been
@@ -149,7 +150,7 @@ export class Resolver {
       if (folded.endsWith(DETAILS_SUFFIX)) {
         const name = folded.slice(0, -DETAILS_SUFFIX.length);
         const hit = isSlugShaped(name) ? yield* this.named(name) : null;
-        return hit ? { kind: 'details', slug: name, linkId: hit.id } : miss(name, true);
+        return { kind: 'details', slug: name, linkId: hit ? hit.id : null };
       }
       for (const candidate of [folded, ...normalizationCandidates(folded)]) {
         if (!isSlugShaped(candidate)) continue;

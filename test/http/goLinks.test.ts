@@ -173,6 +173,63 @@ for (const driver of ALL_DRIVERS) {
       assert.match(orphan.headers.get('set-cookie') ?? '', /session=;/);
     });
 
+    test('`name+` leads to the link page under its own access rule, as a redirect or as the REST link body', async () => {
+      const ids = new Map<string, string>();
+      for (const slug of ['plain', 'hidden', 'vault', 'jira']) ids.set(slug, (await s.store.links.getBySlug(slug))!.id);
+      type Want = 'page' | 'login' | 403 | 404;
+      const rule = (slug: string, who: Who): Want => {
+        if (slug === 'nothing') return 404;
+        if (who === 'anonymous') return 'login';
+        if (who === 'owner' || who === 'admin' || (who === 'recipient' && slug === 'vault')) return 'page';
+        // A public link's existence is no secret; any other link's is, to whoever may not see its page.
+        return slug === 'plain' ? 403 : 404;
+      };
+      const paths: Record<string, string> = {
+        plain: '/plain+',
+        hidden: '/hidden+',
+        vault: '/vault+',
+        safe: '/Safe+',
+        nothing: '/nothing+',
+      };
+      const target = (name: string) => (name === 'safe' ? 'vault' : name);
+      for (const [name, path] of Object.entries(paths)) {
+        for (const who of EVERYONE) {
+          const want = rule(target(name), who);
+          const label = `${path} as ${who}`;
+          const page = await get(`${s.url}${path}`, cookies.get(who));
+          assert.equal(page.headers.get('cache-control'), 'private, no-store', label);
+          if (want === 'page') {
+            assert.equal(page.status, 302, label);
+            assert.equal(page.headers.get('location'), `/dashboard/links/${ids.get(target(name))}`, label);
+          } else if (want === 'login') {
+            assert.equal(page.status, 302, label);
+            assert.equal(page.headers.get('location'), `/auth/login?return_url=${encodeURIComponent(path)}`, label);
+          } else {
+            assert.equal(page.status, want, label);
+            const html = await page.text();
+            assert.match(page.headers.get('content-type') ?? '', /^text\/html/, label);
+            for (const id of ids.values()) assert.ok(!html.includes(id), `${label}: no link id on the page`);
+            assert.ok(!html.includes('vault.test') && !html.includes('hidden.test'), `${label}: no destination`);
+          }
+          const json = await get(`${s.url}${path}`, { ...cookies.get(who), accept: 'application/json' });
+          assert.match(json.headers.get('content-type') ?? '', /^application\/json/, label);
+          const body = JSON.parse(await json.text()) as Record<string, unknown>;
+          if (want === 'page') {
+            assert.equal(json.status, 200, label);
+            assert.equal(body.id, ids.get(target(name)), label);
+            assert.equal(body.slug, target(name), label);
+            assert.ok(Array.isArray(body.aliases) && 'health' in body && 'owners' in body, `${label}: the REST link body`);
+          } else {
+            const code = { login: ['UNAUTHORIZED', 401], 403: ['FORBIDDEN', 403], 404: ['NOT_FOUND', 404] }[want];
+            assert.deepEqual([json.status, body.code], [code[1], code[0]], label);
+            assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], label);
+          }
+        }
+      }
+      const signedIn = await get(`${s.url}/jira+`, cookies.get('owner'));
+      assert.equal(signedIn.headers.get('location'), `/dashboard/links/${ids.get('jira')}`, 'a template too, without its values');
+    });
+
     test('a dot segment a client sends as is never walks up a forwarding link’s path', async () => {
       const { port } = new URL(s.url);
       for (const path of ['/fwd/..', '/fwd/../x', '/fwd/a/./b', '/manual/%2e%2e']) {

@@ -188,7 +188,7 @@ describeEachDatabase('the resolver', (ctx) => {
     const vault = (await store.links.getBySlug('vault'))!;
     assert.deepEqual(await ask('vault+', { kind: 'anonymous' }), { kind: 'details', slug: 'vault', linkId: vault.id });
     assert.deepEqual(await ask('Safe+', { kind: 'anonymous' }), { kind: 'details', slug: 'safe', linkId: vault.id });
-    assert.deepEqual(await ask('nothing+', { kind: 'anonymous' }), { kind: 'not_found', slug: 'nothing', offerCreate: true });
+    assert.deepEqual(await ask('nothing+', { kind: 'anonymous' }), { kind: 'details', slug: 'nothing', linkId: null });
   });
 
   test('a hit on a slug costs exactly the lookups it did before aliases existed', async () => {

@@ -310,6 +310,10 @@ export function LinkDetail(p: LinkDetailProps) {
                 Copy go-link
               </button>
             </div>
+            <p class="text-sm text-base-content/70 -mt-2" data-plus-hint>
+              {'Add + to come back here: '}
+              <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}+`}</code>
+            </p>
             <div>
               <p class="text-sm font-medium">Destination:</p>
               {href ? (
