@@ -4,6 +4,7 @@ import type { ClickEvent } from '../../workers/clickWriter.js';
 import type { Resolver } from '../../resolve/resolver.js';
 import type { ApiBudgets } from '../api/rateLimit.js';
 import { registerResolver } from '../resolve.js';
+import { registerOpenSearchRoutes } from './opensearch.js';
 import { registerStateLinkPages } from '../stateLinks.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAdminLinkRoutes } from './adminLinks.js';
@@ -75,6 +76,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       deps.extend?.(pages);
     });
     registerStateLinkPages(site, deps);
+    registerOpenSearchRoutes(site, deps);
     registerResolver(site, deps);
   });
 }
