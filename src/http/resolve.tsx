@@ -3,11 +3,13 @@ import { currentUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
 import { asUser, fullLinkResource, type LinkService } from '../links/index.js';
 import { slugError } from '../domain/slug.js';
+import { placeholderNames } from '../domain/url.js';
 import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver } from '../resolve/resolver.js';
 import type { Store } from '../store/index.js';
 import { viewerOf, type User } from '../store/types.js';
 import { Expired } from '../views/pages/expired.js';
+import { FillIn, neededPhrase } from '../views/pages/fillIn.js';
 import { Forbidden, NotFound } from '../views/pages/errors.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
 import { clickOf, takeResolution } from './goLinks.js';
@@ -111,6 +113,33 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     return reply.code(200).send(await fullLinkResource(store, view));
   };
 
+  /** A template opened without all its values (docs/links.md#fill-in-page): ask for them. */
+  const fillIn = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Extract<Resolution, { kind: 'fill_in' }>,
+    user: User | null,
+  ): Promise<FastifyReply> => {
+    reply.header('cache-control', NO_STORE);
+    const names = placeholderNames(outcome.link.url).map((n) => n.slice(1));
+    const variables = names.map((name, i) => ({ name, value: outcome.values[i] ?? '' }));
+    // A forwarding link passes the visit's other query parameters on: the form keeps them.
+    const q = req.url.indexOf('?');
+    const carried =
+      outcome.link.forwardPathAndQuery && q !== -1
+        ? [...new URLSearchParams(req.url.slice(q + 1))].filter(([k]) => !names.includes(k))
+        : [];
+    const ctx = await pageContext(deps, req, user);
+    const missing = variables.filter((v) => v.value === '').map((v) => v.name);
+    return sendHtml(
+      req,
+      reply,
+      ctx,
+      `${ctx.shortKeyword}/${outcome.slug} needs ${neededPhrase(missing)}`,
+      <FillIn shortKeyword={ctx.shortKeyword} name={outcome.slug} template={outcome.link.url} variables={variables} carried={carried} />,
+    );
+  };
+
   const render = async (req: FastifyRequest, reply: FastifyReply, outcome: Resolution, user: User | null): Promise<FastifyReply> => {
     switch (outcome.kind) {
       case 'redirect':
@@ -148,7 +177,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       case 'details':
         return details(req, reply, outcome, user);
       case 'fill_in':
-        return notFound(req, reply, outcome.slug, false, user);
+        return fillIn(req, reply, outcome, user);
       case 'handoff':
         // Only the front hands off, and it leaves nothing to render: the web layer's hooks settle the visitor first.
         return notFound(req, reply, '', false, null);

@@ -26,6 +26,8 @@ interface Expect {
 const redirect = (location: string): Expect => ({ status: 302, location, click: true });
 const LOGIN: Expect = { status: 302, location: 'login', click: false };
 const NOT_FOUND: Expect = { status: 404, click: false };
+/** A template without its values: the page asking for them (docs/links.md#fill-in-page). */
+const FILL_IN: Expect = { status: 200, click: false };
 
 /** Request path → expectation per visitor. */
 const CASES: Record<string, (who: Who) => Expect> = {
@@ -33,7 +35,10 @@ const CASES: Record<string, (who: Who) => Expect> = {
   '/hidden': () => redirect('https://hidden.test/'),
   '/vault': (who) => (who === 'anonymous' ? LOGIN : who === 'stranger' ? { status: 403, click: false } : redirect('https://vault.test/')),
   '/jira/ABC-123': () => redirect('https://jira.test/browse/ABC-123'),
-  '/jira': () => NOT_FOUND,
+  '/jira': () => FILL_IN,
+  '/jira?ticket=ABC-123': () => redirect('https://jira.test/browse/ABC-123'),
+  '/gh2/joe': () => FILL_IN,
+  '/gh2/joe?repo=links': () => redirect('https://github.com/joe/links'),
   '/docs/guide/intro': () => redirect('https://docs.test/'),
   '/PLAIN': () => redirect('https://plain.test/'),
   '/gone': () => NOT_FOUND,
@@ -88,6 +93,8 @@ for (const driver of ALL_DRIVERS) {
       await addShare(st, vault.id, recipient.id, owner.id);
       await createLink(st, { slug: 'jira', url: 'https://jira.test/browse/$ticket', aliases: ['tickets'] }, owner.id);
       await createLink(st, { slug: 'docs', url: 'https://docs.test/' }, owner.id);
+      await createLink(st, { slug: 'gh2', url: 'https://github.com/$org/$repo' }, owner.id);
+      await createLink(st, { slug: 'locker', url: 'https://locker.test/$box', visibility: 'secure' }, owner.id);
       await updateLink(st, vault.id, { aliases: ['safe', 'secret-hideout'] });
       await createLink(st, { slug: 'fwd', url: 'https://fwd.test/base?src=go', aliases: ['manual'], forwardPathAndQuery: true }, owner.id);
       const gone = await createLink(st, { slug: 'gone', url: 'https://gone.test/', aliases: ['retired'] }, owner.id);
@@ -228,6 +235,37 @@ for (const driver of ALL_DRIVERS) {
       }
       const signedIn = await get(`${s.url}/jira+`, cookies.get('owner'));
       assert.equal(signedIn.headers.get('location'), `/dashboard/links/${ids.get('jira')}`, 'a template too, without its values');
+    });
+
+    test('a template without its values asks for them in a form that fills them by name', async () => {
+      const page = await get(`${s.url}/jira`, cookies.get('stranger'));
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.match(html, /<title>[^<]*\/jira needs a ticket — Joe Links<\/title>/);
+      assert.match(html, /<h1[^>]*><span class="font-mono">[^<]*\/jira<\/span> needs a ticket<\/h1>/);
+      assert.match(html, /<form method="get" action="\/jira"/, 'a GET form back to the link');
+      assert.match(html, /<label for="fill-in-ticket"[^>]*>ticket<\/label>/);
+      assert.match(html, /<input id="fill-in-ticket" name="ticket" type="text" value(="")? /);
+      assert.ok(html.includes('https://jira.test/browse/<strong class="font-bold underline">$ticket</strong>'), 'the destination pattern');
+      assert.ok(html.includes('/jira/&lt;ticket>'), 'an example of the way to skip the form');
+      assert.doesNotMatch(html, /Link not found/);
+
+      const half = await (await get(`${s.url}/gh2/joe`)).text();
+      assert.match(half, /needs a repo<\/h1>/, 'only the missing value is asked for');
+      assert.match(half, /name="org" type="text" value="joe"/, 'a given value is pre-filled');
+      assert.match(half, /name="repo" type="text" value(="")? /);
+      // The form's own submission: every field by name.
+      const submitted = await get(`${s.url}/gh2?org=joe&repo=links`);
+      assert.equal(submitted.headers.get('location'), 'https://github.com/joe/links');
+      const hostile = await get(`${s.url}/jira?ticket=${encodeURIComponent('../../x?y#z')}`);
+      assert.equal(hostile.headers.get('location'), 'https://jira.test/browse/..%2F..%2Fx%3Fy%23z', 'values are encoded as path segments');
+
+      // The gates come before the form: a stranger learns nothing of a secure template.
+      const locked = await get(`${s.url}/locker`, cookies.get('stranger'));
+      assert.equal(locked.status, 403);
+      assert.ok(!(await locked.text()).includes('locker.test'), 'no destination pattern for a stranger');
+      assert.equal((await get(`${s.url}/locker`)).headers.get('location'), `/auth/login?return_url=${encodeURIComponent('/locker')}`);
+      assert.match(await (await get(`${s.url}/locker`, cookies.get('owner'))).text(), /needs a box/);
     });
 
     test('a dot segment a client sends as is never walks up a forwarding link’s path', async () => {
