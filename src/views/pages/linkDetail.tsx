@@ -314,6 +314,18 @@ export function LinkDetail(p: LinkDetailProps) {
               {'Add + to come back here: '}
               <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}+`}</code>
             </p>
+            {link.aliases.length > 0 && (
+              <div>
+                <p class="text-sm font-medium" id="aliases-label">
+                  Also known as
+                </p>
+                <ul class="flex flex-wrap gap-x-4 gap-y-1 font-mono" aria-labelledby="aliases-label" data-aliases>
+                  {link.aliases.map((a) => (
+                    <li class="break-all">{`${p.shortKeyword}/${a}`}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <div>
               <p class="text-sm font-medium">Destination:</p>
               {href ? (
@@ -325,6 +337,14 @@ export function LinkDetail(p: LinkDetailProps) {
                 <p class="break-all">{link.url}</p>
               )}
             </div>
+            {link.forwardPathAndQuery && (
+              <p class="text-sm" data-forwarding>
+                {'Forwards extra path and query: '}
+                <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}/more?x=1`}</code>
+                {' opens the destination followed by '}
+                <code class="font-mono">/more?x=1</code>.
+              </p>
+            )}
             {link.title && (
               <div>
                 <p class="text-sm font-medium">Title</p>
