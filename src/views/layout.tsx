@@ -288,6 +288,8 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <title>{`${title} — Joe Links`}</title>
         <script src={asset('js/theme.js')}></script>
         <link rel="icon" type="image/svg+xml" href={asset('img/favicon.svg')} />
+        {/* The instance as a browser search engine (docs/usage.md#opensearch). */}
+        <link rel="search" type="application/opensearchdescription+xml" title={`${ctx.shortKeyword} links`} href="/_/opensearch.xml" />
         <link rel="stylesheet" href={asset('css/app.css')} />
         <script src={asset('js/htmx.js')} defer></script>
         <script src={asset('js/app.js')} defer></script>

@@ -5,6 +5,7 @@ import type { Resolver } from '../../resolve/resolver.js';
 import type { ApiBudgets } from '../api/rateLimit.js';
 import { nameSurface } from '../actor.js';
 import { registerResolver } from '../resolve.js';
+import { registerOpenSearchRoutes } from './opensearch.js';
 import { registerStateLinkPages } from '../stateLinks.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAdminLinkRoutes } from './adminLinks.js';
@@ -77,6 +78,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       deps.extend?.(pages);
     });
     registerStateLinkPages(site, deps);
+    registerOpenSearchRoutes(site, deps);
     registerResolver(site, deps);
   });
 }

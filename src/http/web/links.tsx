@@ -8,6 +8,7 @@ import { AppError, isAppError } from '../../domain/errors.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import { Unreadable } from '../../domain/linkInput.js';
 import { slugError } from '../../domain/slug.js';
+import { splitAliasList } from '../../domain/aliases.js';
 import { splitTagList } from '../../domain/tags.js';
 import type { Link } from '../../store/types.js';
 import { datetimeLocalValue } from '../../views/format.js';
@@ -68,6 +69,8 @@ function formValues(req: FastifyRequest): LinkFormValues {
     expiresAt: field(req, 'expires_at'),
     healthChecksDisabled: checkbox(req, 'health_checks_disabled'),
     tags: field(req, 'tags'),
+    aliases: field(req, 'aliases'),
+    forwardPathAndQuery: checkbox(req, 'forward_path_and_query'),
   };
 }
 
@@ -79,6 +82,7 @@ function nulError(v: LinkFormValues, create: boolean): FormError | null {
     ['title', v.title],
     ['description', v.description],
     ['tags', v.tags],
+    ['aliases', v.aliases],
     ['visibility', v.visibility],
     ['expires_at', v.expiresAt],
   ];
@@ -95,8 +99,10 @@ function draftOf(v: LinkFormValues) {
     description: v.description,
     visibility: v.visibility,
     tags: splitTagList(v.tags),
+    aliases: splitAliasList(v.aliases),
     expiresAt: parsed.ok ? parsed.value : new Unreadable(new AppError('BAD_REQUEST', parsed.message, 'expires_at')),
     healthChecksDisabled: v.healthChecksDisabled,
+    forwardPathAndQuery: v.forwardPathAndQuery,
   };
 }
 
@@ -104,6 +110,7 @@ function draftOf(v: LinkFormValues) {
 function formError(e: unknown, fallback: string): FormError | null {
   if (!isAppError(e)) return null;
   if (e.code === 'SLUG_CONFLICT') return { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
+  if (e.code === 'ALIAS_CONFLICT') return { field: 'aliases', message: `${e.message}. Choose a different one.` };
   if (e.status === 400) return { field: e.field ?? null, message: e.message };
   return { field: null, message: fallback };
 }
@@ -242,6 +249,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       expiresAt: datetimeLocalValue(view.expiresAt),
       healthChecksDisabled: view.healthChecksDisabled,
       tags: view.tags.map((t) => t.name).join(', '),
+      aliases: view.aliases.join(', '),
+      forwardPathAndQuery: view.forwardPathAndQuery,
     };
     return renderForm(req, reply, { mode: 'edit', values, linkId: view.id });
   });
