@@ -10,6 +10,8 @@ export interface PageContext {
   path: string;
   /** Display prefix for short links, e.g. `go` (docs/server.md#configuration JOE_SHORT_KEYWORD). */
   shortKeyword: string;
+  /** The bell's number: the signed-in user's unread notifications, counted only for full pages. */
+  unreadNotifications?: number;
 }
 
 export function parseTheme(v: string | undefined): Theme | null {

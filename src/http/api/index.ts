@@ -13,6 +13,7 @@ import { registerKeywordRoutes } from './keywords.js';
 import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
 import { registerLinkRoutes } from './links.js';
+import { registerNotificationRoutes } from './notifications.js';
 import { spend, type ApiBudgets } from './rateLimit.js';
 import { NAMED_SCHEMAS } from './schemas.js';
 import { registerStatsRoutes } from './stats.js';
@@ -81,6 +82,7 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
     registerTagRoutes(api, deps);
     registerAdminRoutes(api, deps);
     registerLinkExportRoute(api, deps);
+    registerNotificationRoutes(api, deps);
     deps.extend?.(api);
   });
 

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { BROWSER_FAMILIES, OS_FAMILIES } from '../../domain/userAgent.js';
 import type { HealthResource, LinkResource, OwnerResource, ShareResource } from '../../links/index.js';
 import { ApiErrorSchema } from './errors.js';
+import { NOTIFY_SCHEMAS } from './notifySchemas.js';
 import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
 import { UserSchema } from './users.js';
 
@@ -391,6 +392,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   TimeSeriesSchema,
   BreakdownsSchema,
   AnalyticsSchema,
+  ...NOTIFY_SCHEMAS,
 ];
 
 /** Holds only when the two types are the same: a response schema and the resource it serialises. */
