@@ -46,8 +46,8 @@ export function notificationBody(n: Notification, prefix: string): Static<typeof
   };
 }
 
-/** The keyset position of a notification in newest-first order. */
-export function notificationCursor(n: Notification): string {
+/** The keyset position of a row in newest-first order (notifications, webhook deliveries). */
+export function notificationCursor(n: Pick<Notification, 'createdAt' | 'id'>): string {
   return encodeCursor({ key: String(n.createdAt), id: n.id });
 }
 
