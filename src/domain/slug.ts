@@ -14,6 +14,7 @@ export const RESERVED_SLUGS: readonly string[] = Object.freeze([
   'links',
   'mcp',
   'metrics',
+  'notifications',
   'readyz',
   's',
   'static',

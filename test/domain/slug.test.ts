@@ -18,7 +18,7 @@ const LENGTH_ERROR = 'slug must be at most 128 characters';
 // Written out from docs/links.md#field-validation rather than built from RESERVED_SLUGS, so a change to the list
 // without a matching change to the documented message fails here.
 const reservedError = (slug: string) =>
-  `slug is reserved and cannot be used: "${slug}" (reserved: admin, api, auth, dashboard, healthz, links, mcp, metrics, readyz, s, static, u)`;
+  `slug is reserved and cannot be used: "${slug}" (reserved: admin, api, auth, dashboard, healthz, links, mcp, metrics, notifications, readyz, s, static, u)`;
 
 describe('slug format', () => {
   for (const slug of ['links-roundup', 'u-foo', 'api2', 'a', '7', 'go', 'a-b-c', '2fa', 'x--y', 'standup-notes']) {
@@ -51,11 +51,25 @@ describe('reserved slugs', () => {
   test('the list is exactly the one docs/links.md#slugs documents', () => {
     assert.deepEqual(
       [...RESERVED_SLUGS],
-      ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u'],
+      ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'notifications', 'readyz', 's', 'static', 'u'],
     );
   });
 
-  for (const slug of ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u']) {
+  for (const slug of [
+    'admin',
+    'api',
+    'auth',
+    'dashboard',
+    'healthz',
+    'links',
+    'mcp',
+    'metrics',
+    'notifications',
+    'readyz',
+    's',
+    'static',
+    'u',
+  ]) {
     test(`"${slug}" is refused naming it and listing every reserved slug`, () => {
       assert.equal(isReservedSlug(slug), true);
       assert.equal(slugError(slug), reservedError(slug));

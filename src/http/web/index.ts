@@ -17,6 +17,7 @@ import { registerDashboardRoutes } from './dashboard.js';
 import { webErrorHandler, webNotFound } from './errors.js';
 import { registerLandingRoute } from './landing.js';
 import { registerLinkRoutes } from './links.js';
+import { registerNotificationRoutes } from './notifications.js';
 import { installNulGuard } from './nulGuard.js';
 import { forwardAuthHook, vanishedUserHook } from './session.js';
 import { registerStatsRoutes } from './stats.js';
@@ -73,6 +74,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       registerTagRoutes(pages, deps);
       registerBrowseRoutes(pages, deps);
       registerTokenRoutes(pages, deps);
+      registerNotificationRoutes(pages, deps);
       registerAdminRoutes(pages, deps);
       registerAdminLinkRoutes(pages, deps);
       deps.extend?.(pages);
