@@ -8,6 +8,7 @@ import { registerAnalyticsRoutes } from './analytics.js';
 import { registerConfigRoutes } from './config.js';
 import { apiNotFound } from './errors.js';
 import { registerLinkExportRoute } from './export.js';
+import { registerImportRoute } from './import.js';
 import { authenticate } from './guards.js';
 import { registerKeywordRoutes } from './keywords.js';
 import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
@@ -81,6 +82,7 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
     registerTagRoutes(api, deps);
     registerAdminRoutes(api, deps);
     registerLinkExportRoute(api, deps);
+    registerImportRoute(api, deps);
     deps.extend?.(api);
   });
 
