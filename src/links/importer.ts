@@ -111,6 +111,38 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
     throw new AppError('SLUG_CONFLICT', 'slug is taken by a link you may not edit', 'slug');
   }
 
+  const importsAsSelf = actor.kind === 'user' && (actor.user.role !== 'admin' || opts.keepFileOwners === false);
+  /** What an update would write: only fields that differ; owners only ever added, never taken away. */
+  const plan = (current: Link, stored: readonly { slug: string }[], owners: readonly { userId: string }[], now: number) => {
+    const write: LinkWrite = { updatedAt: now };
+    if (current.url !== url) write.url = url;
+    if (current.title !== title) write.title = title;
+    if (current.description !== description) write.description = description;
+    if (visibility !== undefined && current.visibility !== visibility) write.visibility = visibility;
+    if (expiresAt !== undefined && current.expiresAt !== expiresAt) write.expiresAt = expiresAt;
+    if (archivedAt !== undefined && current.archivedAt !== archivedAt) write.archivedAt = archivedAt;
+    if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
+      write.healthChecksDisabled = record.healthChecksDisabled;
+    }
+    const slugs = (list: readonly { slug: string }[]) =>
+      list
+        .map((t) => t.slug)
+        .sort()
+        .join('\n');
+    const tagsDiffer = slugs(stored) !== slugs(tags);
+    const existingOwners = new Set(owners.map((o) => o.userId));
+    // The importer becomes owner of the links they create, never of existing ones; file owners (kept by an admin) are added.
+    const newOwners = importsAsSelf ? [] : ownerIds.filter((u) => !existingOwners.has(u));
+    return { write, tagsDiffer, newOwners, unchanged: Object.keys(write).length === 1 && !tagsDiffer && newOwners.length === 0 };
+  };
+  // Re-importing a file finds most rows unchanged: that is decided on a plain read, without a transaction.
+  if (taken) {
+    const stored = (await store.tags.forLinks([taken.id])).get(taken.id) ?? [];
+    if (plan(taken, stored, await store.owners.list(taken.id), ctx.now()).unchanged) {
+      return { action: 'skipped', notes, changes: [], unsupported };
+    }
+  }
+
   try {
     return await commit(
       ctx,
@@ -158,29 +190,8 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         }
 
         const current = (await store.links.lockForChange(existing.id, tx)) ?? existing;
-        const write: LinkWrite = { updatedAt: now };
-        if (current.url !== url) write.url = url;
-        if (current.title !== title) write.title = title;
-        if (current.description !== description) write.description = description;
-        if (visibility !== undefined && current.visibility !== visibility) write.visibility = visibility;
-        if (expiresAt !== undefined && current.expiresAt !== expiresAt) write.expiresAt = expiresAt;
-        if (archivedAt !== undefined && current.archivedAt !== archivedAt) write.archivedAt = archivedAt;
-        if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
-          write.healthChecksDisabled = record.healthChecksDisabled;
-        }
         const stored = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
-        const tagsDiffer =
-          stored
-            .map((t) => t.slug)
-            .sort()
-            .join('\n') !==
-          tags
-            .map((t) => t.slug)
-            .sort()
-            .join('\n');
-        const existingOwners = new Set((await store.owners.list(current.id, tx)).map((o) => o.userId));
-        // Owners are only ever added: an import never takes a link away from anyone.
-        const newOwners = ownerIds.filter((u) => !existingOwners.has(u));
+        const { write, tagsDiffer, newOwners } = plan(current, stored, await store.owners.list(current.id, tx), now);
         if (Object.keys(write).length === 1 && !tagsDiffer && newOwners.length === 0) {
           return { action: 'skipped' as const, notes, changes: [], unsupported };
         }
