@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { registerAuthCommands } from './cliAuth.js';
+import { registerDoctorCommand } from './cliDoctor.js';
 import { registerLinkTransferCommands } from './cliLinks.js';
 import { registerMaintenanceCommands } from './cliMaintenance.js';
 import { ConfigError, loadConfig } from './config.js';
 import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db/migrate.js';
 import { isAppError } from './domain/errors.js';
 import { splitTagList } from './domain/tags.js';
-import { asSystem, LinkService } from './links/index.js';
-import { CliError, out, requireUser, withStore } from './cliSupport.js';
+import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './cliSupport.js';
+import type { RunningServer } from './server.js';
 import { tuneV8ForServing } from './v8Tuning.js';
 
 export function buildCli(): Command {
@@ -23,21 +24,37 @@ export function buildCli(): Command {
     .action(async () => {
       const config = loadConfig();
       tuneV8ForServing();
-      // Loaded only here: the other commands start in a fraction of the time without the web stack.
-      const { startServer } = await import('./server.js');
-      const server = await startServer(config, { localBootstrap: true });
+      // Listened for from the start: as a container's PID 1 the process has no default action for
+      // SIGTERM, so a stop during migrations would otherwise go unheard (docs/operations.md#shutdown).
+      let server: RunningServer | null = null;
+      let signalledDuringStart: string | null = null;
       const stop = (signal: string) => {
-        server.app.log.info(`${signal} received, shutting down`);
-        server.close().then(
+        if (!server) {
+          signalledDuringStart = signal;
+          return;
+        }
+        const running = server;
+        running.app.log.info(`${signal} received, shutting down`);
+        running.close().then(
           () => process.exit(0),
           (e) => {
-            server.app.log.error(`shutdown failed: ${(e as Error).message}`);
+            running.app.log.error(`shutdown failed: ${(e as Error).message}`);
             process.exit(1);
           },
         );
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
+      // Loaded only here: the other commands start in a fraction of the time without the web stack.
+      const { startServer } = await import('./server.js');
+      const { consoleStyle, serverLoggerOptions } = await import('./logging.js');
+      const style = consoleStyle(config.logFormat, process.stdout);
+      server = await startServer(config, {
+        localBootstrap: true,
+        logger: serverLoggerOptions(config.logLevel, style),
+        bannerStyle: { decorated: style.format === 'pretty', colors: style.colors },
+      });
+      if (signalledDuringStart) stop(`${signalledDuringStart} (during startup)`);
     });
 
   program
@@ -100,11 +117,21 @@ export function buildCli(): Command {
     .option('--description <text>', 'description')
     .option('--visibility <mode>', 'public | private | secure', 'public')
     .option('--tags <list>', 'comma-separated tags')
+    .option('--as <email>', 'the user the link history names as having made the change (default: the CLI alone)')
     .action(
-      async (o: { slug: string; url: string; owner: string; title?: string; description?: string; visibility: string; tags?: string }) => {
+      async (o: {
+        slug: string;
+        url: string;
+        owner: string;
+        title?: string;
+        description?: string;
+        visibility: string;
+        tags?: string;
+        as?: string;
+      }) => {
         await withStore(async (store) => {
           const owner = await requireUser(store, o.owner);
-          const link = await new LinkService(store).create(asSystem('cli'), {
+          const link = await cliLinkService(store).create(await cliOperator(store, o.as), {
             slug: o.slug,
             url: o.url,
             title: o.title,
@@ -138,6 +165,7 @@ export function buildCli(): Command {
   registerLinkTransferCommands(links);
   registerMaintenanceCommands(program);
   registerAuthCommands(program);
+  registerDoctorCommand(program);
   return program;
 }
 

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { CliError, requireUser, withStore } from './cliSupport.js';
+import { CliError, cliLinkService, cliOperator, requireUser, withStore } from './cliSupport.js';
 import { isAppError } from './domain/errors.js';
 import { formatNames } from './domain/imports/registry.js';
-import { asSystem, exportLines, LinkService, type ImportRow, type ImportSummary } from './links/index.js';
+import { exportLines, type ImportRow, type ImportSummary } from './links/index.js';
 
 /**
  * `joe-links links export` and `joe-links links import` (docs/api.md#bulk-export-and-import):
@@ -46,8 +46,6 @@ export function rowLine(row: ImportRow): string {
 export function summaryLine(s: ImportSummary): string {
   const parts = [`${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.refused} refused`];
   if (s.sourceClicks > 0) parts.push(`${s.sourceClicks} clicks counted by the source (not stored)`);
-  if (s.withoutAliases > 0) parts.push(`${s.withoutAliases} without their aliases`);
-  if (s.withoutForwarding > 0) parts.push(`${s.withoutForwarding} without path forwarding`);
   return parts.join('; ');
 }
 
@@ -71,15 +69,17 @@ export function registerLinkTransferCommands(links: Command): void {
     .option('--from <format>', `the file's format (default: detected from its content): ${formatNames()}`)
     .option('--owner <email>', 'owner of links whose file names no owner, or owners who are not users here')
     .option('--dry-run', 'check every row and report what would happen, writing nothing', false)
-    .action(async (file: string, o: { dryRun: boolean; owner?: string; from?: string }) => {
+    .option('--as <email>', 'the user the link history names as having made the changes (default: the CLI alone)')
+    .action(async (file: string, o: { dryRun: boolean; owner?: string; from?: string; as?: string }) => {
       const input = await openInput(file);
       let ownerless = 0;
       const summary = await withStore(async (store) => {
         const owner = o.owner === undefined ? null : await requireUser(store, o.owner);
-        const service = new LinkService(store);
+        const service = cliLinkService(store);
+        const operator = await cliOperator(store, o.as);
         let run;
         try {
-          run = await service.importFile(asSystem('cli'), input, {
+          run = await service.importFile(operator, input, {
             from: o.from,
             dryRun: o.dryRun,
             fallbackOwner: owner && { id: owner.id, label: 'the --owner user' },

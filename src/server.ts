@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type SurfaceExtensions } from './app.js';
-import { bootstrapBanner, bootstrapLocalAdmin } from './auth/localLogin.js';
+import { bootstrapBanner, bootstrapLocalAdmin, type BannerStyle } from './auth/localLogin.js';
 import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { Metrics } from './metrics.js';
 import { createClickRecorder } from './workers/clickSink.js';
-import { LinkEventBus, LinkService } from './links/index.js';
+import { historyRecorder, LinkEventBus, LinkService } from './links/index.js';
 import { createLinkSuggestions } from './llm/index.js';
+import { notificationRecorder } from './notify/linkEvents.js';
 import { Resolver } from './resolve/resolver.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
@@ -43,6 +44,8 @@ export interface StartOptions {
    * stdout. `serve` turns it on; embedded and test servers leave it off.
    */
   localBootstrap?: boolean;
+  /** How that sign-in URL is framed: `serve` decorates it at a terminal. */
+  bannerStyle?: BannerStyle;
   /** Routes added inside the app's surfaces (tests; see app.tsx). */
   extend?: SurfaceExtensions;
 }
@@ -59,7 +62,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const events = new LinkEventBus((err, event) =>
       log?.error({ err, kind: event.kind, linkId: event.linkId }, 'link event subscriber failed'),
     );
-    const links = new LinkService(store, { events });
+    // Recorders write in the transaction of each change: its history event, notifications and their outbox rows.
+    const links = new LinkService(store, {
+      events,
+      recorders: [historyRecorder(store), notificationRecorder(store, { mail: config.mail.smtp !== null })],
+    });
     const ipHashSecret = await store.settings.ipHashSecret();
     let clickWriter: ClickRecorder | null = null;
     const suggestions = createLinkSuggestions(config);
@@ -108,7 +115,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
           { userId: boot.user.id, email: boot.user.email },
           `bootstrap admin ${boot.action}; one-time sign-in URL printed to stdout`,
         );
-        process.stdout.write(bootstrapBanner(boot));
+        process.stdout.write(bootstrapBanner(boot, opts.bannerStyle));
       } else if (config.authMode === 'local') {
         app.log.info('local mode: print a one-time sign-in URL with `joe-links login-url [--email E]`');
       }

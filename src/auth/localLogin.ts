@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
@@ -41,19 +42,49 @@ export async function bootstrapLocalAdmin(
   return { ...r, url: await issueSignInUrl(store, config, r.user) };
 }
 
-/** The console announcement: a plain block a person spots in a wall of JSON log lines. */
-export function bootstrapBanner(r: BootstrapResult): string {
-  const rule = '='.repeat(72);
+export interface BannerStyle {
+  /** Framed for a person at a terminal; otherwise the plain block (between JSON log lines). */
+  decorated?: boolean;
+  colors?: boolean;
+}
+
+/**
+ * The console announcement. Plain, it is a block a person spots in a wall of
+ * JSON log lines; at a terminal it is framed (and coloured when the terminal
+ * has colours) so it stands out among readable log lines. Either way the URL
+ * stands alone on its line, so it can be copied whole.
+ */
+export function bootstrapBanner(r: BootstrapResult, style: BannerStyle = {}): string {
+  const what = `${r.action === 'created' ? 'Created' : 'Promoted'} the bootstrap admin ${r.user.email}`;
+  const again = 'A fresh link any time: joe-links login-url [--email you@example.com]';
+  if (!style.decorated) {
+    const rule = '='.repeat(72);
+    return [
+      '',
+      rule,
+      `joe-links is in local mode. ${what}.`,
+      'Sign in with this one-time link (valid 15 minutes, single use):',
+      '',
+      `    ${r.url}`,
+      '',
+      again,
+      rule,
+      '',
+    ].join('\n');
+  }
+  const paint = (format: Parameters<typeof styleText>[0], text: string) => (style.colors ? styleText(format, text) : text);
+  const title = ' Sign in to joe-links ';
   return [
     '',
-    rule,
-    `joe-links is in local mode. ${r.action === 'created' ? 'Created' : 'Promoted'} the bootstrap admin ${r.user.email}.`,
-    'Sign in with this one-time link (valid 15 minutes, single use):',
+    `  ${paint('cyan', `━━${paint('bold', title)}${'━'.repeat(70 - title.length)}`)}`,
+    `  ${what} (local mode).`,
+    '  Open this one-time link within 15 minutes; it works once:',
     '',
-    `    ${r.url}`,
+    `      ${paint(['bold', 'green'], r.url)}`,
     '',
-    'A fresh link any time: joe-links login-url [--email you@example.com]',
-    rule,
+    `  ${paint('dim', again)}`,
+    `  ${paint('cyan', '━'.repeat(72))}`,
+    '',
     '',
   ].join('\n');
 }

@@ -50,6 +50,20 @@ export class OidcCallbackError extends Error {
 
 type OidcSettings = Pick<Config, 'oidc'>;
 
+/**
+ * One discovery of the configured issuer's metadata (`/.well-known/openid-configuration`):
+ * what sign-in retries until it succeeds, and what `joe-links doctor` tries once.
+ */
+export function discoverProvider(settings: OidcSettings): Promise<client.Configuration> {
+  const { issuer, clientId, clientSecret } = settings.oidc;
+  const url = new URL(issuer!);
+  return client.discovery(url, clientId!, { client_secret: clientSecret! }, client.ClientSecretBasic(clientSecret!), {
+    // A plain-HTTP issuer is the operator's explicit choice (e.g. a provider on the same host).
+    execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
+    timeout: REQUEST_TIMEOUT_S,
+  });
+}
+
 export class OidcClient {
   private configuration: client.Configuration | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -80,15 +94,10 @@ export class OidcClient {
   }
 
   private async attempt(nextDelayMs: number): Promise<void> {
-    const { issuer, clientId, clientSecret } = this.settings.oidc;
-    const url = new URL(issuer!);
-    const insecure = url.protocol === 'http:';
+    const { issuer } = this.settings.oidc;
+    const insecure = new URL(issuer!).protocol === 'http:';
     try {
-      const cfg = await client.discovery(url, clientId!, { client_secret: clientSecret! }, client.ClientSecretBasic(clientSecret!), {
-        // A plain-HTTP issuer is the operator's explicit choice (e.g. a provider on the same host).
-        execute: insecure ? [client.allowInsecureRequests] : [],
-        timeout: REQUEST_TIMEOUT_S,
-      });
+      const cfg = await discoverProvider(this.settings);
       if (this.stopped) return;
       this.configuration = cfg;
       if (insecure) this.log.warn(`JOE_OIDC_ISSUER ${issuer} is plain HTTP: tokens cross the network unencrypted`);

@@ -51,6 +51,8 @@ export interface LinkExportLine {
   expires_at: string | null;
   archived_at: string | null;
   health_checks_disabled: boolean;
+  aliases: string[];
+  forward_path_and_query: boolean;
   created_at: string;
 }
 
@@ -96,11 +98,12 @@ export function parseJsonRecord(text: string): LinkRecord {
   const r = o as Record<string, unknown>;
   const hc = r.health_checks_disabled;
   if (hc !== undefined && hc !== null && typeof hc !== 'boolean') throw new FieldError('health_checks_disabled must be true or false');
+  const forward = r.forward_path_and_query;
+  if (forward !== undefined && forward !== null && typeof forward !== 'boolean') {
+    throw new FieldError('forward_path_and_query must be true or false');
+  }
   const visibility = r.visibility === undefined || r.visibility === null ? undefined : str(r, 'visibility', false);
   const createdAt = time(r, 'created_at');
-  const forward = r.forward_path_and_query;
-  if (forward !== undefined && forward !== null && typeof forward !== 'boolean')
-    throw new FieldError('forward_path_and_query must be true or false');
   return {
     slug: str(r, 'slug', true),
     url: str(r, 'url', true),

@@ -79,8 +79,6 @@ export function summaryJson(s: ImportSummary): Record<string, unknown> {
     skipped: s.skipped,
     refused: s.refused,
     source_clicks: s.sourceClicks,
-    without_aliases: s.withoutAliases,
-    without_forwarding: s.withoutForwarding,
   };
 }
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { normalizeAliases } from '../domain/aliases.js';
 import { AppError } from '../domain/errors.js';
 import { validateDescription, validateTitle, validateVisibility } from '../domain/linkInput.js';
 import type { LinkRecord } from '../domain/linkRecords.js';
 import { assertValidSlug } from '../domain/slug.js';
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
+import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
 import type { Link, User } from '../store/types.js';
 import { capsOf } from './access.js';
@@ -29,8 +31,6 @@ export interface ImportOutcome {
   notes: string[];
   /** The fields an update changes (or would change, in a dry run), e.g. `url`, `tags`, `owners`. */
   changes: string[];
-  /** Fields of the record this server cannot store yet (docs/import-formats.md#mapping). */
-  unsupported: ('aliases' | 'forwarding')[];
 }
 
 export interface ImportOptions {
@@ -71,23 +71,6 @@ async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, opts
 }
 
 /**
- * Record fields the links of this server cannot hold yet: the link is
- * imported without them and the row says so (docs/import-formats.md#mapping).
- */
-function unsupportedFields(record: LinkRecord, notes: string[]): ('aliases' | 'forwarding')[] {
-  const out: ('aliases' | 'forwarding')[] = [];
-  if ((record.aliases?.length ?? 0) > 0) {
-    out.push('aliases');
-    notes.push(`aliases ${record.aliases!.join(', ')} not kept: this server has no aliases yet`);
-  }
-  if (record.forwardPathAndQuery === true) {
-    out.push('forwarding');
-    notes.push('path and query forwarding not kept: this server cannot forward them yet');
-  }
-  return out;
-}
-
-/**
  * Every link rule applies, except that expiry and archive times are restored
  * as given (an export of an expired link must import back). Fields the record
  * does not carry (CSV has no visibility, owners or dates) are kept.
@@ -98,13 +81,13 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   const title = validateTitle(record.title);
   const description = validateDescription(record.description);
   const tags = normalizeTags(record.tags);
+  const aliases = record.aliases === undefined ? undefined : normalizeAliases(record.aliases, record.slug);
   const visibility = record.visibility === undefined ? undefined : validateVisibility(record.visibility);
   const expiresAt = record.expiresAt === undefined || record.expiresAt === null ? record.expiresAt : wholeSecond(record.expiresAt);
   const archivedAt = record.archivedAt;
   const notes: string[] = [];
   const ownerIds = await ownersOf(ctx, actor, record, opts, notes);
   const { store } = ctx;
-  const unsupported = unsupportedFields(record, notes);
   // An import may change a link only as its importer could by hand: a slug taken by someone else's link stays theirs.
   const taken = await store.links.getBySlug(record.slug);
   if (taken && !(await capsOf(store, actor, taken.id)).canEdit) {
@@ -112,8 +95,14 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   }
 
   const importsAsSelf = actor.kind === 'user' && (actor.user.role !== 'admin' || opts.keepFileOwners === false);
-  /** What an update would write: only fields that differ; owners only ever added, never taken away. */
-  const plan = (current: Link, stored: readonly { slug: string }[], owners: readonly { userId: string }[], now: number) => {
+  /** What an update would write: only what differs; owners only ever added, never taken away. */
+  const plan = (
+    current: Link,
+    stored: readonly { slug: string }[],
+    storedAliases: readonly string[],
+    owners: readonly { userId: string }[],
+    now: number,
+  ) => {
     const write: LinkWrite = { updatedAt: now };
     if (current.url !== url) write.url = url;
     if (current.title !== title) write.title = title;
@@ -124,22 +113,28 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
     if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
       write.healthChecksDisabled = record.healthChecksDisabled;
     }
+    if (record.forwardPathAndQuery !== undefined && current.forwardPathAndQuery !== record.forwardPathAndQuery) {
+      write.forwardPathAndQuery = record.forwardPathAndQuery;
+    }
     const slugs = (list: readonly { slug: string }[]) =>
       list
         .map((t) => t.slug)
         .sort()
         .join('\n');
     const tagsDiffer = slugs(stored) !== slugs(tags);
+    const aliasesDiffer = aliases !== undefined && aliases.join('\n') !== storedAliases.join('\n');
     const existingOwners = new Set(owners.map((o) => o.userId));
     // The importer becomes owner of the links they create, never of existing ones; file owners (kept by an admin) are added.
     const newOwners = importsAsSelf ? [] : ownerIds.filter((u) => !existingOwners.has(u));
-    return { write, tagsDiffer, newOwners, unchanged: Object.keys(write).length === 1 && !tagsDiffer && newOwners.length === 0 };
+    const unchanged = Object.keys(write).length === 1 && !tagsDiffer && !aliasesDiffer && newOwners.length === 0;
+    return { write, tagsDiffer, aliasesDiffer, newOwners, unchanged };
   };
   // Re-importing a file finds most rows unchanged: that is decided on a plain read, without a transaction.
   if (taken) {
     const stored = (await store.tags.forLinks([taken.id])).get(taken.id) ?? [];
-    if (plan(taken, stored, await store.owners.list(taken.id), ctx.now()).unchanged) {
-      return { action: 'skipped', notes, changes: [], unsupported };
+    const storedAliases = (await store.linkNames.forLinks([taken.id])).get(taken.id) ?? [];
+    if (plan(taken, stored, storedAliases, await store.owners.list(taken.id), ctx.now()).unchanged) {
+      return { action: 'skipped', notes, changes: [] };
     }
   }
 
@@ -150,6 +145,12 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         const now = ctx.now();
         const base = { at: now, actor: eventActor(actor), source: opts.source };
         const existing = await store.links.getBySlug(record.slug, tx);
+        // A name another link holds refuses the record before anything is written (docs/links.md#aliases).
+        const holders = await store.linkNames.holders([record.slug, ...(aliases ?? [])], tx);
+        const takenAlias = aliases?.find((a) => holders.has(a) && holders.get(a) !== existing?.id);
+        if (!existing && holders.has(record.slug))
+          throw new AppError('SLUG_CONFLICT', 'slug is already taken (as another link’s alias)', 'slug');
+        if (takenAlias !== undefined) throw aliasTaken(takenAlias);
         if (!existing) {
           const owners = ownerIds.length > 0 ? ownerIds : opts.fallbackOwnerId !== null ? [opts.fallbackOwnerId] : [];
           if (owners.length === 0) {
@@ -169,8 +170,10 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             expiresAt: expiresAt ?? null,
             archivedAt: archivedAt ?? null,
             healthChecksDisabled: record.healthChecksDisabled === true,
+            forwardPathAndQuery: record.forwardPathAndQuery === true,
           };
           await store.links.insert(link, tx);
+          await store.linkNames.setAliases(link.id, aliases ?? [], tx);
           for (const [i, u] of owners.entries()) await store.owners.insert(link.id, u, { primary: i === 0, at: now }, tx);
           await store.tags.setForLink(link.id, tags, tx, { fresh: true });
           events.push({
@@ -183,28 +186,38 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
               fieldsOf(
                 link,
                 tags.map((t) => t.name),
+                aliases ?? [],
               ),
             ),
           });
-          return { action: 'created' as const, notes, changes: [], unsupported };
+          return { action: 'created' as const, notes, changes: [] };
         }
 
         const current = (await store.links.lockForChange(existing.id, tx)) ?? existing;
         const stored = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
-        const { write, tagsDiffer, newOwners } = plan(current, stored, await store.owners.list(current.id, tx), now);
-        if (Object.keys(write).length === 1 && !tagsDiffer && newOwners.length === 0) {
-          return { action: 'skipped' as const, notes, changes: [], unsupported };
+        const storedAliases = (await store.linkNames.forLinks([current.id], tx)).get(current.id) ?? [];
+        const { write, tagsDiffer, aliasesDiffer, newOwners, unchanged } = plan(
+          current,
+          stored,
+          storedAliases,
+          await store.owners.list(current.id, tx),
+          now,
+        );
+        if (unchanged) {
+          return { action: 'skipped' as const, notes, changes: [] };
         }
         await store.links.write(current.id, write, tx);
         if (tagsDiffer) await store.tags.setForLink(current.id, tags, tx);
+        if (aliasesDiffer) await store.linkNames.setAliases(current.id, aliases!, tx);
         const link = { ...current, slug: current.slug };
         const after: Link = { ...current, ...write } as Link;
         const changes = fieldChanges(
           fieldsOf(
             current,
             stored.map((t) => t.name),
+            storedAliases,
           ),
-          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name)),
+          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name), aliasesDiffer ? aliases! : storedAliases),
         );
         if (Object.keys(changes).length > 0) events.push({ ...base, linkId: link.id, slug: link.slug, kind: 'updated', changes });
         for (const u of newOwners) {
@@ -222,7 +235,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         }
         const changed = [...Object.keys(changes), ...(newOwners.length > 0 ? ['owners'] : [])];
         if (write.healthChecksDisabled !== undefined && !changed.includes('healthChecksDisabled')) changed.push('healthChecksDisabled');
-        return { action: 'updated' as const, notes, changes: changed, unsupported };
+        return { action: 'updated' as const, notes, changes: changed };
       },
       { dryRun: opts.dryRun },
     );

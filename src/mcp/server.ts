@@ -144,7 +144,7 @@ async function callTool(deps: McpServerDeps, ctx: ToolContext, name: string, arg
     const authed: AuthedContext = {
       ...ctx,
       user: ctx.user,
-      actor: asUser(ctx.user),
+      actor: asUser(ctx.user, 'mcp'),
       viewer: { id: ctx.user.id, isAdmin: ctx.user.role === 'admin' },
     };
     const payload = await tool.definition.run(input, authed);

@@ -93,8 +93,6 @@
   function extraLine(s) {
     var parts = [s.rows + ' rows read'];
     if (s.source_clicks > 0) parts.push(s.source_clicks + ' clicks counted by the source (reported, not stored)');
-    if (s.without_aliases > 0) parts.push(s.without_aliases + ' imported without their aliases');
-    if (s.without_forwarding > 0) parts.push(s.without_forwarding + ' imported without path forwarding');
     if (s.dry_run) parts.push('nothing was written');
     return parts.join('; ') + '.';
   }

@@ -118,6 +118,8 @@ describe('GET /api/v1/links/export', () => {
       expires_at: null,
       archived_at: lines[0].archived_at,
       health_checks_disabled: true,
+      aliases: [],
+      forward_path_and_query: false,
       created_at: lines[0].created_at,
     });
     assert.match(lines[0].archived_at, /Z$/);
@@ -168,6 +170,8 @@ describe('joe-links links export / import', () => {
         description: 'line 1\nline 2',
         tags: ['Docs', 'Team A'],
         visibility: 'private',
+        aliases: ['w', 'docs'],
+        forwardPathAndQuery: true,
       },
       ann.id,
     );
@@ -202,6 +206,7 @@ describe('joe-links links export / import', () => {
     assert.match(imported.stderr, /1 created, 0 updated, 2 skipped, 0 refused/);
 
     const reexported = run(dst.dsn, ['export']);
+    assert.match(exported.stdout, /"aliases":\["docs","w"\],"forward_path_and_query":true/, 'aliases and forwarding travel');
     const expected = exported.stdout.replace('"owners":["gone@example.test"]', '"owners":["keeper@example.test"]');
     assert.equal(reexported.stdout, expected, 'the same links, owners, tags, dates and flags');
 

@@ -47,6 +47,7 @@ const VOCABULARY = new Set([
   'not_found',
   'validation_failed',
   'duplicate_slug',
+  'duplicate_alias',
   'unknown_user',
   'duplicate_share',
   'duplicate_owner',

@@ -90,7 +90,7 @@ describeEachDatabase('link store', (ctx) => {
     assert.equal(link.expiresAt, null);
     assert.equal(link.archivedAt, null);
     assert.equal(link.healthChecksDisabled, false);
-    assert.deepEqual(await store.links.get(link.id), (({ tags: _t, owners: _o, ...rest }) => rest)(link));
+    assert.deepEqual(await store.links.get(link.id), (({ tags: _t, owners: _o, aliases: _a, ...rest }) => rest)(link));
   });
 
   test('deleting a link leaves no row referencing it in any table', async () => {
@@ -315,6 +315,7 @@ describeEachDatabase('link store', (ctx) => {
       visibility: 'secure',
       expiresAt: clock.now + 7_200_000,
       archivedAt: clock.now,
+      forwardPathAndQuery: false,
     });
     assert.deepEqual(await store.links.lookupHostAndSlug('nokeyword', 'no-such-slug'), { hostTemplate: null, link: null });
   });

@@ -36,8 +36,6 @@ export interface ImportSummaryView {
   skipped: number;
   refused: number;
   sourceClicks: number;
-  withoutAliases: number;
-  withoutForwarding: number;
 }
 
 export interface ImportPageState {
@@ -161,8 +159,6 @@ export function ImportResult({ result, hidden }: { result: ImportPageState['resu
 export function extraLine(s: ImportSummaryView): string {
   const parts = [`${s.rows} rows read`];
   if (s.sourceClicks > 0) parts.push(`${s.sourceClicks} clicks counted by the source (reported, not stored)`);
-  if (s.withoutAliases > 0) parts.push(`${s.withoutAliases} imported without their aliases`);
-  if (s.withoutForwarding > 0) parts.push(`${s.withoutForwarding} imported without path forwarding`);
   if (s.dryRun) parts.push('nothing was written');
   return `${parts.join('; ')}.`;
 }
