@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { benchAnalytics, benchUserAgentParsing } from './analytics.js';
+import { benchImports } from './imports.js';
 import { benchPostgresRedirects, benchRedirects, type ScenarioResult } from './redirect.js';
 
 /**
@@ -37,4 +38,12 @@ if (want('analytics')) {
   console.log(`analytics_export_rss_growth_mb=${r.exportRssGrowthMb.toFixed(1)} (target < 64)`);
   const ua = benchUserAgentParsing();
   console.log(`analytics_ua_parse_ns=${ua.realNs.toFixed(0)} hostile_512_ns=${ua.hostileNs.toFixed(0)} (one pass per UA string)`);
+}
+
+if (want('import')) {
+  const r = await benchImports();
+  console.log(
+    `import_golink_links=${r.links} first_s=${(r.firstMs / 1000).toFixed(1)} (target < 30, SQLite) ` +
+      `again_s=${(r.againMs / 1000).toFixed(1)} (every row unchanged) rss_growth_mb=${r.rssGrowthMb.toFixed(1)}`,
+  );
 }

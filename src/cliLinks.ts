@@ -46,8 +46,6 @@ export function rowLine(row: ImportRow): string {
 export function summaryLine(s: ImportSummary): string {
   const parts = [`${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.refused} refused`];
   if (s.sourceClicks > 0) parts.push(`${s.sourceClicks} clicks counted by the source (not stored)`);
-  if (s.withoutAliases > 0) parts.push(`${s.withoutAliases} without their aliases`);
-  if (s.withoutForwarding > 0) parts.push(`${s.withoutForwarding} without path forwarding`);
   return parts.join('; ');
 }
 

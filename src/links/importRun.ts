@@ -54,9 +54,6 @@ export interface ImportSummary {
   refused: number;
   /** Clicks the source counted for the links imported (created, updated or unchanged). */
   sourceClicks: number;
-  /** Rows imported without their aliases / path forwarding, which this server cannot hold yet. */
-  withoutAliases: number;
-  withoutForwarding: number;
 }
 
 export interface ImportRun {
@@ -140,8 +137,6 @@ export async function startImport(
     skipped: 0,
     refused: 0,
     sourceClicks: 0,
-    withoutAliases: 0,
-    withoutForwarding: 0,
   };
   return { format, summary, rows: importRows(ctx, actor, format, text.all, request, summary), bytesRead: decoded.read };
 }
@@ -166,7 +161,7 @@ async function* importRows(
   };
   try {
     for await (const parsed of format.parse(text)) {
-      yield count(await importOne(ctx, actor, format, parsed, request, ledger, users, summary));
+      yield count(await importOne(ctx, actor, format, parsed, request, ledger, users));
     }
   } catch (e) {
     if (!(e instanceof NotUtf8Error)) throw e;
@@ -191,7 +186,6 @@ async function importOne(
   request: ImportRequest,
   ledger: SlugLedger,
   users: Map<string, User | null>,
-  summary: ImportSummary,
 ): Promise<ImportRow> {
   const { line } = parsed;
   if (!parsed.record) return refused(line, parsed.slug, parsed.error ?? 'this row could not be read');
@@ -234,8 +228,6 @@ async function importOne(
       source: format.name,
       users,
     });
-    if (outcome.unsupported.includes('aliases')) summary.withoutAliases++;
-    if (outcome.unsupported.includes('forwarding')) summary.withoutForwarding++;
     return {
       ...base,
       action: outcome.action,

@@ -31,8 +31,6 @@ export interface ImportOutcome {
   notes: string[];
   /** The fields an update changes (or would change, in a dry run), e.g. `url`, `tags`, `owners`. */
   changes: string[];
-  /** Fields of the record this server cannot store yet (docs/import-formats.md#mapping). */
-  unsupported: ('aliases' | 'forwarding')[];
 }
 
 export interface ImportOptions {
@@ -73,23 +71,6 @@ async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, opts
 }
 
 /**
- * Record fields the links of this server cannot hold yet: the link is
- * imported without them and the row says so (docs/import-formats.md#mapping).
- */
-function unsupportedFields(record: LinkRecord, notes: string[]): ('aliases' | 'forwarding')[] {
-  const out: ('aliases' | 'forwarding')[] = [];
-  if ((record.aliases?.length ?? 0) > 0) {
-    out.push('aliases');
-    notes.push(`aliases ${record.aliases!.join(', ')} not kept: this server has no aliases yet`);
-  }
-  if (record.forwardPathAndQuery === true) {
-    out.push('forwarding');
-    notes.push('path and query forwarding not kept: this server cannot forward them yet');
-  }
-  return out;
-}
-
-/**
  * Every link rule applies, except that expiry and archive times are restored
  * as given (an export of an expired link must import back). Fields the record
  * does not carry (CSV has no visibility, owners or dates) are kept.
@@ -107,11 +88,54 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   const notes: string[] = [];
   const ownerIds = await ownersOf(ctx, actor, record, opts, notes);
   const { store } = ctx;
-  const unsupported = unsupportedFields(record, notes);
   // An import may change a link only as its importer could by hand: a slug taken by someone else's link stays theirs.
   const taken = await store.links.getBySlug(record.slug);
   if (taken && !(await capsOf(store, actor, taken.id)).canEdit) {
     throw new AppError('SLUG_CONFLICT', 'slug is taken by a link you may not edit', 'slug');
+  }
+
+  const importsAsSelf = actor.kind === 'user' && (actor.user.role !== 'admin' || opts.keepFileOwners === false);
+  /** What an update would write: only what differs; owners only ever added, never taken away. */
+  const plan = (
+    current: Link,
+    stored: readonly { slug: string }[],
+    storedAliases: readonly string[],
+    owners: readonly { userId: string }[],
+    now: number,
+  ) => {
+    const write: LinkWrite = { updatedAt: now };
+    if (current.url !== url) write.url = url;
+    if (current.title !== title) write.title = title;
+    if (current.description !== description) write.description = description;
+    if (visibility !== undefined && current.visibility !== visibility) write.visibility = visibility;
+    if (expiresAt !== undefined && current.expiresAt !== expiresAt) write.expiresAt = expiresAt;
+    if (archivedAt !== undefined && current.archivedAt !== archivedAt) write.archivedAt = archivedAt;
+    if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
+      write.healthChecksDisabled = record.healthChecksDisabled;
+    }
+    if (record.forwardPathAndQuery !== undefined && current.forwardPathAndQuery !== record.forwardPathAndQuery) {
+      write.forwardPathAndQuery = record.forwardPathAndQuery;
+    }
+    const slugs = (list: readonly { slug: string }[]) =>
+      list
+        .map((t) => t.slug)
+        .sort()
+        .join('\n');
+    const tagsDiffer = slugs(stored) !== slugs(tags);
+    const aliasesDiffer = aliases !== undefined && aliases.join('\n') !== storedAliases.join('\n');
+    const existingOwners = new Set(owners.map((o) => o.userId));
+    // The importer becomes owner of the links they create, never of existing ones; file owners (kept by an admin) are added.
+    const newOwners = importsAsSelf ? [] : ownerIds.filter((u) => !existingOwners.has(u));
+    const unchanged = Object.keys(write).length === 1 && !tagsDiffer && !aliasesDiffer && newOwners.length === 0;
+    return { write, tagsDiffer, aliasesDiffer, newOwners, unchanged };
+  };
+  // Re-importing a file finds most rows unchanged: that is decided on a plain read, without a transaction.
+  if (taken) {
+    const stored = (await store.tags.forLinks([taken.id])).get(taken.id) ?? [];
+    const storedAliases = (await store.linkNames.forLinks([taken.id])).get(taken.id) ?? [];
+    if (plan(taken, stored, storedAliases, await store.owners.list(taken.id), ctx.now()).unchanged) {
+      return { action: 'skipped', notes, changes: [] };
+    }
   }
 
   try {
@@ -166,44 +190,25 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
               ),
             ),
           });
-          return { action: 'created' as const, notes, changes: [], unsupported };
+          return { action: 'created' as const, notes, changes: [] };
         }
 
         const current = (await store.links.lockForChange(existing.id, tx)) ?? existing;
-        const write: LinkWrite = { updatedAt: now };
-        if (current.url !== url) write.url = url;
-        if (current.title !== title) write.title = title;
-        if (current.description !== description) write.description = description;
-        if (visibility !== undefined && current.visibility !== visibility) write.visibility = visibility;
-        if (expiresAt !== undefined && current.expiresAt !== expiresAt) write.expiresAt = expiresAt;
-        if (archivedAt !== undefined && current.archivedAt !== archivedAt) write.archivedAt = archivedAt;
-        if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
-          write.healthChecksDisabled = record.healthChecksDisabled;
-        }
-        if (record.forwardPathAndQuery !== undefined && current.forwardPathAndQuery !== record.forwardPathAndQuery) {
-          write.forwardPathAndQuery = record.forwardPathAndQuery;
-        }
         const stored = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
-        const tagsDiffer =
-          stored
-            .map((t) => t.slug)
-            .sort()
-            .join('\n') !==
-          tags
-            .map((t) => t.slug)
-            .sort()
-            .join('\n');
         const storedAliases = (await store.linkNames.forLinks([current.id], tx)).get(current.id) ?? [];
-        const aliasesDiffer = aliases !== undefined && aliases.join('\n') !== storedAliases.join('\n');
-        const existingOwners = new Set((await store.owners.list(current.id, tx)).map((o) => o.userId));
-        // Owners are only ever added: an import never takes a link away from anyone.
-        const newOwners = ownerIds.filter((u) => !existingOwners.has(u));
-        if (Object.keys(write).length === 1 && !tagsDiffer && !aliasesDiffer && newOwners.length === 0) {
-          return { action: 'skipped' as const, notes, changes: [], unsupported };
+        const { write, tagsDiffer, aliasesDiffer, newOwners, unchanged } = plan(
+          current,
+          stored,
+          storedAliases,
+          await store.owners.list(current.id, tx),
+          now,
+        );
+        if (unchanged) {
+          return { action: 'skipped' as const, notes, changes: [] };
         }
         await store.links.write(current.id, write, tx);
         if (tagsDiffer) await store.tags.setForLink(current.id, tags, tx);
-        if (aliasesDiffer) await store.linkNames.setAliases(current.id, aliases, tx);
+        if (aliasesDiffer) await store.linkNames.setAliases(current.id, aliases!, tx);
         const link = { ...current, slug: current.slug };
         const after: Link = { ...current, ...write } as Link;
         const changes = fieldChanges(
@@ -212,7 +217,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             stored.map((t) => t.name),
             storedAliases,
           ),
-          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name), aliasesDiffer ? aliases : storedAliases),
+          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name), aliasesDiffer ? aliases! : storedAliases),
         );
         if (Object.keys(changes).length > 0) events.push({ ...base, linkId: link.id, slug: link.slug, kind: 'updated', changes });
         for (const u of newOwners) {
@@ -230,7 +235,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         }
         const changed = [...Object.keys(changes), ...(newOwners.length > 0 ? ['owners'] : [])];
         if (write.healthChecksDisabled !== undefined && !changed.includes('healthChecksDisabled')) changed.push('healthChecksDisabled');
-        return { action: 'updated' as const, notes, changes: changed, unsupported };
+        return { action: 'updated' as const, notes, changes: changed };
       },
       { dryRun: opts.dryRun },
     );

@@ -9,6 +9,7 @@ import { registerAnalyticsRoutes } from './analytics.js';
 import { registerConfigRoutes } from './config.js';
 import { apiNotFound } from './errors.js';
 import { registerLinkExportRoute } from './export.js';
+import { registerImportRoute } from './import.js';
 import { authenticate } from './guards.js';
 import { registerHistoryRoutes } from './history.js';
 import { registerKeywordRoutes } from './keywords.js';
@@ -89,6 +90,7 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
     registerLinkExportRoute(api, deps);
     registerNotificationRoutes(api, deps);
     registerWebhookRoutes(api, deps);
+    registerImportRoute(api, deps);
     deps.extend?.(api);
   });
 

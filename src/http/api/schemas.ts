@@ -272,6 +272,41 @@ export const LinkExportRecordSchema = Type.Object(
   { $id: 'LinkExportRecord', description: 'One line of the JSON Lines link export.' },
 );
 
+// ---------------------------------------------------------------- imports (docs/api.md#importing-from-other-tools)
+
+const ImportAction = StringEnum(['created', 'updated', 'skipped', 'refused']);
+
+export const ImportReportSchema = Type.Object(
+  {
+    format: Type.String({ description: 'the format read (named with `from` or detected)' }),
+    dry_run: Type.Boolean(),
+    rows: Type.Array(
+      Type.Object({
+        line: Type.Integer({ description: 'line of the file (position in the list, for JSON documents)' }),
+        slug: Type.Optional(Type.String({ description: 'the slug here' })),
+        written: Type.Optional(Type.String({ description: 'the name as the file wrote it, when it differs' })),
+        action: ImportAction,
+        reason: Type.Optional(Type.String({ description: 'why the row was refused; `unchanged` for a skipped one' })),
+        changes: Type.Optional(Type.Array(Type.String(), { description: 'fields an update changes' })),
+        notes: Type.Array(Type.String()),
+        source_clicks: Type.Optional(Type.Integer({ description: 'the source tool’s click count (never stored)' })),
+      }),
+      { description: 'one entry per row, in file order' },
+    ),
+    summary: Type.Object({
+      format: Type.String(),
+      dry_run: Type.Boolean(),
+      rows: Type.Integer(),
+      created: Type.Integer(),
+      updated: Type.Integer(),
+      skipped: Type.Integer(),
+      refused: Type.Integer(),
+      source_clicks: Type.Integer({ description: 'clicks the source counted for the links imported' }),
+    }),
+  },
+  { $id: 'ImportReport', description: 'What an import did (or would do, in a dry run) to each row of the file.' },
+);
+
 // ---------------------------------------------------------------- click analytics (docs/analytics.md#per-link-stats, docs/analytics.md#daily-series, docs/analytics.md#breakdowns, docs/analytics.md#csv-export, docs/analytics.md#dashboard)
 // Every field is listed with additionalProperties: false, so the serialiser drops anything
 // else the store returns (day starts, no-data flags, clicker ids without CanManageShares).
@@ -385,6 +420,7 @@ export const AnalyticsSchema = Type.Object(
 /** Every named schema, in the order the OpenAPI document lists them. */
 export const NAMED_SCHEMAS: readonly TSchema[] = [
   ApiErrorSchema,
+  ImportReportSchema,
   ConfigSchema,
   KeywordTemplateSchema,
   UserSchema,

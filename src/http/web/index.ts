@@ -16,6 +16,7 @@ import { crossSiteGuard } from './crossSite.js';
 import { registerDashboardRoutes } from './dashboard.js';
 import { webErrorHandler, webNotFound } from './errors.js';
 import { registerLandingRoute } from './landing.js';
+import { registerImportRoutes } from './importLinks.js';
 import { registerLinkRoutes } from './links.js';
 import { registerNotificationRoutes } from './notifications.js';
 import { installNulGuard } from './nulGuard.js';
@@ -68,6 +69,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       // First, so it reaches every page registered after it.
       installNulGuard(pages, deps);
       registerDashboardRoutes(pages, deps);
+      registerImportRoutes(pages, deps);
       registerLinkRoutes(pages, deps);
       registerStatsRoutes(pages, deps);
       registerAnalyticsRoutes(pages, deps);

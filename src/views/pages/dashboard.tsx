@@ -168,10 +168,16 @@ export function DashboardPage({ list, isAdmin }: { list: LinkListProps; isAdmin:
         title="My Links"
         subtitle={isAdmin ? 'As an admin you see every link.' : 'Links you own or co-own, and links shared with you.'}
         actions={
-          <a class="btn btn-primary" href="/dashboard/links/new" hx-get="/dashboard/links/new" hx-target="#modal">
-            <Icon name="plus" class="size-5" />
-            New link
-          </a>
+          <>
+            <a class="btn" href="/dashboard/links/import">
+              <Icon name="download" class="size-5" />
+              Import
+            </a>
+            <a class="btn btn-primary" href="/dashboard/links/new" hx-get="/dashboard/links/new" hx-target="#modal">
+              <Icon name="plus" class="size-5" />
+              New link
+            </a>
+          </>
         }
       />
       <form method="get" action="/dashboard" role="search" class="mb-4">

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { User } from '../../src/store/types.js';
+import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The import page in Chromium, in both themes, at desktop width and on a
+ * phone: choose a golink export, preview it (the table fills, nothing is
+ * written), import it from the preview with the progress bar, download the
+ * report. Nothing scrolls sideways, axe finds nothing serious, no console
+ * error under the CSP. Screenshots go to test-results/.
+ */
+
+const THEMES = ['joe-light', 'joe-dark'] as const;
+const WIDTHS = [1280, 375] as const;
+const GOLINK = new URL('../fixtures/imports/golink.jsonl', import.meta.url).pathname;
+
+describe('the import page in a browser', { skip: chromiumSkip('import page') }, () => {
+  let s: TestServer;
+  let browser: Browser;
+  let ann: User;
+
+  before(async () => {
+    s = await startTestServer();
+    ann = await s.store.users.create({ email: 'ann@example.com', displayName: 'Ann Lee', role: 'admin' });
+    await s.store.users.create({ email: 'bob@example.com', displayName: 'Bob Jones' });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  async function check(page: Page, problems: Problems, name: string, width: number): Promise<void> {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+    await assertAccessible(page, name);
+    await screenshot(page, name);
+    problems.assertNone();
+  }
+
+  for (const theme of THEMES) {
+    for (const width of WIDTHS) {
+      test(`${theme} at ${width}px: preview, import, report`, { timeout: 120_000 }, async () => {
+        await s.store.db.kysely.deleteFrom('links').execute();
+        const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+        await context.addCookies([{ name: 'theme', value: theme, url: s.url }]);
+        const problems = new Problems(context);
+        const page = await context.newPage();
+        await signInLocal(page, s, ann);
+        await page.locator('main').getByRole('link', { name: 'Import' }).click();
+        await page.waitForURL(`${s.url}/dashboard/links/import`);
+        await htmxReady(page);
+        await check(page, problems, `import-${theme}-${width}`, width);
+
+        await page.getByLabel('File', { exact: true }).setInputFiles(GOLINK);
+        await page.getByRole('button', { name: 'Preview' }).click();
+        await page.getByText('Preview done: nothing was written.').waitFor();
+        assert.equal(await page.locator('[data-import-rows] tr').count(), 10);
+        assert.equal(await page.locator('[data-count="refused"]').textContent(), '3');
+        assert.equal(await s.store.links.count(), 0, 'the preview wrote nothing');
+        await check(page, problems, `import-preview-${theme}-${width}`, width);
+
+        await page.getByRole('button', { name: 'Import these links' }).click();
+        await page.getByText('Import done.').waitFor();
+        assert.equal(await page.locator('progress').getAttribute('value'), '100');
+        assert.equal(await page.locator('[data-count="created"]').textContent(), '7');
+        assert.equal(await s.store.links.count(), 7);
+        await check(page, problems, `import-done-${theme}-${width}`, width);
+
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Report (CSV)' }).click()]);
+        const saved = join(await import('node:os').then((os) => os.tmpdir()), `import-report-${theme}-${width}.csv`);
+        await download.saveAs(saved);
+        const csv = readFileSync(saved, 'utf8').split('\r\n');
+        assert.equal(csv[0], 'line,slug,written,action,reason,changes,notes,source_clicks');
+        assert.match(csv[5]!, /^5,,me,refused,"the destination uses \{\{\.User\}\}/);
+        problems.assertNone();
+        await context.close();
+      });
+    }
+  }
+});
