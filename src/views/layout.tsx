@@ -77,7 +77,7 @@ function ThemeSwitch({ ctx, vertical = false }: { ctx: PageContext; vertical?: b
   const chosen: ThemeChoice = ctx.theme ?? 'system';
   return (
     <form method="post" action="/dashboard/theme" class="m-0">
-      <input type="hidden" name="return" value={ctx.path} />
+      <input type="hidden" name="back" value="1" />
       <div role="group" aria-label="Theme" class={`join${vertical ? ' join-vertical w-full' : ' w-full'}`}>
         {THEME_CHOICES.map(([value, label, icon]) => (
           <button
