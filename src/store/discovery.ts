@@ -66,12 +66,12 @@ export class DiscoveryStore {
       .where(activeAt(this.now()));
   }
 
-  /** Up to three near-miss slugs for a 404 (docs/links.md#forgiveness-and-did-you-mean); query errors yield none. */
-  async didYouMean(firstSegment: string, viewer: Viewer): Promise<string[]> {
+  /** Up to three near-miss links, nearest first, for a 404 (docs/links.md#forgiveness-and-did-you-mean); query errors yield none. */
+  async didYouMean(firstSegment: string, viewer: Viewer): Promise<Suggestion[]> {
     const q = firstSegment.toLowerCase();
     if (codePointLength(q) <= 1) return [];
     try {
-      return (await this.typoMatches(q, viewer, new Set())).slice(0, 3).map((s) => s.slug);
+      return (await this.typoMatches(q, viewer, new Set())).slice(0, 3).map(({ slug, title }) => ({ slug, title }));
     } catch {
       return [];
     }

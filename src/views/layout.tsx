@@ -78,7 +78,7 @@ function ThemeSwitch({ ctx, vertical = false }: { ctx: PageContext; vertical?: b
   const chosen: ThemeChoice = ctx.theme ?? 'system';
   return (
     <form method="post" action="/dashboard/theme" class="m-0">
-      <input type="hidden" name="return" value={ctx.path} />
+      <input type="hidden" name="back" value="1" />
       <div role="group" aria-label="Theme" class={`join${vertical ? ' join-vertical w-full' : ' w-full'}`}>
         {THEME_CHOICES.map(([value, label, icon]) => (
           <button
@@ -307,6 +307,7 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <link rel="stylesheet" href={asset('css/app.css')} />
         <script src={asset('js/htmx.js')} defer></script>
         <script src={asset('js/app.js')} defer></script>
+        <script src={asset('js/slug-field.js')} defer></script>
         <script src={asset('js/localtime.js')} defer></script>
       </head>
       <body class="min-h-screen bg-base-100 text-base-content">

@@ -8,7 +8,9 @@ import {
   isSlugShaped,
   normalizationCandidates,
   RESERVED_SLUGS,
+  slugAdvice,
   slugError,
+  suggestSlug,
 } from '../../src/domain/slug.js';
 
 /** Slug rules of docs/links.md#slugs with the canonical messages of docs/links.md#field-validation, and the forgiveness of docs/links.md#forgiveness-and-did-you-mean. */
@@ -151,5 +153,49 @@ describe('normalization candidates (docs/links.md#forgiveness-and-did-you-mean)'
         for (const x of c) assert.ok(!x.includes('_') || x === p.replace(/[.,;:!?)]+$/, ''), x);
       }),
     );
+  });
+});
+
+describe('slug suggestions (docs/links.md#slug-suggestions)', () => {
+  const cases: Array<[string, string | null]> = [
+    ['Bad Slug!', 'bad-slug'],
+    ['Slack', 'slack'],
+    ['  team   wiki  ', 'team-wiki'],
+    ['Café Menü', 'cafe-menu'],
+    ['a_b.c/d', 'a-b-c-d'],
+    ['--x--', 'x'],
+    ['!!!', null],
+    ['', null],
+    ['Admin', null],
+    ['日本', null],
+  ];
+  for (const [input, want] of cases) {
+    test(`${JSON.stringify(input)} → ${JSON.stringify(want)}`, () => assert.equal(suggestSlug(input), want));
+  }
+
+  test('a suggestion is always a usable slug, and a usable slug suggests itself', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (s) => {
+        const got = suggestSlug(s);
+        if (got !== null) assert.equal(slugError(got), null, JSON.stringify(s));
+        if (slugError(s) === null) assert.equal(got, s);
+      }),
+    );
+    assert.equal(suggestSlug(`${'a'.repeat(127)}-b`)?.length, 127, 'cut at 128 without a trailing hyphen');
+  });
+
+  test('plain-language advice: the rule, the slug meant, what the app uses, nothing for a good slug', () => {
+    assert.equal(slugAdvice('slack'), null);
+    assert.deepEqual(slugAdvice('Bad Slug!'), {
+      message: 'A short name uses lowercase letters, digits and hyphens, and starts and ends with a letter or digit.',
+      suggestion: 'bad-slug',
+    });
+    assert.deepEqual(slugAdvice('admin'), { message: "'admin' is used by the app. Choose another name.", suggestion: null });
+    assert.deepEqual(slugAdvice(''), { message: 'Choose a short name for the link.', suggestion: null });
+    assert.deepEqual(slugAdvice('a'.repeat(129)), {
+      message: 'That is too long: a short name has at most 128 characters.',
+      suggestion: 'a'.repeat(128),
+    });
+    assert.equal(slugAdvice('!!!')!.suggestion, null);
   });
 });

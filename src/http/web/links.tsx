@@ -7,7 +7,7 @@ import type { LinkCaps } from '../../domain/caps.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import { Unreadable } from '../../domain/linkInput.js';
-import { slugError } from '../../domain/slug.js';
+import { slugAdvice } from '../../domain/slug.js';
 import { splitAliasList } from '../../domain/aliases.js';
 import { splitTagList } from '../../domain/tags.js';
 import type { Link } from '../../store/types.js';
@@ -33,7 +33,7 @@ import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTa
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
-import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, toastHeader } from './render.js';
+import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, shortKeyword, toastHeader } from './render.js';
 import {
   checkbox,
   field,
@@ -106,11 +106,19 @@ function draftOf(v: LinkFormValues) {
   };
 }
 
-/** A refused save as the form shows it: the rule's message beside its field. */
-function formError(e: unknown, fallback: string): FormError | null {
+/**
+ * A refused save as the form shows it: the rule's message beside its field; a slug's in plain
+ * words with the slug meant, or the link that holds it (docs/web-ui.md#link-forms).
+ */
+function formError(e: unknown, fallback: string, slug: string, shortKeyword: string): FormError | null {
   if (!isAppError(e)) return null;
-  if (e.code === 'SLUG_CONFLICT') return { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
+  if (e.code === 'SLUG_CONFLICT')
+    return { field: 'slug', message: `${shortKeyword}/${slug} is taken. Choose another name.`, open: `/${slug}` };
   if (e.code === 'ALIAS_CONFLICT') return { field: 'aliases', message: `${e.message}. Choose a different one.` };
+  if (e.field === 'slug') {
+    const advice = slugAdvice(slug) ?? { message: e.message, suggestion: null };
+    return { field: 'slug', message: advice.message, suggestion: advice.suggestion };
+  }
   if (e.status === 400) return { field: e.field ?? null, message: e.message };
   return { field: null, message: fallback };
 }
@@ -178,10 +186,13 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/dashboard/links/validate-slug', guard, async (req, reply) => {
     const slug = query(req, 'slug').trim();
     if (slug === '') return sendFragment(reply, '');
-    const msg = slugError(slug);
-    if (msg) return sendFragment(reply, renderFragment(<SlugCheck state="error" message={msg} />));
-    const taken = await store.links.slugTaken(slug);
-    return sendFragment(reply, renderFragment(<SlugCheck state={taken ? 'taken' : 'available'} />));
+    const advice = slugAdvice(slug);
+    if (advice)
+      return sendFragment(reply, renderFragment(<SlugCheck state="error" message={advice.message} suggestion={advice.suggestion} />));
+    if (await store.links.slugTaken(slug)) {
+      return sendFragment(reply, renderFragment(<SlugCheck state="taken" slug={slug} shortKeyword={shortKeyword(config, req)} />));
+    }
+    return sendFragment(reply, renderFragment(<SlugCheck state="available" />));
   });
 
   app.get('/dashboard/links/new', guard, async (req, reply) =>
@@ -196,7 +207,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     try {
       created = await links.create(requestActor(req), { slug: values.slug, ...draftOf(values) });
     } catch (e) {
-      const error = formError(e, 'Could not create the link. Please try again.');
+      const error = formError(e, 'Could not create the link. Please try again.', values.slug, shortKeyword(config, req));
       if (!error) req.log.error({ err: e }, 'creating a link from the web form failed');
       const shown = error ?? { field: null, message: 'Could not create the link. Please try again.' };
       return renderForm(req, reply, { mode: 'create', values, error: shown }, isAppError(e) ? e.status : 500);
@@ -267,7 +278,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       // One transaction: the fields and the tag set are saved together or not at all.
       await links.update(got.actor, got, draftOf(values));
     } catch (e) {
-      const error = formError(e, 'Update failed.');
+      const error = formError(e, 'Update failed.', link.slug, shortKeyword(config, req));
       if (!error) req.log.error({ err: e }, 'updating a link from the web form failed');
       const shown = error ?? { field: null, message: 'Update failed.' };
       return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: shown }, isAppError(e) ? e.status : 500);

@@ -35,6 +35,10 @@ export const EMPTY_LINK_FORM: LinkFormValues = {
 export interface FormError {
   field: string | null;
   message: string;
+  /** A slug the person probably meant, offered as a one-click fix (docs/links.md#slug-suggestions). */
+  suggestion?: string | null;
+  /** Where the link that already holds the typed slug goes (`/slug`): "open it". */
+  open?: string | null;
 }
 
 export interface LinkFormProps {
@@ -131,15 +135,18 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
               autofocus
               aria-invalid={slugErr ? 'true' : undefined}
               aria-describedby={described('link-slug', slugErr, true)}
+              data-slug-input
+              data-slug-source
               hx-get="/dashboard/links/validate-slug"
               hx-trigger="input changed delay:300ms"
               hx-target="#slug-check"
               hx-sync="this:replace"
             />
           ) : (
-            <input id="link-slug" type="text" value={values.slug} disabled aria-describedby="link-slug-hint" />
+            <input id="link-slug" type="text" value={values.slug} disabled aria-describedby="link-slug-hint" data-slug-source />
           )}
         </div>
+        {slugErr && error && <SlugFix suggestion={error.suggestion ?? null} open={error.open ?? null} />}
         {create && <div id="slug-check" class="text-sm min-h-5" aria-live="polite"></div>}
       </Field>
 
@@ -301,7 +308,8 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
         </span>
       </label>
 
-      <div class="flex justify-end gap-2 pt-2">
+      {/* In a dialog the actions stay in view while the fields scroll under them (app.css). */}
+      <div class={asModal ? 'modal-action' : 'flex justify-end gap-2 pt-2'}>
         {asModal ? (
           <button type="button" class="btn btn-ghost" data-modal-close>
             Cancel
@@ -393,8 +401,38 @@ export function LinkFormModal(props: Omit<LinkFormProps, 'asModal'>) {
   );
 }
 
-export function SlugCheck({ state, message }: { state: 'error' | 'taken' | 'available'; message?: string }) {
-  if (state === 'available') {
+/** The way out of a slug error: use the slug meant, or open the link that holds this one. */
+function SlugFix({ suggestion, open }: { suggestion: string | null; open: string | null }) {
+  if (!suggestion && !open) return null;
+  return (
+    <p class="flex flex-wrap items-center gap-2 text-sm mt-1">
+      {suggestion && (
+        <>
+          <button type="button" class="btn btn-xs btn-primary font-mono js-only" data-slug-suggestion={suggestion}>
+            {`Use ${suggestion}`}
+          </button>
+          <span class="no-js-only">
+            Try <span class="font-mono">{suggestion}</span>.
+          </span>
+        </>
+      )}
+      {open && (
+        <a class="link link-brand" href={open} target="_blank" rel="noopener">
+          Open it
+        </a>
+      )}
+    </p>
+  );
+}
+
+/** The live slug check (docs/web-ui.md#link-forms): available, taken (open it), or what is wrong and the slug meant. */
+export function SlugCheck(
+  p:
+    | { state: 'available' }
+    | { state: 'taken'; slug: string; shortKeyword: string }
+    | { state: 'error'; message: string; suggestion: string | null },
+) {
+  if (p.state === 'available') {
     return (
       <span class="success-text inline-flex items-center gap-1">
         <Icon name="check" class="size-4" />
@@ -402,7 +440,26 @@ export function SlugCheck({ state, message }: { state: 'error' | 'taken' | 'avai
       </span>
     );
   }
-  return <span class="error-text">{state === 'taken' ? 'Slug already taken' : message}</span>;
+  if (p.state === 'taken') {
+    return (
+      <span class="error-text">
+        {`${p.shortKeyword}/${p.slug} is taken — `}
+        <a class="link" href={`/${p.slug}`} target="_blank" rel="noopener">
+          open it
+        </a>
+      </span>
+    );
+  }
+  return (
+    <span class="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <span class="error-text">{p.message}</span>
+      {p.suggestion && (
+        <button type="button" class="btn btn-xs btn-primary font-mono" data-slug-suggestion={p.suggestion}>
+          {`Use ${p.suggestion}`}
+        </button>
+      )}
+    </span>
+  );
 }
 
 export function TagSuggestions({ names }: { names: readonly string[] }) {
