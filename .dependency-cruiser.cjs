@@ -1,5 +1,5 @@
 // The layering of src/, checked by `npm run lint` (see ARCHITECTURE.md, "Layers").
-// domain ← db ← store ← links, resolve (the application layer) ← http / mcp / cli, with the
+// domain ← db ← store ← links, resolve, notify (the application layer) ← http / mcp / cli, with the
 // services (auth, workers, llm, net) beside the application layer and views used
 // only by the web surface. Type-only imports count: a cycle through types is
 // still a cycle a reader has to untangle.
@@ -34,9 +34,9 @@ module.exports = {
     {
       name: 'application-below-surfaces',
       severity: 'error',
-      comment: 'The application layer (links/, resolve/) uses store/ and domain/; the surfaces call it, never the other way.',
-      from: { path: '^src/(links|resolve)/' },
-      to: { path: notUnder('links', 'resolve', 'store', 'domain') },
+      comment: 'The application layer (links/, resolve/, notify/) uses store/ and domain/; the surfaces call it, never the other way.',
+      from: { path: '^src/(links|resolve|notify)/' },
+      to: { path: notUnder('links', 'resolve', 'notify', 'store', 'domain') },
     },
     {
       name: 'services-below-surfaces',
@@ -50,7 +50,7 @@ module.exports = {
       severity: 'error',
       comment: 'views/ renders what it is given: domain rules and store types, nothing that acts.',
       from: { path: '^src/views/' },
-      to: { path: `${TOP}|^src/(auth|workers|llm|net|links|resolve|db)/` },
+      to: { path: `${TOP}|^src/(auth|workers|llm|net|links|resolve|notify|db)/` },
     },
     {
       name: 'views-take-store-types-only',

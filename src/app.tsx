@@ -22,6 +22,7 @@ import type { Resolver } from './resolve/resolver.js';
 import type { LinkSuggestions } from './llm/index.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
+import { asset } from './views/assets.js';
 import type { Store } from './store/index.js';
 import type { ClickEvent } from './workers/clickWriter.js';
 
@@ -169,6 +170,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     },
   });
+  // Browsers and crawlers ask for /favicon.ico on their own (pages link the SVG); point them at it.
+  app.get('/favicon.ico', (_req, reply) => reply.header('cache-control', 'public, max-age=86400').redirect(asset('img/favicon.svg'), 301));
   // Static files and probes belong to no surface: their rare failures get the HTML error pages.
   app.setErrorHandler(webErrorHandler(deps));
 

@@ -6,10 +6,10 @@ import { registerLinkTransferCommands } from './cliLinks.js';
 import { registerMaintenanceCommands } from './cliMaintenance.js';
 import { ConfigError, loadConfig } from './config.js';
 import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db/migrate.js';
+import { splitAliasList } from './domain/aliases.js';
 import { isAppError } from './domain/errors.js';
 import { splitTagList } from './domain/tags.js';
-import { asSystem, LinkService } from './links/index.js';
-import { CliError, out, requireUser, withStore } from './cliSupport.js';
+import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './cliSupport.js';
 import type { RunningServer } from './server.js';
 import { tuneV8ForServing } from './v8Tuning.js';
 
@@ -118,20 +118,37 @@ export function buildCli(): Command {
     .option('--description <text>', 'description')
     .option('--visibility <mode>', 'public | private | secure', 'public')
     .option('--tags <list>', 'comma-separated tags')
+    .option('--as <email>', 'the user the link history names as having made the change (default: the CLI alone)')
+    .option('--aliases <list>', 'comma-separated more names for the link (at most 10)')
+    .option('--forward', 'append a visit’s extra path and query to the destination', false)
     .action(
-      async (o: { slug: string; url: string; owner: string; title?: string; description?: string; visibility: string; tags?: string }) => {
+      async (o: {
+        slug: string;
+        url: string;
+        owner: string;
+        title?: string;
+        description?: string;
+        visibility: string;
+        tags?: string;
+        as?: string;
+        aliases?: string;
+        forward: boolean;
+      }) => {
         await withStore(async (store) => {
           const owner = await requireUser(store, o.owner);
-          const link = await new LinkService(store).create(asSystem('cli'), {
+          const link = await cliLinkService(store).create(await cliOperator(store, o.as), {
             slug: o.slug,
             url: o.url,
             title: o.title,
             description: o.description,
             visibility: o.visibility,
             tags: o.tags ? splitTagList(o.tags) : [],
+            aliases: o.aliases ? splitAliasList(o.aliases) : [],
+            forwardPathAndQuery: o.forward,
             ownerId: owner.id,
           });
-          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id})`);
+          const aka = link.aliases.length > 0 ? `, also ${link.aliases.join(', ')}` : '';
+          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id}${aka})`);
         });
       },
     );

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import { CliError, withStore } from './cliSupport.js';
-import { readFileSync } from 'node:fs';
-import { CsvSyntaxError } from './domain/csvRead.js';
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { CliError, cliLinkService, cliOperator, requireUser, withStore } from './cliSupport.js';
 import { isAppError } from './domain/errors.js';
-import { detectFormat, parseJsonLines, parseLinksCsv, type BulkFormat, type ParsedRecord } from './domain/linkRecords.js';
-import { asSystem, exportLines, LinkService } from './links/index.js';
+import { formatNames } from './domain/imports/registry.js';
+import { exportLines, type ImportRow, type ImportSummary } from './links/index.js';
 
 /**
- * `joe-links links export` and `joe-links links import` (docs/api.md#bulk-export-and-import): move
- * links between instances or restore them, as JSON Lines (the export's own
- * format) or CSV (`slug,url,title,description,tags`).
+ * `joe-links links export` and `joe-links links import` (docs/api.md#bulk-export-and-import):
+ * move links between instances or restore them as JSON Lines, and bring them
+ * in from other tools' exports (docs/import-formats.md).
  */
 
 /** Writes respecting back-pressure, so a large export into a slow pipe stays flat in memory. */
@@ -23,24 +23,33 @@ function write(text: string): Promise<void> {
   });
 }
 
-function readInput(file: string): string {
+async function openInput(file: string): Promise<AsyncIterable<Uint8Array>> {
+  if (file === '-') return process.stdin;
   try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
+    await access(file);
   } catch (e) {
     throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
   }
+  return createReadStream(file);
 }
 
-function parse(text: string, format: BulkFormat): ParsedRecord[] {
-  try {
-    return format === 'jsonl' ? parseJsonLines(text) : parseLinksCsv(text);
-  } catch (e) {
-    if (e instanceof CsvSyntaxError) throw new CliError(`not a valid CSV file: ${e.message}`);
-    throw e;
+/** One line per row: the action and slug, with notes; a refused row with its line and the name the file gave it. */
+export function rowLine(row: ImportRow): string {
+  if (row.action === 'refused') {
+    const name = row.written ?? row.slug;
+    return `refused  line ${row.line}${name ? ` (${name})` : ''}: ${row.reason}`;
   }
+  const notes = row.notes.length > 0 ? ` (${row.notes.join('; ')})` : '';
+  return `${row.action.padEnd(8)} ${row.slug}${notes}`;
 }
 
-const label = (r: ParsedRecord) => `line ${r.line}${r.slug ? ` (${r.slug})` : ''}`;
+export function summaryLine(s: ImportSummary): string {
+  const parts = [`${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.refused} refused`];
+  if (s.sourceClicks > 0) parts.push(`${s.sourceClicks} clicks counted by the source (not stored)`);
+  if (s.withoutAliases > 0) parts.push(`${s.withoutAliases} without their aliases`);
+  if (s.withoutForwarding > 0) parts.push(`${s.withoutForwarding} without path forwarding`);
+  return parts.join('; ');
+}
 
 export function registerLinkTransferCommands(links: Command): void {
   links
@@ -55,53 +64,46 @@ export function registerLinkTransferCommands(links: Command): void {
   links
     .command('import')
     .description(
-      'create or update links from a JSON Lines export or a CSV file (header slug,url,title,description,tags); ' +
+      'create or update links from a joe-links export, a CSV file or another tool’s export (golink, Trotto, Slash, Shlink, YOURLS, Bitly, Dub, Kutt); ' +
         'links whose slug exists are updated when they differ and skipped when not, so importing twice changes nothing',
     )
     .argument('<file>', 'the file to read, or - for stdin')
-    .option('--dry-run', 'check every record and report what would happen, writing nothing', false)
-    .option('--owner <email>', 'owner of CSV rows and of links whose listed owners are not users here')
-    .option('--format <format>', 'jsonl or csv (default: guessed from the content)')
-    .action(async (file: string, o: { dryRun: boolean; owner?: string; format?: string }) => {
-      if (o.format !== undefined && o.format !== 'jsonl' && o.format !== 'csv') {
-        throw new CliError(`unknown --format "${o.format}": use jsonl or csv`);
-      }
-      const text = readInput(file);
-      const format = (o.format as BulkFormat | undefined) ?? detectFormat(text);
-      if (format === 'csv' && o.owner === undefined) throw new CliError('a CSV file names no owners: pass --owner <email>');
-      const records = parse(text, format);
-      const counts = { created: 0, updated: 0, skipped: 0, refused: 0 };
-      await withStore(async (store) => {
-        let fallbackOwnerId: string | null = null;
-        if (o.owner !== undefined) {
-          const owner = await store.users.findByEmail(o.owner);
-          if (!owner) throw new CliError(`no user with email ${o.owner} (create one with: joe-links users create --email ${o.owner})`);
-          fallbackOwnerId = owner.id;
+    .option('--from <format>', `the file's format (default: detected from its content): ${formatNames()}`)
+    .option('--owner <email>', 'owner of links whose file names no owner, or owners who are not users here')
+    .option('--dry-run', 'check every row and report what would happen, writing nothing', false)
+    .option('--as <email>', 'the user the link history names as having made the changes (default: the CLI alone)')
+    .action(async (file: string, o: { dryRun: boolean; owner?: string; from?: string; as?: string }) => {
+      const input = await openInput(file);
+      let ownerless = 0;
+      const summary = await withStore(async (store) => {
+        const owner = o.owner === undefined ? null : await requireUser(store, o.owner);
+        const service = cliLinkService(store);
+        const operator = await cliOperator(store, o.as);
+        let run;
+        try {
+          run = await service.importFile(operator, input, {
+            from: o.from,
+            dryRun: o.dryRun,
+            fallbackOwner: owner && { id: owner.id, label: 'the --owner user' },
+            keepFileOwners: true,
+          });
+        } catch (e) {
+          if (isAppError(e)) throw new CliError(`cannot import ${file}: ${e.message}`);
+          throw e;
         }
-        const service = new LinkService(store);
-        const operator = asSystem('cli');
-        for (const r of records) {
-          if (!r.record) {
-            counts.refused++;
-            await write(`refused  ${label(r)}: ${r.error}\n`);
-            continue;
-          }
-          try {
-            const outcome = await service.importRecord(operator, r.record, { fallbackOwnerId, dryRun: o.dryRun, source: format });
-            counts[outcome.action]++;
-            const notes = outcome.notes.length > 0 ? ` (${outcome.notes.join('; ')})` : '';
-            await write(`${outcome.action.padEnd(8)} ${r.record.slug}${notes}\n`);
-          } catch (e) {
-            // A broken record is reported and the rest go on; anything else (the database went away) stops the import.
-            if (!isAppError(e)) throw e;
-            counts.refused++;
-            await write(`refused  ${label(r)}: ${e.message}\n`);
-          }
+        for await (const row of run.rows) {
+          if (row.action === 'refused' && row.reason?.startsWith('no owner')) ownerless++;
+          await write(`${rowLine(row)}\n`);
         }
+        return run.summary;
       });
-      const summary = `${counts.created} created, ${counts.updated} updated, ${counts.skipped} skipped, ${counts.refused} refused`;
-      process.stderr.write(`import ${o.dryRun ? '(dry run, nothing written)' : 'finished'}: ${summary}\n`);
-      if (counts.refused > 0) process.exitCode = 1;
+      process.stderr.write(
+        `import from ${summary.format} ${summary.dryRun ? '(dry run, nothing written)' : 'finished'}: ${summaryLine(summary)}\n`,
+      );
+      if (ownerless > 0) {
+        process.stderr.write('rows without an owner who is a user here need --owner <email>\n');
+      }
+      if (summary.refused > 0) process.exitCode = 1;
     });
 }
 

@@ -1,6 +1,7 @@
 import { loadDbConfig, loadYaml } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
+import { asSystem, historyRecorder, LinkService, type Actor } from './links/index.js';
 import { createStore, type Store } from './store/index.js';
 import type { User } from './store/types.js';
 
@@ -29,4 +30,17 @@ export async function requireUser(store: Store, email: string): Promise<User> {
   const user = await store.users.findByEmail(email);
   if (!user) throw new CliError(`no user with email ${email} (create one with: joe-links users create --email ${email})`);
   return user;
+}
+
+/** The links layer as the CLI uses it: with the history recorder, as the server has it (docs/history.md). */
+export function cliLinkService(store: Store): LinkService {
+  return new LinkService(store, { recorders: [historyRecorder(store)] });
+}
+
+/**
+ * The operator: the system with every capability, recorded in history as the
+ * CLI and, with `--as EMAIL`, as acting for that user (docs/history.md#who-and-where).
+ */
+export async function cliOperator(store: Store, asEmail: string | undefined): Promise<Actor> {
+  return asSystem('cli', asEmail === undefined ? undefined : await requireUser(store, asEmail));
 }

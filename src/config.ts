@@ -61,9 +61,21 @@ export interface Config {
     maxCreates: number;
     maxReads: number;
   };
+  /** Owner notification mail (docs/notifications.md#mail); `smtp` null: notifications stay in the app. */
+  mail: { smtp: SmtpSettings | null; from: string | null };
+  webhooks: { retryBaseMs: number; allowPrivate: boolean };
   logLevel: string;
   /** `auto`: readable lines on a terminal, JSON otherwise (docs/operations.md#logs). */
   logFormat: LogFormatSetting;
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** smtps: TLS from the first byte; smtp: STARTTLS when the server offers it. */
+  secure: boolean;
+  user: string | null;
+  pass: string | null;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +129,10 @@ export const SETTINGS = {
   llmBaseUrl: S('JOE_LLM_BASE_URL', 'llm.base_url'),
   llmPrompt: S('JOE_LLM_PROMPT', 'llm.prompt'),
   logLevel: S('JOE_LOG_LEVEL', 'log_level'),
+  smtpUrl: S('JOE_SMTP_URL', 'smtp.url'),
+  mailFrom: S('JOE_MAIL_FROM', 'mail.from'),
+  webhookRetryBase: S('JOE_WEBHOOK_RETRY_BASE', 'webhook.retry_base'),
+  webhookAllowPrivate: S('JOE_WEBHOOK_ALLOW_PRIVATE', 'webhook.allow_private'),
   logFormat: S('JOE_LOG_FORMAT', 'log_format'),
   publicOrigin: S('PUBLIC_ORIGIN', 'state_links.public_origin'),
   linkTargetPath: S('LINK_TARGET_PATH', 'state_links.link_target_path'),
@@ -241,6 +257,52 @@ function absoluteUrl(s: Setting, text: string): string {
     throw new ConfigError(`invalid ${s.env}: "${text}" (expected an absolute http(s) URL)`);
   }
   return text.replace(/\/+$/, '');
+}
+
+const SMTP_FORM = '(expected smtp://user:pass@host:port or smtps://user:pass@host:port)';
+
+/** JOE_SMTP_URL; the error never repeats the URL, which may hold a password. */
+function parseSmtpUrl(text: string): SmtpSettings {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new ConfigError(`invalid JOE_SMTP_URL: not a URL ${SMTP_FORM}`);
+  }
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') {
+    throw new ConfigError(`invalid JOE_SMTP_URL: scheme "${u.protocol.replace(/:$/, '')}" ${SMTP_FORM}`);
+  }
+  if (u.hostname === '') throw new ConfigError(`invalid JOE_SMTP_URL: no host ${SMTP_FORM}`);
+  if ((u.pathname !== '' && u.pathname !== '/') || u.search !== '' || u.hash !== '') {
+    throw new ConfigError(`invalid JOE_SMTP_URL: unexpected path or query ${SMTP_FORM}`);
+  }
+  const secure = u.protocol === 'smtps:';
+  let user: string | null;
+  let pass: string | null;
+  try {
+    user = u.username === '' ? null : decodeURIComponent(u.username);
+    pass = u.password === '' ? null : decodeURIComponent(u.password);
+  } catch {
+    throw new ConfigError(`invalid JOE_SMTP_URL: bad percent-encoding in the user or password ${SMTP_FORM}`);
+  }
+  return { host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port === '' ? (secure ? 465 : 587) : Number(u.port), secure, user, pass };
+}
+
+/** `dana@example.com` or `Joe Links <links@example.com>`, one line. */
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+function mailSettings(r: Reader): Config['mail'] {
+  const smtpRaw = r.opt(SETTINGS.smtpUrl);
+  const from = r.opt(SETTINGS.mailFrom);
+  if (from !== null && !MAIL_FROM.test(from)) {
+    throw new ConfigError(
+      `invalid JOE_MAIL_FROM: "${from}" (expected an address such as links@example.com or Joe Links <links@example.com>)`,
+    );
+  }
+  if (smtpRaw === null) return { smtp: null, from };
+  const smtp = parseSmtpUrl(smtpRaw);
+  if (from === null) throw new ConfigError('JOE_MAIL_FROM is required when JOE_SMTP_URL is set');
+  return { smtp, from };
 }
 
 /** Database settings only: what `migrate` and the other maintenance commands need. */
@@ -392,6 +454,12 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     throw new ConfigError(`invalid JOE_LOG_FORMAT: "${logFormat}" (expected ${LOG_FORMATS.join(', ')})`);
   }
 
+  const mail = mailSettings(r);
+  const retryBaseMs = r.duration(SETTINGS.webhookRetryBase, 10_000);
+  if (retryBaseMs < 100) {
+    throw new ConfigError(`invalid JOE_WEBHOOK_RETRY_BASE: "${r.raw(SETTINGS.webhookRetryBase)}" (expected at least 100ms)`);
+  }
+
   const adminGroups = r
     .str(SETTINGS.oidcAdminGroups, '')
     .split(',')
@@ -448,6 +516,8 @@ export function loadConfig(opts: LoadOptions = {}): Config {
       maxCreates: r.int(SETTINGS.stateMaxCreates, 30, 1),
       maxReads: r.int(SETTINGS.stateMaxReads, 600, 1),
     },
+    mail,
+    webhooks: { retryBaseMs, allowPrivate: r.bool(SETTINGS.webhookAllowPrivate, false) },
     logLevel,
     logFormat: logFormat as LogFormatSetting,
   };

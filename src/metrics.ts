@@ -87,10 +87,26 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Outbox attempts (docs/notifications.md#delivery); `channel` is mail or webhook. */
+  readonly outboxDeliveries = new Counter({
+    name: 'joelinks_outbox_deliveries_total',
+    help: 'Outbox deliveries by channel (mail, webhook) and outcome: delivered, retry (failed, tried again later), failed (gave up), skipped.',
+    labelNames: ['channel', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly outboxDepth = new Gauge({
+    name: 'joelinks_outbox_depth',
+    help: 'Deliveries waiting in the outbox, by channel (refreshed after each dispatcher run and every 60 s).',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+  });
+
   constructor(opts: { processMetrics?: boolean } = {}) {
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
     // Pre-create both label values so dashboards see zeros, not gaps.
     this.redirects.labels('found');
     this.redirects.labels('not_found');
+    for (const channel of ['mail', 'webhook']) this.outboxDepth.labels(channel).set(0);
   }
 }

@@ -6,8 +6,9 @@ import { connect, type Db } from './db/connect.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { Metrics } from './metrics.js';
 import { createClickRecorder } from './workers/clickSink.js';
-import { LinkEventBus, LinkService } from './links/index.js';
+import { historyRecorder, LinkEventBus, LinkService } from './links/index.js';
 import { createLinkSuggestions } from './llm/index.js';
+import { notificationRecorder } from './notify/linkEvents.js';
 import { Resolver } from './resolve/resolver.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
@@ -61,7 +62,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const events = new LinkEventBus((err, event) =>
       log?.error({ err, kind: event.kind, linkId: event.linkId }, 'link event subscriber failed'),
     );
-    const links = new LinkService(store, { events });
+    // Recorders write in the transaction of each change: its history event, notifications and their outbox rows.
+    const links = new LinkService(store, {
+      events,
+      recorders: [historyRecorder(store), notificationRecorder(store, { mail: config.mail.smtp !== null })],
+    });
     const ipHashSecret = await store.settings.ipHashSecret();
     let clickWriter: ClickRecorder | null = null;
     const suggestions = createLinkSuggestions(config);

@@ -499,3 +499,49 @@ describe('state-link settings', () => {
     assert.equal(load({ UNOPENED_TTL_MS: '86400000' }).stateLinks.unopenedTtlMs, 86_400_000);
   });
 });
+
+describe('notification mail and webhooks (docs/configuration.md#notifications-and-webhooks)', () => {
+  test('off by default; webhooks retry from 10s and refuse private addresses', () => {
+    const c = load();
+    assert.deepEqual(c.mail, { smtp: null, from: null });
+    assert.deepEqual(c.webhooks, { retryBaseMs: 10_000, allowPrivate: false });
+  });
+
+  test('smtp and smtps URLs with credentials, default ports 587 and 465', () => {
+    const plain = load({ JOE_SMTP_URL: 'smtp://mailer:p%40ss@mail.example.com:2525', JOE_MAIL_FROM: 'links@example.com' });
+    assert.deepEqual(plain.mail.smtp, { host: 'mail.example.com', port: 2525, secure: false, user: 'mailer', pass: 'p@ss' });
+    const tls = load({ JOE_SMTP_URL: 'smtps://mail.example.com', JOE_MAIL_FROM: 'Joe Links <links@example.com>' });
+    assert.deepEqual(tls.mail, {
+      smtp: { host: 'mail.example.com', port: 465, secure: true, user: null, pass: null },
+      from: 'Joe Links <links@example.com>',
+    });
+    assert.equal(load({ JOE_SMTP_URL: 'smtp://relay', JOE_MAIL_FROM: 'a@b.c' }).mail.smtp!.port, 587);
+  });
+
+  test('bad values stop startup naming the variable, never echoing a password', () => {
+    refused(
+      { JOE_SMTP_URL: 'http://user:hunter2@mail.example.com', JOE_MAIL_FROM: 'a@b.c' },
+      /^invalid JOE_SMTP_URL: scheme "http"(?!.*hunter2)/,
+    );
+    refused({ JOE_SMTP_URL: 'mail.example.com', JOE_MAIL_FROM: 'a@b.c' }, /^invalid JOE_SMTP_URL/);
+    refused(
+      { JOE_SMTP_URL: 'smtp://u:hunter2@mail.example.com/path', JOE_MAIL_FROM: 'a@b.c' },
+      /^invalid JOE_SMTP_URL: unexpected path(?!.*hunter2)/,
+    );
+    refused({ JOE_SMTP_URL: 'smtp://mail.example.com' }, 'JOE_MAIL_FROM is required when JOE_SMTP_URL is set');
+    refused({ JOE_SMTP_URL: 'smtp://mail.example.com', JOE_MAIL_FROM: 'not an address' }, /^invalid JOE_MAIL_FROM/);
+    refused({ JOE_SMTP_URL: 'smtp://mail.example.com', JOE_MAIL_FROM: 'a@b.c\r\nBcc: x@y.z' }, /^invalid JOE_MAIL_FROM/);
+    refused({ JOE_WEBHOOK_RETRY_BASE: 'soon' }, /^invalid JOE_WEBHOOK_RETRY_BASE/);
+    refused({ JOE_WEBHOOK_RETRY_BASE: '10ms' }, /^invalid JOE_WEBHOOK_RETRY_BASE/);
+    refused({ JOE_WEBHOOK_ALLOW_PRIVATE: 'maybe' }, /^invalid JOE_WEBHOOK_ALLOW_PRIVATE/);
+  });
+
+  test('from joe-links.yaml too', () => {
+    const c = load(
+      {},
+      'smtp:\n  url: smtp://relay:25\nmail:\n  from: links@example.com\nwebhook:\n  retry_base: 1m\n  allow_private: true\n',
+    );
+    assert.equal(c.mail.smtp!.host, 'relay');
+    assert.deepEqual(c.webhooks, { retryBaseMs: 60_000, allowPrivate: true });
+  });
+});

@@ -38,6 +38,16 @@ export interface LinksTable {
   expires_at: number | null;
   archived_at: number | null;
   health_checks_disabled: Generated<number>;
+  /** 1: a visit's extra path and query are appended to the destination (docs/links.md#path-and-query-forwarding). */
+  forward_path_and_query: Generated<number>;
+}
+
+/** Every name of every link, slug or alias, under one unique key (docs/links.md#aliases). */
+export interface LinkNamesTable {
+  name: string;
+  link_id: string;
+  /** 0: the link's slug (also in `links.slug`); 1: an alias. */
+  is_alias: number;
 }
 
 export interface LinkOwnersTable {
@@ -169,11 +179,98 @@ export interface ClickRollupDirtyDaysTable {
   mark_id: string;
 }
 
+/** One link event (see migrations/history.ts); `data` is the event's own fields as JSON. */
+export interface LinkEventsTable {
+  seq: Generated<number>;
+  id: string;
+  link_id: string;
+  slug: string;
+  kind: string;
+  at: number;
+  via: string | null;
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_name: string | null;
+  data: string;
+}
+
+/** One thing a user is told about a link (docs/notifications.md#what-you-are-notified-about). */
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  link_id: string;
+  link_slug: string;
+  /** JSON: the actor and what the notification is about (domain/notifications.ts NotificationDetail). */
+  detail: string;
+  created_at: number;
+  read_at: number | null;
+  /** none | pending | sent | failed */
+  mail_state: string;
+  mailed_at: number | null;
+}
+
+/** A user's mail choice for one notification kind; no row means the default (mail on). */
+export interface NotificationPreferencesTable {
+  user_id: string;
+  kind: string;
+  email: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  /** `whsec_` + base64 of the signing key. */
+  secret: string;
+  created_at: number;
+}
+
+/** A durable delivery: a mail (user_id) or a webhook call (webhook_id). */
+export interface OutboxTable {
+  id: string;
+  channel: string;
+  user_id: string | null;
+  webhook_id: string | null;
+  message_id: string;
+  event_type: string;
+  payload: string;
+  /** pending | delivered | failed | skipped */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  created_at: number;
+  finished_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+export interface OutboxAttemptsTable {
+  id: string;
+  outbox_id: string;
+  attempt: number;
+  at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** Expiry values already announced, per stage (`expiring` to owners, `expired` to webhooks). */
+export interface ExpiryNoticesTable {
+  link_id: string;
+  stage: string;
+  expires_at: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   links: LinksTable;
   link_owners: LinkOwnersTable;
+  link_names: LinkNamesTable;
   tags: TagsTable;
   link_tags: LinkTagsTable;
   api_tokens: ApiTokensTable;
@@ -189,4 +286,11 @@ export interface Database {
   login_tokens: LoginTokensTable;
   job_leases: JobLeasesTable;
   state_links: StateLinksTable;
+  link_events: LinkEventsTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  webhooks: WebhooksTable;
+  outbox: OutboxTable;
+  outbox_attempts: OutboxAttemptsTable;
+  expiry_notices: ExpiryNoticesTable;
 }

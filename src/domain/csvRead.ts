@@ -85,3 +85,49 @@ export function* readCsv(text: string): Generator<CsvRecord> {
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
+
+/**
+ * readCsv over text arriving in chunks (an upload or a file read piece by
+ * piece): only the records not yet complete are held, never the whole file.
+ * A record ends at a line break outside quotes; each run of complete records
+ * is read by readCsv, with its line numbers counted from the start of the file.
+ */
+export async function* readCsvChunks(chunks: AsyncIterable<string>): AsyncGenerator<CsvRecord> {
+  let pending = '';
+  let scanned = 0;
+  let inQuotes = false;
+  let linesBefore = 0;
+  for await (const chunk of chunks) {
+    pending += chunk;
+    let boundary = -1;
+    for (let i = scanned; i < pending.length; i++) {
+      const c = pending.charCodeAt(i);
+      // A doubled quote toggles twice, so the parity still says whether a field is open.
+      if (c === 0x22) inQuotes = !inQuotes;
+      else if (c === 0x0a && !inQuotes) boundary = i;
+    }
+    scanned = pending.length;
+    if (boundary === -1) continue;
+    const complete = pending.slice(0, boundary + 1);
+    pending = pending.slice(boundary + 1);
+    scanned = pending.length;
+    yield* offsetLines(complete, linesBefore);
+    linesBefore += countLineBreaks(complete);
+  }
+  if (pending !== '') yield* offsetLines(pending, linesBefore);
+}
+
+function* offsetLines(text: string, linesBefore: number): Generator<CsvRecord> {
+  try {
+    for (const r of readCsv(text)) yield { line: r.line + linesBefore, fields: r.fields };
+  } catch (e) {
+    if (e instanceof CsvSyntaxError) throw new CsvSyntaxError(e.message.replace(/^line \d+: /, ''), e.line + linesBefore);
+    throw e;
+  }
+}
+
+function countLineBreaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}

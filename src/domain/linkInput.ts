@@ -1,3 +1,4 @@
+import { normalizeAliases } from './aliases.js';
 import { VISIBILITIES, type Visibility } from './caps.js';
 import { AppError } from './errors.js';
 import { assertValidSlug } from './slug.js';
@@ -89,6 +90,10 @@ export interface LinkDraft {
   visibility?: string | null;
   tags?: readonly string[];
   expiresAt?: ExpiryInput;
+  /** More names of the link (docs/links.md#aliases). */
+  aliases?: readonly string[];
+  /** Append a visit's extra path and query to the destination (docs/links.md#path-and-query-forwarding). */
+  forwardPathAndQuery?: boolean;
 }
 
 export interface ValidLink {
@@ -98,13 +103,15 @@ export interface ValidLink {
   description: string;
   visibility: Visibility;
   tags: TagInput[];
+  aliases: string[];
   expiresAt: number | null;
+  forwardPathAndQuery: boolean;
 }
 
 /**
  * Every rule for a new link, checked before any write, first failure wins:
  * presence of slug and url, then slug → URL → title → description → tags →
- * visibility → expiry.
+ * aliases → visibility → expiry.
  */
 export function validateLinkDraft(draft: LinkDraft, now: number): ValidLink {
   if (!present(draft.slug)) throw new AppError('BAD_REQUEST', 'slug is required', 'slug');
@@ -116,8 +123,10 @@ export function validateLinkDraft(draft: LinkDraft, now: number): ValidLink {
     title: validateTitle(draft.title),
     description: validateDescription(draft.description),
     tags: normalizeTags(draft.tags ?? []),
+    aliases: normalizeAliases(draft.aliases ?? [], draft.slug),
     visibility: validateVisibility(draft.visibility),
     expiresAt: validateExpiry(draft.expiresAt, now),
+    forwardPathAndQuery: draft.forwardPathAndQuery === true,
   };
 }
 
@@ -133,6 +142,9 @@ export interface LinkChanges {
   expiresAt?: ExpiryInput;
   archived?: boolean;
   healthChecksDisabled?: boolean;
+  /** Replaces every alias; absent keeps them. */
+  aliases?: readonly string[];
+  forwardPathAndQuery?: boolean;
 }
 
 export interface ValidChanges {
@@ -140,14 +152,19 @@ export interface ValidChanges {
   title?: string;
   description?: string;
   tags?: TagInput[];
+  aliases?: string[];
   visibility?: Visibility;
   expiresAt?: number | null;
   archived?: boolean;
   healthChecksDisabled?: boolean;
+  forwardPathAndQuery?: boolean;
 }
 
-/** Every given field checked in the create order (URL → title → description → tags → visibility → expiry). */
-export function validateLinkChanges(changes: LinkChanges, storedExpiry: number | null, now: number): ValidChanges {
+/**
+ * Every given field checked in the create order (URL → title → description →
+ * tags → aliases → visibility → expiry), against the link as stored.
+ */
+export function validateLinkChanges(changes: LinkChanges, stored: { slug: string; expiresAt: number | null }, now: number): ValidChanges {
   const out: ValidChanges = {};
   if (changes.url !== undefined) {
     if (!present(changes.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
@@ -156,9 +173,11 @@ export function validateLinkChanges(changes: LinkChanges, storedExpiry: number |
   if (changes.title !== undefined) out.title = validateTitle(changes.title);
   if (changes.description !== undefined) out.description = validateDescription(changes.description);
   if (changes.tags !== undefined) out.tags = normalizeTags(changes.tags);
+  if (changes.aliases !== undefined) out.aliases = normalizeAliases(changes.aliases, stored.slug);
   if (changes.visibility !== undefined && changes.visibility !== '') out.visibility = validateVisibility(changes.visibility);
-  if (changes.expiresAt !== undefined) out.expiresAt = validateExpiry(changes.expiresAt, now, storedExpiry);
+  if (changes.expiresAt !== undefined) out.expiresAt = validateExpiry(changes.expiresAt, now, stored.expiresAt);
   if (changes.archived !== undefined) out.archived = changes.archived;
   if (changes.healthChecksDisabled !== undefined) out.healthChecksDisabled = changes.healthChecksDisabled;
+  if (changes.forwardPathAndQuery !== undefined) out.forwardPathAndQuery = changes.forwardPathAndQuery;
   return out;
 }

@@ -1,4 +1,4 @@
-import { CsvSyntaxError, readCsv } from './csvRead.js';
+import { CsvSyntaxError, readCsv, type CsvRecord } from './csvRead.js';
 import { splitTagList } from './tags.js';
 import { parseRfc3339 } from './timeseries.js';
 
@@ -51,17 +51,12 @@ export interface LinkExportLine {
   expires_at: string | null;
   archived_at: string | null;
   health_checks_disabled: boolean;
+  aliases: string[];
+  forward_path_and_query: boolean;
   created_at: string;
 }
 
 export const CSV_COLUMNS = ['slug', 'url', 'title', 'description', 'tags'] as const;
-
-export type BulkFormat = 'jsonl' | 'csv';
-
-/** JSON Lines when the first non-blank character opens an object, else CSV. */
-export function detectFormat(text: string): BulkFormat {
-  return /^\uFEFF?\s*\{/.test(text) ? 'jsonl' : 'csv';
-}
 
 class FieldError extends Error {}
 
@@ -103,6 +98,10 @@ export function parseJsonRecord(text: string): LinkRecord {
   const r = o as Record<string, unknown>;
   const hc = r.health_checks_disabled;
   if (hc !== undefined && hc !== null && typeof hc !== 'boolean') throw new FieldError('health_checks_disabled must be true or false');
+  const forward = r.forward_path_and_query;
+  if (forward !== undefined && forward !== null && typeof forward !== 'boolean') {
+    throw new FieldError('forward_path_and_query must be true or false');
+  }
   const visibility = r.visibility === undefined || r.visibility === null ? undefined : str(r, 'visibility', false);
   const createdAt = time(r, 'created_at');
   return {
@@ -117,26 +116,23 @@ export function parseJsonRecord(text: string): LinkRecord {
     archivedAt: time(r, 'archived_at'),
     healthChecksDisabled: typeof hc === 'boolean' ? hc : undefined,
     createdAt: createdAt ?? undefined,
+    aliases: strings(r, 'aliases'),
+    forwardPathAndQuery: typeof forward === 'boolean' ? forward : undefined,
   };
 }
 
 const slugOf = (text: string): string | undefined => /"slug"\s*:\s*"([^"\\]{1,200})"/.exec(text)?.[1];
 
-export function parseJsonLines(text: string): ParsedRecord[] {
-  const out: ParsedRecord[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
-  lines.forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '');
-    if (line.trim() === '') return;
-    try {
-      const record = parseJsonRecord(line);
-      out.push({ line: i + 1, slug: record.slug, record });
-    } catch (e) {
-      if (!(e instanceof FieldError)) throw e;
-      out.push({ line: i + 1, slug: slugOf(line), error: e.message });
-    }
-  });
-  return out;
+/** One line of a JSON Lines file: its record, or its error; null for a blank line. */
+export function parseJsonLine(text: string, line: number): ParsedRecord | null {
+  if (text.trim() === '') return null;
+  try {
+    const record = parseJsonRecord(text);
+    return { line, slug: record.slug, record };
+  } catch (e) {
+    if (!(e instanceof FieldError)) throw e;
+    return { line, slug: slugOf(text), error: e.message };
+  }
 }
 
 /**
@@ -146,44 +142,56 @@ export function parseJsonLines(text: string): ParsedRecord[] {
  * with the wrong number of fields is refused on its own.
  */
 export function parseLinksCsv(text: string): ParsedRecord[] {
-  const records = readCsv(text);
-  const first = records.next();
-  if (first.done) return [];
-  const header = first.value.fields.map((h) => h.trim().toLowerCase());
-  for (const h of header) {
-    if (!(CSV_COLUMNS as readonly string[]).includes(h)) {
-      throw new CsvSyntaxError(`unknown column "${h}" (the header is ${CSV_COLUMNS.join(',')})`, first.value.line);
-    }
+  const read = linksCsvReader();
+  const out: ParsedRecord[] = [];
+  for (const r of readCsv(text)) {
+    const parsed = read(r);
+    if (parsed) out.push(parsed);
   }
-  for (const required of ['slug', 'url']) {
-    if (!header.includes(required)) throw new CsvSyntaxError(`the header has no "${required}" column`, first.value.line);
-  }
-  if (new Set(header).size !== header.length) throw new CsvSyntaxError('a column is named twice', first.value.line);
+  return out;
+}
+
+/**
+ * The reader behind parseLinksCsv, one CSV record at a time (so a file can be
+ * read as it streams): the first record is the header, checked as described
+ * there (null is returned for it); each later one is a ParsedRecord.
+ */
+export function linksCsvReader(): (record: CsvRecord) => ParsedRecord | null {
+  let header: string[] | null = null;
   const col = (fields: string[], name: string) => {
-    const i = header.indexOf(name);
+    const i = header!.indexOf(name);
     return i === -1 ? '' : fields[i]!;
   };
-  const out: ParsedRecord[] = [];
-  for (const { line, fields } of records) {
+  return ({ line, fields }) => {
+    if (header === null) {
+      header = checkedHeader(fields, line);
+      return null;
+    }
     const slug = col(fields, 'slug');
     if (fields.length !== header.length) {
-      out.push({ line, slug: fields[header.indexOf('slug')], error: `expected ${header.length} fields, found ${fields.length}` });
-      continue;
+      return { line, slug: fields[header.indexOf('slug')], error: `expected ${header.length} fields, found ${fields.length}` };
     }
-    if (slug === '') {
-      out.push({ line, error: 'slug is required' });
-      continue;
-    }
+    if (slug === '') return { line, error: 'slug is required' };
     const url = col(fields, 'url');
-    if (url === '') {
-      out.push({ line, slug, error: 'url is required' });
-      continue;
-    }
-    out.push({
+    if (url === '') return { line, slug, error: 'url is required' };
+    return {
       line,
       slug,
       record: { slug, url, title: col(fields, 'title'), description: col(fields, 'description'), tags: splitTagList(col(fields, 'tags')) },
-    });
+    };
+  };
+}
+
+function checkedHeader(fields: string[], line: number): string[] {
+  const header = fields.map((h) => h.trim().toLowerCase());
+  for (const h of header) {
+    if (!(CSV_COLUMNS as readonly string[]).includes(h)) {
+      throw new CsvSyntaxError(`unknown column "${h}" (the header is ${CSV_COLUMNS.join(',')})`, line);
+    }
   }
-  return out;
+  for (const required of ['slug', 'url']) {
+    if (!header.includes(required)) throw new CsvSyntaxError(`the header has no "${required}" column`, line);
+  }
+  if (new Set(header).size !== header.length) throw new CsvSyntaxError('a column is named twice', line);
+  return header;
 }

@@ -33,12 +33,15 @@ export function isSlugShaped(s: string): boolean {
   return s.length > 0 && s.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(s);
 }
 
-/** Write-time validation: strict, no case folding or normalisation. Returns the error message or null. */
-export function slugError(slug: string): string | null {
-  if (slug.length > SLUG_MAX_LENGTH) return `slug must be at most ${SLUG_MAX_LENGTH} characters`;
-  if (!SLUG_PATTERN.test(slug)) return 'slug must match [a-z0-9][a-z0-9-]*[a-z0-9]';
+/**
+ * Write-time validation: strict, no case folding or normalisation. Returns the error message or null.
+ * Aliases obey the same rules (docs/links.md#aliases); `noun` names which of the two is refused.
+ */
+export function slugError(slug: string, noun: 'slug' | 'alias' = 'slug'): string | null {
+  if (slug.length > SLUG_MAX_LENGTH) return `${noun} must be at most ${SLUG_MAX_LENGTH} characters`;
+  if (!SLUG_PATTERN.test(slug)) return `${noun} must match [a-z0-9][a-z0-9-]*[a-z0-9]`;
   if (RESERVED.has(slug)) {
-    return `slug is reserved and cannot be used: "${slug}" (reserved: ${RESERVED_SLUGS.join(', ')})`;
+    return `${noun} is reserved and cannot be used: "${slug}" (reserved: ${RESERVED_SLUGS.join(', ')})`;
   }
   return null;
 }

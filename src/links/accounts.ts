@@ -2,7 +2,7 @@ import { AppError } from '../domain/errors.js';
 import type { Executor, LinkView, User } from '../store/types.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
-import { fieldChanges, type EventMember, type LinkEvent } from './events.js';
+import { fieldChanges, ownerOfEvent, type EventMember, type LinkEvent } from './events.js';
 
 /**
  * Deleting a user account and what happens to their links
@@ -76,10 +76,19 @@ export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: strin
             fieldsOf(
               l,
               l.tags.map((t) => t.name),
+              l.aliases,
             ),
             null,
           );
-          events.push({ ...base, linkId: l.id, slug: l.slug, kind: 'deleted', changes });
+          events.push({
+            ...base,
+            linkId: l.id,
+            slug: l.slug,
+            kind: 'deleted',
+            changes,
+            owners: l.owners.map(ownerOfEvent),
+            createdAt: l.createdAt,
+          });
         }
       }
       await accounts.deleteAccount(targetId, tx);

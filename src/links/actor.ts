@@ -2,15 +2,20 @@ import { linkCaps, type LinkCaps } from '../domain/caps.js';
 import type { User, Viewer } from '../store/types.js';
 import type { EventActor } from './events.js';
 
+/** The surface a signed-in user made a change through, as history records it (docs/history.md#who-and-where). */
+export type Surface = 'web' | 'api' | 'mcp';
+
 /**
  * Who is making a change: a signed-in user (web, REST, MCP), or the server
  * itself on an operator's behalf (the CLI), which holds every capability on
- * every link, as an admin does.
+ * every link, as an admin does. `onBehalfOf` only names, for the history, the
+ * user an operator said the change is for; it grants and limits nothing.
  */
-export type Actor = { kind: 'user'; user: User } | { kind: 'system'; via: string };
+export type Actor = { kind: 'user'; user: User; via?: Surface } | { kind: 'system'; via: string; onBehalfOf?: User };
 
-export const asUser = (user: User): Actor => ({ kind: 'user', user });
-export const asSystem = (via: string): Actor => ({ kind: 'system', via });
+export const asUser = (user: User, via?: Surface): Actor => (via ? { kind: 'user', user, via } : { kind: 'user', user });
+export const asSystem = (via: string, onBehalfOf?: User): Actor =>
+  onBehalfOf ? { kind: 'system', via, onBehalfOf } : { kind: 'system', via };
 
 /** The actor as the access rules see it; null for the system, which is never asked for facts. */
 export function actorViewer(actor: Actor): Viewer {
@@ -21,7 +26,11 @@ export function actorViewer(actor: Actor): Viewer {
 export const SYSTEM_CAPS: LinkCaps = linkCaps({ isOwner: false, hasShare: false, isAdmin: true });
 
 export function eventActor(actor: Actor): EventActor {
-  return actor.kind === 'user'
-    ? { kind: 'user', id: actor.user.id, email: actor.user.email, displayName: actor.user.displayName }
-    : { kind: 'system', via: actor.via };
+  if (actor.kind === 'user') {
+    const { id, email, displayName } = actor.user;
+    return actor.via ? { kind: 'user', id, email, displayName, via: actor.via } : { kind: 'user', id, email, displayName };
+  }
+  if (!actor.onBehalfOf) return { kind: 'system', via: actor.via };
+  const u = actor.onBehalfOf;
+  return { kind: 'system', via: actor.via, onBehalfOf: { userId: u.id, email: u.email, displayName: u.displayName } };
 }

@@ -49,17 +49,19 @@ export async function commit<T>(
   return outcome!.result;
 }
 
-/** A link's fields as events carry them. */
-export function fieldsOf(link: Link, tagNames: readonly string[]): LinkFields {
+/** A link's fields as events carry them; `aliases` sorted, as the store lists them. */
+export function fieldsOf(link: Link, tagNames: readonly string[], aliases: readonly string[]): LinkFields {
   return {
     url: link.url,
     title: link.title,
     description: link.description,
     tags: [...tagNames],
+    aliases: [...aliases],
     visibility: link.visibility,
     expiresAt: link.expiresAt,
     archivedAt: link.archivedAt,
     healthChecksDisabled: link.healthChecksDisabled,
+    forwardPathAndQuery: link.forwardPathAndQuery,
   };
 }
 

@@ -14,10 +14,13 @@ export interface LinkFields {
   description: string;
   /** Tag display names, in the order the link lists them. */
   tags: string[];
+  /** The link's other names, sorted (docs/links.md#aliases). */
+  aliases: string[];
   visibility: Visibility;
   expiresAt: number | null;
   archivedAt: number | null;
   healthChecksDisabled: boolean;
+  forwardPathAndQuery: boolean;
 }
 
 export type LinkField = keyof LinkFields;
@@ -25,14 +28,26 @@ export type LinkField = keyof LinkFields;
 /** Before and after of each field that changed; fields that kept their value are absent. */
 export type FieldChanges = { [F in LinkField]?: { from: LinkFields[F] | null; to: LinkFields[F] | null } };
 
-/** Who made a change: a signed-in user, or the server itself (CLI, jobs) with the surface named. */
-export type EventActor = { kind: 'user'; id: string; email: string; displayName: string } | { kind: 'system'; via: string };
-
 /** The user an owner or share event is about. */
 export interface EventMember {
   userId: string;
   email: string;
   displayName: string;
+}
+
+/**
+ * Who made a change: a signed-in user with the surface they used (`web`,
+ * `api`, `mcp`; absent when a caller did not say), or the server itself
+ * (CLI, jobs) with the surface named and, when the operator named one, the
+ * user the change is made for (`joe-links links … --as EMAIL`).
+ */
+export type EventActor =
+  | { kind: 'user'; id: string; email: string; displayName: string; via?: string }
+  | { kind: 'system'; via: string; onBehalfOf?: EventMember };
+
+/** An owner of a deleted link, as it was owned when it went. */
+export interface EventOwner extends EventMember {
+  isPrimary: boolean;
 }
 
 interface EventBase {
@@ -48,22 +63,37 @@ export type LinkEvent =
   | (EventBase & { kind: 'created'; changes: FieldChanges; source?: string })
   | (EventBase & { kind: 'updated' | 'archived' | 'unarchived' | 'renewed'; changes: FieldChanges; source?: string })
   | (EventBase & { kind: 'owner_added' | 'owner_removed' | 'share_added' | 'share_removed'; member: EventMember })
+  /**
+   * The fields were put back to what they were right after an earlier event
+   * of the same link (docs/history.md#restoring-a-version): `restores` names it.
+   */
+  | (EventBase & { kind: 'restored'; changes: FieldChanges; restores: { eventId: string; at: number } })
   /** The primary ownership moved (the previous primary owner's account was deleted). */
   | (EventBase & { kind: 'transferred'; from: EventMember; to: EventMember })
-  /** The link is gone; `changes` holds its last fields, each to null. */
-  | (EventBase & { kind: 'deleted'; changes: FieldChanges });
+  /**
+   * The link is gone; `changes` holds its last fields, each to null, `owners`
+   * who owned it (primary first) and `createdAt` when it was made, since
+   * nothing can read them once the change has run.
+   */
+  | (EventBase & { kind: 'deleted'; changes: FieldChanges; owners: EventOwner[]; createdAt: number });
 
 export type LinkEventKind = LinkEvent['kind'];
+
+export function ownerOfEvent(o: { userId: string; email: string; displayName: string; isPrimary: boolean }): EventOwner {
+  return { userId: o.userId, email: o.email, displayName: o.displayName, isPrimary: o.isPrimary };
+}
 
 const FIELD_ORDER: readonly LinkField[] = [
   'url',
   'title',
   'description',
   'tags',
+  'aliases',
   'visibility',
   'expiresAt',
   'archivedAt',
   'healthChecksDisabled',
+  'forwardPathAndQuery',
 ];
 
 function same(a: unknown, b: unknown): boolean {

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { normalizeAliases } from '../domain/aliases.js';
 import { AppError } from '../domain/errors.js';
 import { validateDescription, validateTitle, validateVisibility } from '../domain/linkInput.js';
 import type { LinkRecord } from '../domain/linkRecords.js';
 import { assertValidSlug } from '../domain/slug.js';
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
+import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
 import type { Link, User } from '../store/types.js';
+import { capsOf } from './access.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
 import { fieldChanges } from './events.js';
@@ -26,6 +29,10 @@ export interface ImportOutcome {
   action: ImportAction;
   /** Things worth telling the operator, e.g. owners that matched no user. */
   notes: string[];
+  /** The fields an update changes (or would change, in a dry run), e.g. `url`, `tags`, `owners`. */
+  changes: string[];
+  /** Fields of the record this server cannot store yet (docs/import-formats.md#mapping). */
+  unsupported: ('aliases' | 'forwarding')[];
 }
 
 export interface ImportOptions {
@@ -35,20 +42,51 @@ export interface ImportOptions {
   dryRun: boolean;
   /** The format the records came from, named in their events. */
   source: string;
+  /**
+   * Whether an admin (or the operator) gives links to the owners the record
+   * names; false makes the acting user the owner, as it always is for anyone else.
+   */
+  keepFileOwners?: boolean;
+  /** How the notes name the fallback owner, e.g. "the --owner user". */
+  fallbackOwnerLabel?: string;
+  /** Users already looked up by email in this import, so a file naming one owner 10,000 times asks once. */
+  users?: Map<string, User | null>;
 }
 
 const wholeSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
 
-async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, notes: string[]): Promise<string[]> {
+async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, opts: ImportOptions, notes: string[]): Promise<string[]> {
   // Only the operator and admins may hand links to the people a file names; anyone else imports for themselves.
-  if (actor.kind === 'user' && actor.user.role !== 'admin') return [actor.user.id];
+  if (actor.kind === 'user' && (actor.user.role !== 'admin' || opts.keepFileOwners === false)) return [actor.user.id];
   const ids: string[] = [];
   for (const email of record.owners ?? []) {
-    const user: User | null = await ctx.store.users.findByEmail(email);
+    const key = email.trim().toLowerCase();
+    let user = opts.users?.get(key);
+    if (user === undefined) {
+      user = await ctx.store.users.findByEmail(email);
+      opts.users?.set(key, user);
+    }
     if (!user) notes.push(`owner ${email} matches no user`);
     else if (!ids.includes(user.id)) ids.push(user.id);
   }
   return ids;
+}
+
+/**
+ * Record fields the links of this server cannot hold yet: the link is
+ * imported without them and the row says so (docs/import-formats.md#mapping).
+ */
+function unsupportedFields(record: LinkRecord, notes: string[]): ('aliases' | 'forwarding')[] {
+  const out: ('aliases' | 'forwarding')[] = [];
+  if ((record.aliases?.length ?? 0) > 0) {
+    out.push('aliases');
+    notes.push(`aliases ${record.aliases!.join(', ')} not kept: this server has no aliases yet`);
+  }
+  if (record.forwardPathAndQuery === true) {
+    out.push('forwarding');
+    notes.push('path and query forwarding not kept: this server cannot forward them yet');
+  }
+  return out;
 }
 
 /**
@@ -62,12 +100,19 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   const title = validateTitle(record.title);
   const description = validateDescription(record.description);
   const tags = normalizeTags(record.tags);
+  const aliases = record.aliases === undefined ? undefined : normalizeAliases(record.aliases, record.slug);
   const visibility = record.visibility === undefined ? undefined : validateVisibility(record.visibility);
   const expiresAt = record.expiresAt === undefined || record.expiresAt === null ? record.expiresAt : wholeSecond(record.expiresAt);
   const archivedAt = record.archivedAt;
   const notes: string[] = [];
-  const ownerIds = await ownersOf(ctx, actor, record, notes);
+  const ownerIds = await ownersOf(ctx, actor, record, opts, notes);
   const { store } = ctx;
+  const unsupported = unsupportedFields(record, notes);
+  // An import may change a link only as its importer could by hand: a slug taken by someone else's link stays theirs.
+  const taken = await store.links.getBySlug(record.slug);
+  if (taken && !(await capsOf(store, actor, taken.id)).canEdit) {
+    throw new AppError('SLUG_CONFLICT', 'slug is taken by a link you may not edit', 'slug');
+  }
 
   try {
     return await commit(
@@ -76,12 +121,18 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         const now = ctx.now();
         const base = { at: now, actor: eventActor(actor), source: opts.source };
         const existing = await store.links.getBySlug(record.slug, tx);
+        // A name another link holds refuses the record before anything is written (docs/links.md#aliases).
+        const holders = await store.linkNames.holders([record.slug, ...(aliases ?? [])], tx);
+        const takenAlias = aliases?.find((a) => holders.has(a) && holders.get(a) !== existing?.id);
+        if (!existing && holders.has(record.slug))
+          throw new AppError('SLUG_CONFLICT', 'slug is already taken (as another link’s alias)', 'slug');
+        if (takenAlias !== undefined) throw aliasTaken(takenAlias);
         if (!existing) {
           const owners = ownerIds.length > 0 ? ownerIds : opts.fallbackOwnerId !== null ? [opts.fallbackOwnerId] : [];
           if (owners.length === 0) {
             throw new AppError('BAD_REQUEST', 'no owner: none of its owners is a user here; pass --owner to give such links to someone');
           }
-          const given = 'given to the --owner user';
+          const given = `given to ${opts.fallbackOwnerLabel ?? 'the --owner user'}`;
           if (ownerIds.length === 0 && (record.owners?.length ?? 0) > 0 && !notes.includes(given)) notes.push(given);
           const link: Link = {
             id: randomUUID(),
@@ -95,8 +146,10 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             expiresAt: expiresAt ?? null,
             archivedAt: archivedAt ?? null,
             healthChecksDisabled: record.healthChecksDisabled === true,
+            forwardPathAndQuery: record.forwardPathAndQuery === true,
           };
           await store.links.insert(link, tx);
+          await store.linkNames.setAliases(link.id, aliases ?? [], tx);
           for (const [i, u] of owners.entries()) await store.owners.insert(link.id, u, { primary: i === 0, at: now }, tx);
           await store.tags.setForLink(link.id, tags, tx, { fresh: true });
           events.push({
@@ -109,10 +162,11 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
               fieldsOf(
                 link,
                 tags.map((t) => t.name),
+                aliases ?? [],
               ),
             ),
           });
-          return { action: 'created' as const, notes };
+          return { action: 'created' as const, notes, changes: [], unsupported };
         }
 
         const current = (await store.links.lockForChange(existing.id, tx)) ?? existing;
@@ -126,6 +180,9 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         if (record.healthChecksDisabled !== undefined && current.healthChecksDisabled !== record.healthChecksDisabled) {
           write.healthChecksDisabled = record.healthChecksDisabled;
         }
+        if (record.forwardPathAndQuery !== undefined && current.forwardPathAndQuery !== record.forwardPathAndQuery) {
+          write.forwardPathAndQuery = record.forwardPathAndQuery;
+        }
         const stored = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
         const tagsDiffer =
           stored
@@ -136,20 +193,26 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             .map((t) => t.slug)
             .sort()
             .join('\n');
+        const storedAliases = (await store.linkNames.forLinks([current.id], tx)).get(current.id) ?? [];
+        const aliasesDiffer = aliases !== undefined && aliases.join('\n') !== storedAliases.join('\n');
         const existingOwners = new Set((await store.owners.list(current.id, tx)).map((o) => o.userId));
         // Owners are only ever added: an import never takes a link away from anyone.
         const newOwners = ownerIds.filter((u) => !existingOwners.has(u));
-        if (Object.keys(write).length === 1 && !tagsDiffer && newOwners.length === 0) return { action: 'skipped' as const, notes };
+        if (Object.keys(write).length === 1 && !tagsDiffer && !aliasesDiffer && newOwners.length === 0) {
+          return { action: 'skipped' as const, notes, changes: [], unsupported };
+        }
         await store.links.write(current.id, write, tx);
         if (tagsDiffer) await store.tags.setForLink(current.id, tags, tx);
+        if (aliasesDiffer) await store.linkNames.setAliases(current.id, aliases, tx);
         const link = { ...current, slug: current.slug };
         const after: Link = { ...current, ...write } as Link;
         const changes = fieldChanges(
           fieldsOf(
             current,
             stored.map((t) => t.name),
+            storedAliases,
           ),
-          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name)),
+          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name), aliasesDiffer ? aliases : storedAliases),
         );
         if (Object.keys(changes).length > 0) events.push({ ...base, linkId: link.id, slug: link.slug, kind: 'updated', changes });
         for (const u of newOwners) {
@@ -165,12 +228,14 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             });
           }
         }
-        return { action: 'updated' as const, notes };
+        const changed = [...Object.keys(changes), ...(newOwners.length > 0 ? ['owners'] : [])];
+        if (write.healthChecksDisabled !== undefined && !changed.includes('healthChecksDisabled')) changed.push('healthChecksDisabled');
+        return { action: 'updated' as const, notes, changes: changed, unsupported };
       },
       { dryRun: opts.dryRun },
     );
   } catch (e) {
-    if (e instanceof AppError && e.code === 'SLUG_CONFLICT') {
+    if (e instanceof AppError && e.code === 'SLUG_CONFLICT' && e.message === 'slug is already taken') {
       throw new AppError('SLUG_CONFLICT', 'slug was taken while importing; run the import again');
     }
     throw e;

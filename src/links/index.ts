@@ -1,8 +1,23 @@
 export { accessLink, isUuid, type Capability, type GrantedLink, type LinkAccess, type LinkLookup } from './access.js';
 export type { LinkAction, UserDeletion } from './accounts.js';
-export { actorViewer, asSystem, asUser, type Actor } from './actor.js';
+export { actorViewer, asSystem, asUser, type Actor, type Surface } from './actor.js';
 export { LinkEventBus, type LinkEvent, type LinkEventKind, type LinkEventListener } from './events.js';
+export {
+  HISTORY_KINDS,
+  historyRecorder,
+  isHistoryKind,
+  MEMBER_KINDS,
+  type AuditFilter,
+  type FieldChange,
+  type HistoryEvent,
+  type HistoryKind,
+  type HistoryPage,
+  type HistoryPageRequest,
+  type HistoryPerson,
+} from './history.js';
+export * from './historyResource.js';
 export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
+export type { ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';
 export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
 export * from './resource.js';
 export { LinkService } from './service.js';

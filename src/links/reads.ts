@@ -31,6 +31,8 @@ export function toExportLine(l: LinkView): LinkExportLine {
     expires_at: isoOrNull(l.expiresAt),
     archived_at: isoOrNull(l.archivedAt),
     health_checks_disabled: l.healthChecksDisabled,
+    aliases: [...l.aliases],
+    forward_path_and_query: l.forwardPathAndQuery,
     created_at: iso(l.createdAt),
   };
 }

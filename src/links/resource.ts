@@ -38,6 +38,10 @@ export interface LinkResource {
   health?: HealthResource;
   health_checks_disabled?: boolean;
   tags: string[];
+  /** The link's other names, sorted (docs/links.md#aliases). */
+  aliases: string[];
+  /** docs/links.md#path-and-query-forwarding */
+  forward_path_and_query: boolean;
   owners: OwnerResource[];
   created_at: string;
   updated_at: string;
@@ -73,6 +77,8 @@ export function toLinkResource(link: LinkView, now: number, health: LinkHealth |
     archived_at: isoOrNull(link.archivedAt),
     lifecycle_state: lifecycleState(link, now),
     tags: link.tags.map((t) => t.name),
+    aliases: [...link.aliases],
+    forward_path_and_query: link.forwardPathAndQuery,
     owners: link.owners.map(toOwnerResource),
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),

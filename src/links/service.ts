@@ -7,8 +7,11 @@ import { deleteUser, type LinkAction, type UserDeletion } from './accounts.js';
 import type { Actor } from './actor.js';
 import { userByEmail, type EventRecorder, type LinkContext } from './context.js';
 import { LinkEventBus } from './events.js';
+import { auditEvents, linkHistory, type AuditFilter, type HistoryPage, type HistoryPageRequest } from './history.js';
 import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
+import { startImport, type ImportRequest, type ImportRun } from './importRun.js';
 import { addOwner, addShare, removeOwner, removeShare } from './members.js';
+import { restoreLink } from './restore.js';
 import { archiveLink, createLink, deleteLink, renewLink, setHealthChecks, unarchiveLink, updateLink, type NewLink } from './writes.js';
 
 type Target = GrantedLink | string;
@@ -86,6 +89,26 @@ export class LinkService {
 
   importRecord(actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {
     return importRecord(this.ctx, actor, record, opts);
+  }
+
+  /** A link's events, newest first (docs/history.md); members' people only with CanManageShares. */
+  history(actor: Actor, target: Target, page: HistoryPageRequest): Promise<HistoryPage> {
+    return linkHistory(this.ctx, actor, target, page);
+  }
+
+  /** Puts the link's fields back to what they were right after one of its events (docs/history.md#restoring-a-version). */
+  restore(actor: Actor, target: Target, eventId: string): Promise<LinkView> {
+    return restoreLink(this.ctx, actor, target, eventId);
+  }
+
+  /** Every event of the instance, deleted links' too; admins only (docs/history.md#the-admin-audit). */
+  auditEvents(actor: Actor, filter: AuditFilter): Promise<HistoryPage> {
+    return auditEvents(this.ctx, actor, filter);
+  }
+
+  /** Imports a file of any known format, row by row (docs/api.md#importing-from-other-tools). */
+  importFile(actor: Actor, input: AsyncIterable<Uint8Array | string>, request: ImportRequest): Promise<ImportRun> {
+    return startImport(this.ctx, actor, input, request);
   }
 
   /** Deletes a user account, reassigning or deleting the links they are primary owner of. */

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors.js';
 import { validateLinkChanges, validateLinkDraft, type LinkChanges, type LinkDraft, type ValidChanges } from '../domain/linkInput.js';
+import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
-import type { Executor, Link, LinkView, User } from '../store/types.js';
+import type { Executor, Link, LinkView, Tag, User } from '../store/types.js';
 import { requireLink, type GrantedLink } from './access.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
-import { fieldChanges, type LinkEvent } from './events.js';
+import { fieldChanges, ownerOfEvent, type LinkEvent } from './events.js';
 
 /** A new link as a surface hands it over. */
 export interface NewLink extends LinkDraft {
@@ -60,10 +61,13 @@ export async function createLink(ctx: LinkContext, actor: Actor, input: NewLink)
     expiresAt: valid.expiresAt,
     archivedAt: null,
     healthChecksDisabled: input.healthChecksDisabled === true,
+    forwardPathAndQuery: valid.forwardPathAndQuery,
   };
   await commit(ctx, async (tx, events) => {
     if (await store.links.slugTaken(link.slug, tx)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
+    await refuseTakenAliases(ctx, link.id, valid.aliases, tx);
     await store.links.insert(link, tx);
+    await store.linkNames.setAliases(link.id, valid.aliases, tx);
     await store.owners.insert(link.id, ownerId, { primary: true, at: now }, tx);
     await store.tags.setForLink(link.id, valid.tags, tx, { fresh: true });
     await store.shares.insert(
@@ -81,6 +85,7 @@ export async function createLink(ctx: LinkContext, actor: Actor, input: NewLink)
         fieldsOf(
           link,
           valid.tags.map((t) => t.name),
+          valid.aliases,
         ),
       ),
     });
@@ -89,6 +94,17 @@ export async function createLink(ctx: LinkContext, actor: Actor, input: NewLink)
     }
   });
   return (await store.links.view(link.id))!;
+}
+
+/**
+ * The friendly refusal of a name another link holds, before anything is
+ * written; the unique key of `link_names` still decides a race between two
+ * writers (docs/links.md#aliases).
+ */
+async function refuseTakenAliases(ctx: LinkContext, linkId: string, aliases: readonly string[], tx: Executor): Promise<void> {
+  const holders = await ctx.store.linkNames.holders(aliases, tx);
+  const taken = aliases.find((a) => holders.has(a) && holders.get(a) !== linkId);
+  if (taken !== undefined) throw aliasTaken(taken);
 }
 
 type ChangeKind = 'updated' | 'archived' | 'unarchived' | 'renewed';
@@ -110,12 +126,18 @@ function writeFor(current: Link, valid: ValidChanges, now: number): LinkWrite | 
   // Archiving again keeps the first archive time.
   if (valid.archived !== undefined) set('archivedAt', valid.archived ? (current.archivedAt ?? now) : null, current.archivedAt);
   set('healthChecksDisabled', valid.healthChecksDisabled, current.healthChecksDisabled);
+  set('forwardPathAndQuery', valid.forwardPathAndQuery, current.forwardPathAndQuery);
   return changed ? w : null;
 }
 
-function kindOf(requested: ChangeKind | null, before: Link, after: Link): ChangeKind {
+/** Whether two lists hold the same names, whatever their order. */
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => [...a].sort().join('\n') === [...b].sort().join('\n');
+
+function kindOf(requested: ChangeKind | null, before: Link, after: Link, listsChanged: boolean): ChangeKind {
   if (requested) return requested;
   const onlyArchive =
+    !listsChanged &&
+    before.forwardPathAndQuery === after.forwardPathAndQuery &&
     before.url === after.url &&
     before.title === after.title &&
     before.description === after.description &&
@@ -127,60 +149,81 @@ function kindOf(requested: ChangeKind | null, before: Link, after: Link): Change
   return 'updated';
 }
 
+/** A link read and locked for a change, with its tags and aliases, inside the change's transaction. */
+export interface LockedLink {
+  current: Link;
+  storedTags: Tag[];
+  storedAliases: string[];
+}
+
+export async function lockLink(ctx: LinkContext, id: string, tx: Executor): Promise<LockedLink> {
+  const current = await ctx.store.links.lockForChange(id, tx);
+  if (!current) throw new AppError('NOT_FOUND', 'link not found');
+  return {
+    current,
+    storedTags: (await ctx.store.tags.forLinks([id], tx)).get(id) ?? [],
+    storedAliases: (await ctx.store.linkNames.forLinks([id], tx)).get(id) ?? [],
+  };
+}
+
+/** The kind of event a change makes: a lifecycle action, a restore naming its version, or (null) whatever the fields say. */
+export type Requested = ChangeKind | { kind: 'restored'; restores: { eventId: string; at: number } } | null;
+
 /**
- * Applies validated changes in one transaction: only fields that really
+ * Applies validated changes to a locked link: only fields that really
  * change are written, and only a real change bumps `updated_at` and makes an
  * event, so a repeated archive or a re-saved form changes nothing.
  */
-async function applyChanges(
+export async function applyToLocked(
   ctx: LinkContext,
   actor: Actor,
-  granted: GrantedLink,
+  locked: LockedLink,
   valid: ValidChanges,
-  requested: ChangeKind | null,
+  requested: Requested,
   tx: Executor,
   events: LinkEvent[],
 ): Promise<void> {
   const { store } = ctx;
-  const id = granted.link.id;
-  const current = await store.links.lockForChange(id, tx);
-  if (!current) throw new AppError('NOT_FOUND', 'link not found');
-  const storedTags = (await store.tags.forLinks([id], tx)).get(id) ?? [];
+  const { current, storedTags, storedAliases } = locked;
+  const id = current.id;
   const now = ctx.now();
   const write = writeFor(current, valid, now);
   const tagsChange =
     valid.tags !== undefined &&
-    [...storedTags.map((t) => t.slug)].sort().join('\n') !==
-      valid.tags
-        .map((t) => t.slug)
-        .sort()
-        .join('\n');
-  if (!write && !tagsChange) return;
+    !sameSet(
+      storedTags.map((t) => t.slug),
+      valid.tags.map((t) => t.slug),
+    );
+  const aliasesChange = valid.aliases !== undefined && !sameSet(storedAliases, valid.aliases);
+  if (!write && !tagsChange && !aliasesChange) return;
+  if (aliasesChange) await refuseTakenAliases(ctx, id, valid.aliases!, tx);
   await store.links.write(id, write ?? { updatedAt: now }, tx);
   if (tagsChange) await store.tags.setForLink(id, valid.tags!, tx);
+  if (aliasesChange) await store.linkNames.setAliases(id, valid.aliases!, tx);
   const after: Link = {
     ...current,
     ...Object.fromEntries(Object.entries(write ?? {}).filter(([, v]) => v !== undefined)),
     updatedAt: now,
   } as Link;
   const afterTags = tagsChange ? ((await store.tags.forLinks([id], tx)).get(id) ?? []) : storedTags;
-  events.push({
-    linkId: id,
-    slug: current.slug,
-    at: now,
-    actor: eventActor(actor),
-    kind: kindOf(requested, current, after),
-    changes: fieldChanges(
-      fieldsOf(
-        current,
-        storedTags.map((t) => t.name),
-      ),
-      fieldsOf(
-        after,
-        afterTags.map((t) => t.name),
-      ),
+  const base = { linkId: id, slug: current.slug, at: now, actor: eventActor(actor) };
+  const changes = fieldChanges(
+    fieldsOf(
+      current,
+      storedTags.map((t) => t.name),
+      storedAliases,
     ),
-  });
+    fieldsOf(
+      after,
+      afterTags.map((t) => t.name),
+      aliasesChange ? valid.aliases! : storedAliases,
+    ),
+  );
+  events.push(
+    requested !== null && typeof requested === 'object'
+      ? { ...base, kind: 'restored', restores: requested.restores, changes }
+      : { ...base, kind: kindOf(requested, current, after, tagsChange || aliasesChange), changes },
+  );
 }
 
 async function change(
@@ -191,8 +234,10 @@ async function change(
   requested: ChangeKind | null,
 ): Promise<LinkView> {
   const granted = await requireLink(ctx.store, actor, target, 'canEdit');
-  const valid = validateLinkChanges(changes, granted.link.expiresAt, ctx.now());
-  await commit(ctx, (tx, events) => applyChanges(ctx, actor, granted, valid, requested, tx, events));
+  const valid = validateLinkChanges(changes, granted.link, ctx.now());
+  await commit(ctx, async (tx, events) =>
+    applyToLocked(ctx, actor, await lockLink(ctx, granted.link.id, tx), valid, requested, tx, events),
+  );
   const view = await ctx.store.links.view(granted.link.id);
   if (!view) throw new AppError('NOT_FOUND', 'link not found');
   return view;
@@ -229,6 +274,8 @@ export async function deleteLink(ctx: LinkContext, actor: Actor, target: Granted
     const current = await store.links.lockForChange(granted.link.id, tx);
     if (!current) throw new AppError('NOT_FOUND', 'link not found');
     const tags = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
+    const aliases = (await store.linkNames.forLinks([current.id], tx)).get(current.id) ?? [];
+    const owners = await store.owners.list(current.id, tx);
     await store.links.delete(current.id, tx);
     events.push({
       linkId: current.id,
@@ -240,9 +287,12 @@ export async function deleteLink(ctx: LinkContext, actor: Actor, target: Granted
         fieldsOf(
           current,
           tags.map((t) => t.name),
+          aliases,
         ),
         null,
       ),
+      owners: owners.map(ownerOfEvent),
+      createdAt: current.createdAt,
     });
     return current;
   });

@@ -11,9 +11,11 @@ export type ToolErrorCode =
   | 'not_found'
   | 'validation_failed'
   | 'duplicate_slug'
+  | 'duplicate_alias'
   | 'unknown_user'
   | 'duplicate_share'
   | 'duplicate_owner'
+  | 'restore_conflict'
   | 'llm_error'
   | 'internal_error';
 
@@ -39,9 +41,14 @@ const FROM_REST: Partial<Record<ErrorCode, ToolErrorCode>> = {
   INVALID_VISIBILITY: 'validation_failed',
   INVALID_TAG_NAME: 'validation_failed',
   TOO_MANY_TAGS: 'validation_failed',
+  INVALID_ALIAS: 'validation_failed',
+  TOO_MANY_ALIASES: 'validation_failed',
   INVALID_EXPIRES_AT: 'validation_failed',
   PRIMARY_OWNER_PROTECTED: 'validation_failed',
+  NOT_RESTORABLE: 'validation_failed',
+  RESTORE_CONFLICT: 'restore_conflict',
   SLUG_CONFLICT: 'duplicate_slug',
+  ALIAS_CONFLICT: 'duplicate_alias',
   DUPLICATE_SHARE: 'duplicate_share',
   DUPLICATE_OWNER: 'duplicate_owner',
   LLM_ERROR: 'llm_error',

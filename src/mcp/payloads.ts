@@ -44,6 +44,8 @@ export function linkPayload(body: LinkResource, origin: string, sharedWith?: rea
   out.lifecycle_state = body.lifecycle_state;
   putLifecycleTimes(out, body);
   if (body.tags.length > 0) out.tags = body.tags;
+  if (body.aliases.length > 0) out.aliases = body.aliases;
+  out.forward_path_and_query = body.forward_path_and_query;
   if (body.owners.length > 0) out.owners = body.owners;
   putHealth(out, body);
   if (sharedWith && sharedWith.length > 0) out.shared_with = [...sharedWith].sort();

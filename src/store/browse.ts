@@ -4,6 +4,8 @@ import { activeAt, matchesText, ownedBy } from './access.js';
 import type { SearchField } from './types.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
+import type { LinkNameStore } from './linkNames.js';
+import { withLinkDetails } from './links.js';
 import type { TagCount, TagStore } from './tags.js';
 import type { Clock, Link, LinkView, Viewer } from './types.js';
 
@@ -20,13 +22,12 @@ export class BrowseStore {
     private readonly now: Clock,
     private readonly tags: TagStore,
     private readonly owners: OwnerStore,
+    private readonly names: LinkNameStore,
   ) {}
 
-  /** Tags and owners for a page in two queries, the shape every link list has. */
-  private async withDetails(links: readonly Link[]): Promise<LinkView[]> {
-    const ids = links.map((l) => l.id);
-    const [tags, owners] = await Promise.all([this.tags.forLinks(ids), this.owners.forLinks(ids)]);
-    return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [] }));
+  /** Tags, owners and aliases for a page, the shape every link list has. */
+  private withDetails(links: readonly Link[]): Promise<LinkView[]> {
+    return withLinkDetails(links, { tags: this.tags, owners: this.owners, names: this.names });
   }
 
   private search(q: LinksQuery, text: string | undefined, fields: readonly SearchField[]): LinksQuery {

@@ -10,8 +10,12 @@ import { HealthStore } from './health.js';
 import { IdentityStore } from './identities.js';
 import { KeywordStore } from './keywords.js';
 import { LeaseStore } from './leases.js';
+import { LinkEventStore } from './linkEvents.js';
+import { LinkNameStore } from './linkNames.js';
 import { LinkStore } from './links.js';
 import { LoginTokenStore } from './loginTokens.js';
+import { NotificationStore } from './notifications.js';
+import { OutboxStore } from './outbox.js';
 import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
@@ -32,6 +36,8 @@ export interface Store {
   users: UserStore;
   sessions: SessionStore;
   links: LinkStore;
+  /** Slugs and aliases, one namespace (docs/links.md#aliases). */
+  linkNames: LinkNameStore;
   owners: OwnerStore;
   shares: ShareStore;
   tags: TagStore;
@@ -62,6 +68,12 @@ export interface Store {
   staleness: StalenessStore;
   /** Web UI pages: public browser and profiles, admin totals, dashboard tag chips. */
   browse: BrowseStore;
+  /** Link history: one row per link event, kept after the link is gone (docs/history.md). */
+  linkEvents: LinkEventStore;
+  /** Owner notifications and mail choices (docs/notifications.md). */
+  notifications: NotificationStore;
+  /** Durable deliveries of mail and webhooks (docs/notifications.md#delivery). */
+  outbox: OutboxStore;
   /**
    * Runs `fn` in one transaction, again from the start if it loses a
    * deadlock (so `fn` must be safe to repeat); a busy or unreachable
@@ -74,6 +86,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
   const k = db.kysely;
   const tags = new TagStore(k, db.driver, now);
   const owners = new OwnerStore(k);
+  const linkNames = new LinkNameStore(k);
   const hot = (sql: string) => db.hotLookup(sql);
   const users = new UserStore(k, now, hot);
   const clickRollups = new ClickRollupStore(k, now);
@@ -82,7 +95,8 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     now,
     users,
     sessions: new SessionStore(k, now, hot),
-    links: new LinkStore(k, db.driver, now, tags, owners, hot),
+    links: new LinkStore(k, db.driver, now, tags, owners, linkNames, hot),
+    linkNames,
     owners,
     shares: new ShareStore(k),
     tags,
@@ -101,8 +115,11 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     loginTokens: new LoginTokenStore(k, now),
     identities: new IdentityStore(k, now, users),
     health: new HealthStore(k, now, owners, new AccessStore(k, now)),
-    staleness: new StalenessStore(k, now, tags, owners),
-    browse: new BrowseStore(k, now, tags, owners),
+    staleness: new StalenessStore(k, now, tags, owners, linkNames),
+    browse: new BrowseStore(k, now, tags, owners, linkNames),
+    linkEvents: new LinkEventStore(k),
+    notifications: new NotificationStore(k, now),
+    outbox: new OutboxStore(k, now),
     async transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T> {
       try {
         return await retryOnDeadlock(() => {

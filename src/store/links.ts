@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { sql, type CompiledQuery, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DbDriver } from '../config.js';
 import { asVisibility, type Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
@@ -6,6 +6,7 @@ import { AppError } from '../domain/errors.js';
 import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesText } from './access.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
+import type { LinkNameStore } from './linkNames.js';
 import type { OwnerStore } from './owners.js';
 import { markDaysOfLinks } from './rollupMarks.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
@@ -19,6 +20,8 @@ export interface ResolveTarget {
   visibility: Visibility;
   expiresAt: number | null;
   archivedAt: number | null;
+  /** docs/links.md#path-and-query-forwarding */
+  forwardPathAndQuery: boolean;
 }
 
 /** Columns of one link to write; absent ones are left as stored. */
@@ -31,6 +34,7 @@ export interface LinkWrite {
   expiresAt?: number | null;
   archivedAt?: number | null;
   healthChecksDisabled?: boolean;
+  forwardPathAndQuery?: boolean;
 }
 
 function toLinkRow(l: Link): Insertable<LinksTable> {
@@ -46,6 +50,7 @@ function toLinkRow(l: Link): Insertable<LinksTable> {
     expires_at: l.expiresAt,
     archived_at: l.archivedAt,
     health_checks_disabled: l.healthChecksDisabled ? 1 : 0,
+    forward_path_and_query: l.forwardPathAndQuery ? 1 : 0,
   };
 }
 
@@ -73,12 +78,13 @@ export interface LinkListQuery {
 }
 
 /** What the resolver reads of a link, in this order (HotQuery's values). */
-const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at'] as const;
+const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at', 'forward_path_and_query'] as const;
 
 /** The request host's keyword template, then RESOLVE_COLUMNS (HotQuery's values). */
 const HOST_AND_SLUG_COLUMNS = ['host_template', ...RESOLVE_COLUMNS] as const;
 /** A probe row left-joined to the link: every link column may be null. */
-type HostAndSlugRow = { [K in keyof LinksTable]: LinksTable[K] | null } & { host_template: string | null };
+type HostAndSlugRow = { [K in keyof LinkRow]: LinkRow[K] | null } & { host_template: string | null };
+type LinkRow = Selectable<LinksTable>;
 
 /** A request host's keyword template, if it has one, and the link a slug names. */
 export interface HostAndSlug {
@@ -92,6 +98,7 @@ function toResolveTarget(
   visibility: string | null,
   expiresAt: number | bigint | null,
   archivedAt: number | bigint | null,
+  forward: number | bigint | null,
 ): ResolveTarget | null {
   if (id === null || url === null || visibility === null) return null;
   return {
@@ -100,6 +107,8 @@ function toResolveTarget(
     visibility: asVisibility(visibility),
     expiresAt: expiresAt === null ? null : Number(expiresAt),
     archivedAt: archivedAt === null ? null : Number(archivedAt),
+    // Loose on purpose: drivers answer a number, a bigint or (MySQL) a string.
+    forwardPathAndQuery: Number(forward) === 1,
   };
 }
 
@@ -126,9 +135,28 @@ function compileHostAndSlug(db: Kysely<Database>): CompiledQuery {
   return compiled;
 }
 
+/** The stores a list of links takes its tags, owners and aliases from. */
+export interface LinkDetailStores {
+  tags: TagStore;
+  owners: OwnerStore;
+  names: LinkNameStore;
+}
+
+/** Links with their tags, owners and aliases, in three queries whatever the list length: every list's one way to build LinkViews. */
+export async function withLinkDetails(links: readonly Link[], from: LinkDetailStores, db?: Executor): Promise<LinkView[]> {
+  const ids = links.map((l) => l.id);
+  const [tags, owners, aliases] = await Promise.all([
+    from.tags.forLinks(ids, db),
+    from.owners.forLinks(ids, db),
+    from.names.forLinks(ids, db),
+  ]);
+  return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [], aliases: aliases.get(l.id) ?? [] }));
+}
+
 export class LinkStore {
-  private readonly resolveQuery: HotQuery<ValuesOf<LinksTable, typeof RESOLVE_COLUMNS>>;
+  private readonly resolveQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
   private readonly hostAndSlugQuery: HotQuery<ValuesOf<HostAndSlugRow, typeof HOST_AND_SLUG_COLUMNS>>;
+  private readonly aliasQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -136,6 +164,7 @@ export class LinkStore {
     private readonly now: Clock,
     private readonly tags: TagStore,
     private readonly owners: OwnerStore,
+    private readonly names: LinkNameStore,
     hot: HotLookups = VIA_KYSELY,
   ) {
     // Compiled once: the resolver pays only for execution, never for query building.
@@ -146,11 +175,31 @@ export class LinkStore {
       hot,
     );
     this.hostAndSlugQuery = new HotQuery(db, compileHostAndSlug(db), HOST_AND_SLUG_COLUMNS, hot);
+    this.aliasQuery = new HotQuery(
+      db,
+      db
+        .selectFrom('link_names')
+        .innerJoin('links', 'links.id', 'link_names.link_id')
+        .select(RESOLVE_COLUMNS.map((c) => `links.${c}` as const))
+        .where('link_names.name', '=', '')
+        .compile(),
+      RESOLVE_COLUMNS,
+      hot,
+    );
   }
 
   /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */
   lookupForResolve(slug: string): MaybePromise<ResolveTarget | null> {
     return andThen(this.resolveQuery.first([slug]), (r) => (r ? toResolveTarget(...r) : null));
+  }
+
+  /**
+   * The link a name leads to by its aliases (docs/links.md#aliases), for the
+   * resolver once the slug lookup has missed, so a hit on a slug never pays
+   * for it. Synchronous on an SQLite file.
+   */
+  lookupAliasForResolve(name: string): MaybePromise<ResolveTarget | null> {
+    return andThen(this.aliasQuery.first([name]), (r) => (r ? toResolveTarget(...r) : null));
   }
 
   /**
@@ -177,15 +226,28 @@ export class LinkStore {
     return r ? toLink(r) : null;
   }
 
-  async slugTaken(slug: string, db: Executor = this.db): Promise<boolean> {
-    return (await db.selectFrom('links').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  /** Whether a link already has this name, as its slug or as an alias (docs/links.md#aliases). */
+  /** The link a name belongs to, as its slug or one of its aliases (docs/links.md#aliases). */
+  async getByName(name: string, db: Executor = this.db): Promise<Link | null> {
+    const bySlug = await this.getBySlug(name, db);
+    if (bySlug) return bySlug;
+    const r = await db
+      .selectFrom('link_names')
+      .innerJoin('links', 'links.id', 'link_names.link_id')
+      .select(LINK_COLUMNS)
+      .where('link_names.name', '=', name)
+      .where('link_names.is_alias', '=', 1)
+      .executeTakeFirst();
+    return r ? toLink(r) : null;
   }
 
-  /** Attaches tags and owners to links in two queries, whatever the list length. */
+  async slugTaken(slug: string, db: Executor = this.db): Promise<boolean> {
+    return (await this.names.holders([slug], db)).size > 0;
+  }
+
+  /** Attaches tags, owners and aliases to links in three queries, whatever the list length. */
   async withDetails(links: readonly Link[], db: Executor = this.db): Promise<LinkView[]> {
-    const ids = links.map((l) => l.id);
-    const [tags, owners] = await Promise.all([this.tags.forLinks(ids, db), this.owners.forLinks(ids, db)]);
-    return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [] }));
+    return withLinkDetails(links, { tags: this.tags, owners: this.owners, names: this.names }, db);
   }
 
   async view(id: string, db: Executor = this.db): Promise<LinkView | null> {
@@ -201,10 +263,14 @@ export class LinkStore {
     return r ? toLink(r) : null;
   }
 
-  /** Inserts a link row; a taken slug is SLUG_CONFLICT (the unique index decides races). */
+  /**
+   * Inserts a link row and its slug's place among all names; a slug taken as
+   * another link's slug or alias is SLUG_CONFLICT (the unique keys decide races).
+   */
   async insert(link: Link, tx: Executor): Promise<void> {
     try {
       await tx.insertInto('links').values(toLinkRow(link)).execute();
+      await tx.insertInto('link_names').values({ name: link.slug, link_id: link.id, is_alias: 0 }).execute();
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
       translateDbError(e);
@@ -221,6 +287,7 @@ export class LinkStore {
     if (changes.expiresAt !== undefined) set.expires_at = changes.expiresAt;
     if (changes.archivedAt !== undefined) set.archived_at = changes.archivedAt;
     if (changes.healthChecksDisabled !== undefined) set.health_checks_disabled = changes.healthChecksDisabled ? 1 : 0;
+    if (changes.forwardPathAndQuery !== undefined) set.forward_path_and_query = changes.forwardPathAndQuery ? 1 : 0;
     await tx.updateTable('links').set(set).where('id', '=', id).execute();
   }
 

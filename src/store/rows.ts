@@ -53,6 +53,7 @@ export const LINK_COLUMNS = [
   'links.expires_at',
   'links.archived_at',
   'links.health_checks_disabled',
+  'links.forward_path_and_query',
 ] as const;
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
@@ -70,5 +71,6 @@ export function toLink(r: Selectable<LinksTable>): Link {
     expiresAt: num(r.expires_at),
     archivedAt: num(r.archived_at),
     healthChecksDisabled: Number(r.health_checks_disabled) === 1,
+    forwardPathAndQuery: Number(r.forward_path_and_query) === 1,
   };
 }

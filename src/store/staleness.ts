@@ -3,6 +3,8 @@ import type { Database } from '../db/schema.js';
 import { ownedBy } from './access.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
+import type { LinkNameStore } from './linkNames.js';
+import { withLinkDetails } from './links.js';
 import type { TagStore } from './tags.js';
 import type { Clock, Link, LinkView, Viewer } from './types.js';
 
@@ -57,6 +59,7 @@ export class StalenessStore {
     private readonly now: Clock,
     private readonly tags: TagStore,
     private readonly owners: OwnerStore,
+    private readonly names: LinkNameStore,
   ) {}
 
   /**
@@ -87,11 +90,9 @@ export class StalenessStore {
     return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore: rows.length > limit };
   }
 
-  /** Tags and owners for the page in two queries, the same shape every link list has. */
-  private async withDetails(links: readonly Link[]): Promise<LinkView[]> {
-    const ids = links.map((l) => l.id);
-    const [tags, owners] = await Promise.all([this.tags.forLinks(ids), this.owners.forLinks(ids)]);
-    return links.map((l) => ({ ...l, tags: tags.get(l.id) ?? [], owners: owners.get(l.id) ?? [] }));
+  /** Tags, owners and aliases for a page, the shape every link list has. */
+  private withDetails(links: readonly Link[]): Promise<LinkView[]> {
+    return withLinkDetails(links, { tags: this.tags, owners: this.owners, names: this.names });
   }
 }
 

@@ -37,6 +37,8 @@ export interface Link {
   expiresAt: number | null;
   archivedAt: number | null;
   healthChecksDisabled: boolean;
+  /** docs/links.md#path-and-query-forwarding */
+  forwardPathAndQuery: boolean;
 }
 
 export interface LinkOwner {
@@ -57,6 +59,8 @@ export interface Tag {
 export interface LinkView extends Link {
   tags: Tag[];
   owners: LinkOwner[];
+  /** Its other names, sorted (docs/links.md#aliases). */
+  aliases: string[];
 }
 
 export interface LinkShare {

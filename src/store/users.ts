@@ -76,6 +76,17 @@ export class UserStore {
     return r ? toUser(r) : null;
   }
 
+  /** Which of these ids still name a user (an account deleted in the same transaction does not). */
+  async existingIds(ids: readonly string[], db: Executor = this.db): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   /**
    * The one rule for finding a person by email (docs/links.md#finding-people-by-email):
    * trimmed, compared case-insensitively; the oldest account wins if an IdP ever produced two.

@@ -1,6 +1,8 @@
 import type { User } from '../store/types.js';
 
 export type Theme = 'joe-light' | 'joe-dark';
+/** What the theme switch offers: a theme, or `system` (no cookie: the system preference decides). */
+export type ThemeChoice = Theme | 'system';
 
 /** What every page needs to know about the request, independent of its content. */
 export interface PageContext {
@@ -10,8 +12,14 @@ export interface PageContext {
   path: string;
   /** Display prefix for short links, e.g. `go` (docs/server.md#configuration JOE_SHORT_KEYWORD). */
   shortKeyword: string;
+  /** A message left by the form post that redirected here (docs/web-ui.md#feedback), shown once. */
+  flash?: { level: 'success' | 'error' | 'info'; message: string } | null;
 }
 
 export function parseTheme(v: string | undefined): Theme | null {
   return v === 'joe-light' || v === 'joe-dark' ? v : null;
+}
+
+export function parseThemeChoice(v: string | undefined): ThemeChoice | null {
+  return v === 'system' ? v : parseTheme(v);
 }

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { asset } from './assets.js';
-import type { PageContext } from './context.js';
+import type { PageContext, ThemeChoice } from './context.js';
 import { Icon, type IconName } from './partials/icons.js';
-import { Avatar } from './partials/ui.js';
+import { Avatar, ToastMessage } from './partials/ui.js';
 import { APP_VERSION } from '../version.js';
 
 interface LayoutProps {
@@ -30,6 +30,11 @@ export const HTMX_CONFIG = JSON.stringify({
   // Every element states its own target and swap: a form's hx-target must not leak into the
   // live checks of the inputs inside it.
   disableInheritance: true,
+  // When a swap replaces an element that has an id, HTMX copies its `style` attribute over for
+  // the settle step. Our markup has none, but a browser extension or an automation tool can add
+  // one to an input, and re-applying it is an inline style the CSP refuses (a console error on
+  // every form error and list swap). Nothing of ours animates through `style`.
+  attributesToSettle: ['class', 'width', 'height'],
 });
 
 function NavLink({
@@ -57,7 +62,42 @@ function NavLink({
   );
 }
 
-/** Sun while the dark theme shows, moon while the light one does (docs/web-ui.md#theme). */
+const THEME_CHOICES: Array<[ThemeChoice, string, IconName]> = [
+  ['system', 'System', 'monitor'],
+  ['joe-light', 'Light', 'sun'],
+  ['joe-dark', 'Dark', 'moon'],
+];
+
+/**
+ * System / Light / Dark (docs/web-ui.md#theme). Without JavaScript each button posts the
+ * choice and comes back to this page; with it, app.js applies the choice at once and
+ * saves it in the background. The pressed button is the saved choice.
+ */
+function ThemeSwitch({ ctx, vertical = false }: { ctx: PageContext; vertical?: boolean }) {
+  const chosen: ThemeChoice = ctx.theme ?? 'system';
+  return (
+    <form method="post" action="/dashboard/theme" class="m-0">
+      <input type="hidden" name="return" value={ctx.path} />
+      <div role="group" aria-label="Theme" class={`join${vertical ? ' join-vertical w-full' : ' w-full'}`}>
+        {THEME_CHOICES.map(([value, label, icon]) => (
+          <button
+            type="submit"
+            name="theme"
+            value={value}
+            class={`join-item btn btn-sm theme-choice${vertical ? ' justify-start' : ' flex-1 px-1'}`}
+            aria-pressed={chosen === value ? 'true' : 'false'}
+            data-theme-choice={value}
+          >
+            <Icon name={icon} class="size-4" />
+            {label}
+          </button>
+        ))}
+      </div>
+    </form>
+  );
+}
+
+/** Sun while the dark theme shows, moon while the light one does: the anonymous navbar's theme menu. */
 function ThemeIcons() {
   return (
     <>
@@ -94,9 +134,14 @@ function AnonymousShell({ ctx, children }: { ctx: PageContext; children: Compone
           <a href="/links" class={`btn btn-ghost btn-sm${browsing ? ' btn-active' : ''}`} aria-current={browsing ? 'page' : undefined}>
             Browse
           </a>
-          <button type="button" class="btn btn-ghost btn-sm btn-square" data-theme-toggle aria-label="Toggle theme" title="Toggle theme">
-            <ThemeIcons />
-          </button>
+          <details class="dropdown dropdown-end theme-menu">
+            <summary class="btn btn-ghost btn-sm btn-square" aria-label="Theme" title="Theme">
+              <ThemeIcons />
+            </summary>
+            <div class="dropdown-content z-40 mt-2 w-36 rounded-box border border-base-300 bg-base-100 p-2 shadow">
+              <ThemeSwitch ctx={ctx} vertical />
+            </div>
+          </details>
           <a href="/auth/login" class="btn btn-primary btn-sm">
             Sign in
           </a>
@@ -161,6 +206,7 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
         </ul>
       </nav>
       <div class="p-4 space-y-3 border-t border-base-300">
+        <ThemeSwitch ctx={ctx} />
         <a href="/dashboard/links/new" hx-get="/dashboard/links/new" hx-target="#modal" class="btn btn-primary w-full">
           <Icon name="plus" class="size-5" />
           New link
@@ -174,12 +220,6 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
             </span>
           </summary>
           <ul class="menu w-full bg-base-100 rounded-box mt-2 border border-base-300">
-            <li>
-              <button type="button" data-theme-toggle>
-                <ThemeIcons />
-                Toggle theme
-              </button>
-            </li>
             <li>
               <a href="/dashboard/settings/tokens" aria-current={ctx.path.startsWith('/dashboard/settings/tokens') ? 'page' : undefined}>
                 <Icon name="key" class="size-5" />
@@ -248,6 +288,8 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <title>{`${title} — Joe Links`}</title>
         <script src={asset('js/theme.js')}></script>
         <link rel="icon" type="image/svg+xml" href={asset('img/favicon.svg')} />
+        {/* The instance as a browser search engine (docs/usage.md#opensearch). */}
+        <link rel="search" type="application/opensearchdescription+xml" title={`${ctx.shortKeyword} links`} href="/_/opensearch.xml" />
         <link rel="stylesheet" href={asset('css/app.css')} />
         <script src={asset('js/htmx.js')} defer></script>
         <script src={asset('js/app.js')} defer></script>
@@ -258,7 +300,9 @@ export function Layout({ ctx, title, children }: LayoutProps) {
           Skip to content
         </a>
         {ctx.user ? <SignedInShell ctx={ctx}>{children}</SignedInShell> : <AnonymousShell ctx={ctx}>{children}</AnonymousShell>}
-        <div id="toast-area" class="toast toast-end toast-bottom z-50" aria-live="polite"></div>
+        <div id="toast-area" class="toast toast-end toast-bottom z-50" aria-live="polite">
+          {ctx.flash && <ToastMessage level={ctx.flash.level} message={ctx.flash.message} />}
+        </div>
         <div id="modal"></div>
       </body>
     </html>

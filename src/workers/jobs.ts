@@ -6,6 +6,8 @@ import type { Store } from '../store/index.js';
 import { clickPrunerJob, logRetentionAtStartup } from './clickPruner.js';
 import { clickRollupJob } from './clickRollup.js';
 import { healthCheckerJob } from './healthChecker.js';
+import { mailChannel, smtpSender } from './mailChannel.js';
+import { OutboxDispatcher, outboxJob, type ChannelHandler } from './outbox.js';
 import type { PeriodicJob } from './scheduler.js';
 import { sqliteBackupJobs } from './sqliteBackup.js';
 import { stateLinkSweepJob } from './stateLinkSweep.js';
@@ -42,7 +44,26 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
     clickRollupJob(store.clickRollups, log),
     // Retention is opt-in: unset or 0 means the pruner does not exist and no click is ever deleted.
     ...retentionJobs(deps),
+    outboxJob(outboxDispatcher(deps)),
   ];
+}
+
+/** The one dispatcher of mail and webhook deliveries (docs/notifications.md#delivery). */
+export function outboxDispatcher(deps: JobDeps): OutboxDispatcher {
+  const { config, store } = deps;
+  const channels: ChannelHandler[] = [];
+  if (config.mail.smtp) {
+    channels.push(
+      mailChannel({
+        store,
+        sender: smtpSender(config.mail.smtp),
+        from: config.mail.from!,
+        baseUrl: config.baseUrl,
+        prefix: config.shortKeyword || 'go',
+      }),
+    );
+  }
+  return new OutboxDispatcher({ store, channels, log: deps.log, metrics: deps.metrics });
 }
 
 function retentionJobs(deps: JobDeps): PeriodicJob[] {

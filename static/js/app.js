@@ -8,26 +8,38 @@
   var root = document.documentElement;
 
   // ---- Theme (docs/web-ui.md#theme) -------------------------------------------------
-  // One click flips data-theme (and with it the sun/moon icon, which CSS
-  // derives from it) at once, then persists it. Posts are serialised: while
-  // one is in flight further clicks only flip the page, and when it returns
-  // the latest theme is posted if it differs, so the cookie always ends on
-  // what the page shows, however fast the clicks.
-  function currentTheme() {
-    return root.getAttribute('data-theme') === 'joe-dark' ? 'joe-dark' : 'joe-light';
-  }
-  function applyTheme(theme) {
-    root.setAttribute('data-theme', theme);
+  // The switch offers System, Light and Dark. A click applies the choice at once
+  // (data-theme, and with it every colour), marks its button pressed, then saves it.
+  // Saves are serialised: while one is in flight further clicks only change the
+  // page, and when it returns the latest choice is saved if it differs, so the
+  // cookie always ends on what the page shows, however fast the clicks. While
+  // System is chosen the page follows the system preference as it changes.
+  var CHOICES = ['system', 'joe-light', 'joe-dark'];
+  var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  function systemTheme() {
+    return darkQuery && darkQuery.matches ? 'joe-dark' : 'joe-light';
   }
   var cookieTheme = document.cookie.match(/(?:^|;\s*)theme=(joe-light|joe-dark)(?:;|$)/);
-  var persisted = cookieTheme ? cookieTheme[1] : null;
+  var chosen = cookieTheme ? cookieTheme[1] : 'system';
+  var persisted = chosen;
   var posting = false;
+  function applyChoice(choice) {
+    chosen = choice;
+    root.setAttribute('data-theme', choice === 'system' ? systemTheme() : choice);
+    Array.prototype.forEach.call(document.querySelectorAll('[data-theme-choice]'), function (b) {
+      b.setAttribute('aria-pressed', b.getAttribute('data-theme-choice') === choice ? 'true' : 'false');
+    });
+  }
+  if (darkQuery && darkQuery.addEventListener) {
+    darkQuery.addEventListener('change', function () {
+      if (chosen === 'system') applyChoice('system');
+    });
+  }
   function persistTheme() {
     if (posting) return;
-    var wanted = currentTheme();
+    var wanted = chosen;
     if (wanted === persisted) return;
     posting = true;
-    var trigger = null;
     fetch('/dashboard/theme', {
       method: 'POST',
       body: new URLSearchParams({ theme: wanted }),
@@ -35,38 +47,31 @@
       headers: { 'HX-Request': 'true' },
     })
       .then(function (r) {
-        if (r.ok) {
-          persisted = wanted;
-          trigger = r.headers.get('HX-Trigger');
-        }
+        if (r.ok) persisted = wanted;
       })
       .catch(function () {})
       .finally(function () {
         posting = false;
-        if (currentTheme() !== persisted && persisted === wanted) return persistTheme();
-        if (trigger) {
-          try {
-            var detail = JSON.parse(trigger).themeChanged;
-            if (detail) document.body.dispatchEvent(new CustomEvent('themeChanged', { detail: detail, bubbles: true }));
-          } catch (e) {
-            // A trigger that is not JSON carries no theme change.
-          }
-        }
+        if (chosen !== persisted && persisted === wanted) persistTheme();
       });
   }
   document.addEventListener('click', function (ev) {
-    var btn = ev.target instanceof Element ? ev.target.closest('[data-theme-toggle]') : null;
+    var btn = ev.target instanceof Element ? ev.target.closest('[data-theme-choice]') : null;
     if (!btn) return;
+    var choice = btn.getAttribute('data-theme-choice');
+    if (CHOICES.indexOf(choice) === -1) return;
     ev.preventDefault();
-    applyTheme(currentTheme() === 'joe-dark' ? 'joe-light' : 'joe-dark');
+    applyChoice(choice);
     persistTheme();
-  });
-  document.addEventListener('themeChanged', function (ev) {
-    var t = ev.detail && ev.detail.theme;
-    if ((t === 'joe-light' || t === 'joe-dark') && !posting) applyTheme(t);
+    var menu = btn.closest('details');
+    if (menu) menu.removeAttribute('open');
   });
 
-  // ---- Toasts (#toast-area) -------------------------------------------------
+  // ---- Toasts (#toast-area, docs/web-ui.md#feedback) ------------------------------------
+  // Every change answers with `HX-Trigger: {"showToast": {level, message, copy?}}`; this is
+  // the one place that turns it into a toast. A form post without JavaScript gets the same
+  // message server-rendered into #toast-area after its redirect. A toast with a Copy button
+  // stays longer, and none leaves while the pointer or focus is on it.
   var toastArea = function () {
     return document.getElementById('toast-area');
   };
@@ -74,21 +79,37 @@
     if (el.hasAttribute('data-toast-scheduled')) return;
     el.setAttribute('data-toast-scheduled', '');
     var ms = Number(el.getAttribute('data-toast-ms')) || (el.classList.contains('alert-error') ? 6000 : 4000);
-    setTimeout(function () {
-      if (el.parentNode) el.parentNode.removeChild(el);
-    }, ms);
+    function remove() {
+      if (!el.parentNode) return;
+      if (el.matches(':hover') || el.contains(document.activeElement)) {
+        setTimeout(remove, 1500);
+        return;
+      }
+      el.parentNode.removeChild(el);
+    }
+    setTimeout(remove, ms);
   }
-  function showToast(level, message, ms) {
+  function showToast(level, message, ms, copy) {
     var area = toastArea();
     if (!area || !message) return;
     var el = document.createElement('div');
     el.className = 'alert shadow-md ' + (level === 'error' ? 'alert-error' : level === 'info' ? 'alert-info' : 'alert-success');
     el.setAttribute('role', level === 'error' ? 'alert' : 'status');
     el.setAttribute('data-toast', '');
-    if (ms) el.setAttribute('data-toast-ms', String(ms));
     var span = document.createElement('span');
     span.textContent = message;
     el.appendChild(span);
+    if (copy) {
+      var btn = document.createElement('button');
+      btn.type = 'button';
+      btn.className = 'btn btn-sm';
+      btn.setAttribute('data-copy', copy);
+      btn.setAttribute('data-copy-swap', '');
+      btn.textContent = 'Copy link';
+      el.appendChild(btn);
+      ms = ms || 10000;
+    }
+    if (ms) el.setAttribute('data-toast-ms', String(ms));
     area.appendChild(el);
     scheduleRemoval(el);
   }
@@ -102,13 +123,20 @@
   }
   document.addEventListener('showToast', function (ev) {
     var d = ev.detail || {};
-    showToast(d.level || 'success', d.message);
+    showToast(d.level || 'success', d.message, 0, typeof d.copy === 'string' ? d.copy : null);
   });
-  document.addEventListener('linkCreated', function () {
-    showToast('success', 'Link created.');
+  // A created link's row is marked once the list that holds it has refreshed.
+  var newRowId = null;
+  document.addEventListener('linkCreated', function (ev) {
+    newRowId = (ev.detail && ev.detail.id) || null;
   });
-  document.addEventListener('linkUpdated', function () {
-    showToast('success', 'Link updated.');
+  document.addEventListener('htmx:afterSettle', function () {
+    if (!newRowId) return;
+    var row = document.getElementById('link-' + newRowId);
+    if (!row) return;
+    newRowId = null;
+    row.classList.add('row-new');
+    row.scrollIntoView({ block: 'nearest' });
   });
   // HTMX swaps nothing on 4xx/5xx; say what happened instead of failing silently.
   var STATUS_MESSAGES = {
@@ -156,6 +184,10 @@
     ev.preventDefault();
     copyText(btn.getAttribute('data-copy') || '').then(
       function () {
+        if (btn.hasAttribute('data-copy-swap')) {
+          btn.textContent = 'Copied!';
+          return;
+        }
         var toast = btn.getAttribute('data-copy-toast');
         if (toast) {
           showToast('success', toast, 3000);
@@ -351,6 +383,15 @@
   });
   document.addEventListener('htmx:load', function (ev) {
     refreshAll(ev.detail.elt);
+  });
+
+  // Toggle links (role="button", aria-pressed) are links without JavaScript; Space presses them too, as it would a button.
+  document.addEventListener('keydown', function (ev) {
+    var t = ev.target instanceof Element ? ev.target.closest('a[role="button"]') : null;
+    if (t && ev.key === ' ') {
+      ev.preventDefault();
+      t.click();
+    }
   });
 
   // The mobile menu button is a <label> (it works without JavaScript); make it keyboard-operable.

@@ -5,10 +5,12 @@ import { actor, assertError, call, createLink, snapshot, startApi, type Actor } 
 import { addOwner, addShare } from '../helpers/links.js';
 
 const LINK_KEYS = [
+  'aliases',
   'archived_at',
   'created_at',
   'description',
   'expires_at',
+  'forward_path_and_query',
   'health',
   'health_checks_disabled',
   'id',
@@ -232,6 +234,60 @@ describe('REST links: create, read, update, delete', () => {
     const optOut = await call(s, 'PUT', `/api/v1/links/${link.id}`, { as: alice, body: { health_checks_disabled: true } });
     assert.equal(optOut.body.health_checks_disabled, true);
     assert.deepEqual(optOut.body.tags, ['keep']);
+  });
+
+  test('aliases and forwarding: set on create, changed alone by PUT, kept by a full update that omits them, 409 ALIAS_CONFLICT on a taken name', async () => {
+    const r = await call(s, 'POST', '/api/v1/links', {
+      as: alice,
+      body: { slug: 'handbook', url: 'https://handbook.test/', aliases: ['hb', 'guide'], forward_path_and_query: true },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.body.aliases, ['guide', 'hb'], 'sorted');
+    assert.equal(r.body.forward_path_and_query, true);
+    const id = r.body.id as string;
+
+    const taken = await call(s, 'POST', '/api/v1/links', { as: bob, body: { slug: 'hb', url: 'https://other.test/' } });
+    assertError(taken, 409, 'SLUG_CONFLICT', 'a slug that is another link’s alias');
+    const before = await snapshot(s);
+    const clash = await call(s, 'POST', '/api/v1/links', { as: bob, body: { slug: 'bobs', url: 'https://b.test/', aliases: ['guide'] } });
+    assertError(clash, 409, 'ALIAS_CONFLICT', 'an alias that is another link’s alias');
+    assert.equal(clash.body.error, 'alias is already taken: "guide"');
+    assertError(
+      await call(s, 'POST', '/api/v1/links', { as: bob, body: { slug: 'bobs', url: 'https://b.test/', aliases: ['handbook'] } }),
+      409,
+      'ALIAS_CONFLICT',
+      'an alias that is another link’s slug',
+    );
+    assertError(
+      await call(s, 'POST', '/api/v1/links', { as: bob, body: { slug: 'bobs', url: 'https://b.test/', aliases: ['Bad Name'] } }),
+      400,
+      'INVALID_ALIAS',
+    );
+    assertError(
+      await call(s, 'POST', '/api/v1/links', { as: bob, body: { slug: 'bobs', url: 'https://b.test/', aliases: 'hb' } }),
+      400,
+      'BAD_REQUEST',
+      'aliases must be an array',
+    );
+    assert.deepEqual(await snapshot(s), before, 'refusals wrote nothing');
+
+    const onlyAliases = await call(s, 'PUT', `/api/v1/links/${id}`, { as: alice, body: { aliases: ['hb'] } });
+    assert.equal(onlyAliases.status, 200, onlyAliases.text);
+    assert.deepEqual(onlyAliases.body.aliases, ['hb']);
+    assert.equal(onlyAliases.body.url, 'https://handbook.test/', 'aliases alone change nothing else');
+    const full = await call(s, 'PUT', `/api/v1/links/${id}`, { as: alice, body: { url: 'https://handbook.test/v2' } });
+    assert.deepEqual(full.body.aliases, ['hb'], 'a full update that omits aliases keeps them');
+    assert.equal(full.body.forward_path_and_query, true, 'and keeps forwarding');
+    const off = await call(s, 'PUT', `/api/v1/links/${id}`, { as: alice, body: { forward_path_and_query: false } });
+    assert.equal(off.body.forward_path_and_query, false);
+    const freed = await call(s, 'POST', '/api/v1/links', { as: bob, body: { slug: 'bobs', url: 'https://b.test/', aliases: ['guide'] } });
+    assert.equal(freed.status, 201, 'a removed alias is free for another link');
+    assertError(
+      await call(s, 'PUT', `/api/v1/links/${id}`, { as: alice, body: { aliases: ['hb', 'guide'] } }),
+      409,
+      'ALIAS_CONFLICT',
+      'PUT answers 409 too',
+    );
   });
 
   test('any other field makes it a full update, so archive plus a past expiry is refused whole', async () => {

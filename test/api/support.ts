@@ -87,12 +87,13 @@ export async function createLink(s: TestServer, owner: Actor, body: Record<strin
 /** Every row of the link tables, in a stable order: "nothing changed" means equal snapshots. */
 export async function snapshot(s: TestServer): Promise<string> {
   const k = s.store.db.kysely;
-  const [links, tags, owners, shares] = await Promise.all([
+  const [links, tags, owners, shares, names] = await Promise.all([
     k.selectFrom('links').selectAll().orderBy('id').execute(),
     k.selectFrom('link_tags').selectAll().orderBy('link_id').orderBy('tag_id').execute(),
     k.selectFrom('link_owners').selectAll().orderBy('link_id').orderBy('user_id').execute(),
     k.selectFrom('link_shares').selectAll().orderBy('link_id').orderBy('user_id').execute(),
+    k.selectFrom('link_names').selectAll().orderBy('name').execute(),
   ]);
   // Drivers differ in how they hand back integers (number, string, bigint); compare values.
-  return JSON.stringify({ links, tags, owners, shares }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  return JSON.stringify({ links, tags, owners, shares, names }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 }

@@ -118,6 +118,8 @@ describe('GET /api/v1/links/export', () => {
       expires_at: null,
       archived_at: lines[0].archived_at,
       health_checks_disabled: true,
+      aliases: [],
+      forward_path_and_query: false,
       created_at: lines[0].created_at,
     });
     assert.match(lines[0].archived_at, /Z$/);
@@ -168,6 +170,8 @@ describe('joe-links links export / import', () => {
         description: 'line 1\nline 2',
         tags: ['Docs', 'Team A'],
         visibility: 'private',
+        aliases: ['w', 'docs'],
+        forwardPathAndQuery: true,
       },
       ann.id,
     );
@@ -202,6 +206,7 @@ describe('joe-links links export / import', () => {
     assert.match(imported.stderr, /1 created, 0 updated, 2 skipped, 0 refused/);
 
     const reexported = run(dst.dsn, ['export']);
+    assert.match(exported.stdout, /"aliases":\["docs","w"\],"forward_path_and_query":true/, 'aliases and forwarding travel');
     const expected = exported.stdout.replace('"owners":["gone@example.test"]', '"owners":["keeper@example.test"]');
     assert.equal(reexported.stdout, expected, 'the same links, owners, tags, dates and flags');
 
@@ -228,16 +233,16 @@ describe('joe-links links export / import', () => {
     assert.equal(dry.status, 1);
     assert.match(dry.stdout, /^created  fine$/m);
     assert.match(dry.stdout, /^refused  line 2 \(broken-json\): not valid JSON$/m);
-    assert.match(dry.stdout, /^refused  line 3 \(Bad Slug\): slug must match/m);
+    assert.match(dry.stdout, /^created  bad-slug \(slug "Bad Slug" became "bad-slug"\)$/m);
     assert.match(dry.stdout, /^refused  line 4 \(bad-url\): url must start with http/m);
     assert.match(dry.stdout, /^refused  line 5 \(bad-tags\): tag names must start/m);
     assert.match(dry.stdout, /^created  also-fine$/m);
-    assert.match(dry.stderr, /dry run, nothing written.*2 created, 0 updated, 0 skipped, 4 refused/);
+    assert.match(dry.stderr, /from jsonl \(dry run, nothing written\): 3 created, 0 updated, 0 skipped, 3 refused/);
     assert.equal(await db.store.links.count(), 0, 'a dry run writes nothing');
 
     const real = run(db.dsn, ['import', 'mixed.jsonl']);
     assert.equal(real.status, 1);
-    assert.equal(await db.store.links.count(), 2);
+    assert.equal(await db.store.links.count(), 3);
     assert.deepEqual(
       (await db.store.links.view((await db.store.links.getBySlug('also-fine'))!.id))!.tags.map((t) => t.name),
       ['T'],
@@ -276,11 +281,7 @@ describe('joe-links links export / import', () => {
     assert.equal((await db.store.links.getBySlug('plain'))!.url, 'https://plain.test/moved');
     assert.equal((await db.store.links.getBySlug('handbook'))!.visibility, 'secure', 'CSV carries no visibility, so it is kept');
 
-    const fromStdin = run(
-      db.dsn,
-      ['import', '-', '--format', 'csv', '--owner', 'csv@example.test'],
-      'slug,url\nstdin-link,https://s.test\n',
-    );
+    const fromStdin = run(db.dsn, ['import', '-', '--from', 'csv', '--owner', 'csv@example.test'], 'slug,url\nstdin-link,https://s.test\n');
     assert.equal(fromStdin.status, 0, fromStdin.stderr);
     assert.ok(await db.store.links.getBySlug('stdin-link'));
   });

@@ -29,6 +29,24 @@ describe('theme endpoint, method override and cross-site protection', () => {
     assert.match(await page.text(), /<html lang="en" data-theme="joe-dark">/);
   });
 
+  test('theme=system deletes the cookie; a plain form post with `return` is sent back to that page', async () => {
+    const r = await get(`${p.s.url}/dashboard/theme`, { ...FORM, cookie: 'theme=joe-dark' }, 'POST', 'theme=system');
+    assert.equal(r.status, 200);
+    assert.match(cookieLine(r, 'theme')!, /^theme=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/);
+    assert.deepEqual(JSON.parse(r.headers.get('hx-trigger')!), { themeChanged: { theme: 'system' } });
+    const page = await get(`${p.s.url}/`);
+    assert.match(await page.text(), /<html lang="en">/, 'no cookie: no data-theme, the system preference decides');
+
+    const back = await get(`${p.s.url}/dashboard/theme`, FORM, 'POST', 'theme=joe-dark&return=%2Flinks');
+    assert.equal(back.status, 303);
+    assert.equal(back.headers.get('location'), '/links');
+    assert.match(cookieLine(back, 'theme')!, /^theme=joe-dark;/);
+    const offsite = await get(`${p.s.url}/dashboard/theme`, FORM, 'POST', 'theme=joe-dark&return=%2F%2Fevil.example');
+    assert.equal(offsite.headers.get('location'), '/dashboard', 'only a path on this server');
+    const htmx = await get(`${p.s.url}/dashboard/theme`, { ...FORM, 'hx-request': 'true' }, 'POST', 'theme=joe-dark&return=%2Flinks');
+    assert.equal(htmx.status, 200, 'the page script saves in the background');
+  });
+
   test('any other theme value is refused with 400 and no cookie', async () => {
     const bodies: Array<[string, Record<string, string>]> = [
       ['theme=blue', FORM],

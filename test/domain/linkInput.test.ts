@@ -120,7 +120,9 @@ describe('validateLinkDraft', () => {
         title: null,
         visibility: '',
         tags: ['Jira', 'jira', 'Eng Tools'],
+        aliases: ['tickets', ' issues ', 'tickets'],
         expiresAt: now + 10_500,
+        forwardPathAndQuery: true,
       },
       now,
     );
@@ -134,7 +136,9 @@ describe('validateLinkDraft', () => {
         { name: 'Jira', slug: 'jira' },
         { name: 'Eng Tools', slug: 'eng-tools' },
       ],
+      aliases: ['issues', 'tickets'],
       expiresAt: Math.floor((now + 10_500) / 1000) * 1000,
+      forwardPathAndQuery: true,
     });
   });
 
@@ -147,6 +151,16 @@ describe('validateLinkDraft', () => {
     assert.throws(() => validateLinkDraft({ ...base, description: 'x'.repeat(2001) }, now), { message: DESCRIPTION_ERROR });
     assert.throws(() => validateLinkDraft({ ...base, visibility: 'hidden' }, now), { message: VISIBILITY_ERROR });
     assert.throws(() => validateLinkDraft({ ...base, tags: ['<script>'] }, now), { code: 'INVALID_TAG_NAME' });
+    assert.throws(() => validateLinkDraft({ ...base, aliases: ['No'] }, now), { code: 'INVALID_ALIAS' });
+    assert.throws(() => validateLinkDraft({ ...base, aliases: ['ok'] }, now), { code: 'INVALID_ALIAS' });
+    assert.throws(() => validateLinkDraft({ ...base, aliases: Array.from({ length: 11 }, (_, i) => `a${i}`) }, now), {
+      code: 'TOO_MANY_ALIASES',
+    });
+    assert.throws(
+      () => validateLinkDraft({ ...base, tags: ['<script>'], aliases: ['No'] }, now),
+      { code: 'INVALID_TAG_NAME' },
+      'tags first',
+    );
     assert.throws(() => validateLinkDraft({ ...base, expiresAt: now - 1000 }, now), { message: EXPIRY_ERROR });
   });
 

@@ -149,7 +149,7 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
       assert.equal((await clickTime(noJs.page).textContent())!.trim(), utcText, 'the UTC text stays without JavaScript');
       assert.equal(await clickTime(noJs.page).getAttribute('title'), iso);
       // The toggle is a plain link without JavaScript.
-      await noJs.page.getByRole('link', { name: '90 days' }).click();
+      await noJs.page.getByRole('button', { name: '90 days' }).click();
       await noJs.page.waitForURL(`${statsUrl()}?days=90`);
       assert.equal(await noJs.page.locator('#stats-window g[data-day]').count(), 90);
       noJs.problems.assertNone();
@@ -174,16 +174,16 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
       page.on('request', (r) => {
         if (r.url().includes('/stats/chart?days=')) chartRequests++;
       });
-      await page.getByRole('link', { name: '90 days' }).click();
+      await page.getByRole('button', { name: '90 days' }).click();
       await page.locator('#stats-window[data-days="90"]').waitFor();
       assert.equal(chartRequests, 1, 'one HTMX request, no page load');
       assert.equal(page.url(), `${statsUrl()}?days=90`);
       assert.equal(await page.locator('#stats-window g[data-day]').count(), 90);
-      assert.equal(await page.getByRole('link', { name: '90 days' }).getAttribute('aria-current'), 'true');
+      assert.equal(await page.getByRole('button', { name: '90 days' }).getAttribute('aria-pressed'), 'true');
       assert.ok(await page.locator('#recent-clicks').isVisible(), 'the rest of the page stays');
       await assertAccessible(page, 'stats page, 90 days');
 
-      await page.getByRole('link', { name: '30 days' }).click();
+      await page.getByRole('button', { name: '30 days' }).click();
       await page.locator('#stats-window[data-days="30"]').waitFor();
       assert.equal(await page.locator('#stats-window g[data-day]').count(), 30);
       assert.equal(page.url(), `${statsUrl()}?days=30`);
@@ -192,7 +192,7 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
       await page.goto(`${s.url}/dashboard/analytics`);
       await htmxReady(page);
       await page.locator('#never-clicked time[data-localized]').first().waitFor();
-      await page.getByRole('link', { name: 'Month' }).click();
+      await page.getByRole('button', { name: 'Month' }).click();
       await page.locator('#analytics-panels[data-period="month"]').waitFor();
       await page.waitForFunction(() => {
         const els = document.querySelectorAll('#analytics-panels time[datetime]');

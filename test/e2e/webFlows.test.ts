@@ -76,11 +76,17 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     assert.equal(await dialog(page).getByLabel('Tags').inputValue(), 'engineering, ');
     await assertAccessible(page, 'create modal');
     await dialog(page).getByRole('button', { name: 'Create link' }).click();
-    await page.locator('#toast-area').getByText('Link created.').waitFor();
+    await page.locator('#toast-area').getByText('Created go/team-wiki.').waitFor();
     await page.locator('#modal dialog').waitFor({ state: 'detached' });
     const row = page.locator('#link-list tr', { hasText: 'team-wiki' });
     await row.waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'New link', 'focus returns to the opener');
+    // The new row is marked, and the short link is one click from the clipboard.
+    await page.locator('#link-list tr.row-new', { hasText: 'team-wiki' }).waitFor();
+    const created = page.locator('#toast-area [data-toast]', { hasText: 'Created go/team-wiki.' });
+    await created.getByRole('button', { name: 'Copy link' }).click();
+    await created.getByRole('button', { name: 'Copied!' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${s.url}/team-wiki`);
     const link = (await s.store.links.getBySlug('team-wiki'))!;
     assert.deepEqual(
       (await s.store.links.view(link.id))!.tags.map((t) => t.name),
@@ -100,7 +106,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await dialog(page).getByLabel('Title').fill('Team wiki (new)');
     await dialog(page).getByLabel('Description').fill('Everything we know');
     await dialog(page).getByRole('button', { name: 'Save changes' }).click();
-    await page.locator('#toast-area').getByText('Link updated.').waitFor();
+    await page.locator('#toast-area').getByText('Saved go/team-wiki.').waitFor();
     await page.locator('#link-list tr', { hasText: 'Everything we know' }).waitFor();
     assert.equal((await s.store.links.get(link.id))!.title, 'Team wiki (new)');
 
@@ -129,10 +135,16 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await page.locator('#shares-panel').waitFor();
     await page.locator('#shares-panel').getByLabel('Share with').fill('nobody@x.test');
     await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
-    await page.locator('#shares-panel').getByText('No user found with that email.').waitFor();
+    await page.locator('#shares-panel').getByText('Nobody with that email has signed in yet.', { exact: false }).waitFor();
     await page.locator('#shares-panel').getByLabel('Share with').fill('bob@x.io');
     await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
     await page.locator('#shares-panel').getByText('bob@x.io').waitFor();
+    await page.locator('#toast-area').getByText('Shared with Bob.').waitFor();
+    // Sharing again is no error: a calm note beside Bob, who is listed right there.
+    await page.locator('#shares-panel').getByLabel('Share with').fill('bob@x.io');
+    await page.locator('#shares-panel').getByRole('button', { name: 'Share' }).click();
+    await page.locator('#shares-panel li.member-noticed', { hasText: 'bob@x.io' }).getByText('Bob already has access.').waitFor();
+    assert.equal(await page.locator('#shares-panel [role="alert"]').count(), 0, 'no error for a duplicate');
     await assertAccessible(page, 'link detail');
 
     // Bob may follow it; Carol is refused; nobody signed in is sent to sign in.
@@ -170,7 +182,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     assert.ok(await s.store.links.get(link.id), 'Cancel sends nothing');
     await trash.click();
     await dialog(page).getByRole('button', { name: 'Delete' }).click();
-    await page.locator('#toast-area').getByText('Link deleted.').waitFor();
+    await page.locator('#toast-area').getByText('Deleted go/team-wiki.').waitFor();
     await page.locator('#link-list tr', { hasText: 'team-wiki' }).waitFor({ state: 'detached' });
     // The dialog's close event, which empties #modal, is dispatched as a task of its own after the swap.
     await page.locator('#modal dialog').waitFor({ state: 'detached' });
@@ -288,7 +300,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
       problems.allow((path, status) => path === '/spring-promo' && status === 404);
       assert.equal(await resolves(context), 404);
       await row.getByRole('button', { name: 'Renew' }).click();
-      await page.locator('#toast-area').getByText('Link renewed. It no longer expires.').waitFor();
+      await page.locator('#toast-area').getByText('Renewed go/spring-promo. It no longer expires.').waitFor();
       await row.getByText('expired', { exact: true }).waitFor({ state: 'detached' });
       assert.equal(await row.getByRole('link', { name: 'Details' }).count(), 1, 'the row is re-rendered in place, actions included');
       assert.equal((await s.store.links.get(promo.id))!.expiresAt, null);
@@ -299,12 +311,12 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
       await page.waitForURL(`${s.url}/dashboard/links/${promo.id}`);
       await htmxReady(page);
       await page.locator('main').getByRole('button', { name: 'Archive' }).click();
-      await page.locator('#toast-area').getByText('Link archived. It no longer redirects.').waitFor();
+      await page.locator('#toast-area').getByText('Archived go/spring-promo. It no longer redirects.').waitFor();
       await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor();
       await assertAccessible(page, 'archived link detail');
       assert.equal(await resolves(context), 404);
       await page.locator('main').getByRole('button', { name: 'Unarchive' }).click();
-      await page.locator('#toast-area').getByText('Link unarchived. It redirects again.').waitFor();
+      await page.locator('#toast-area').getByText('Unarchived go/spring-promo. It redirects again.').waitFor();
       await page.locator('#link-detail header').getByText('archived', { exact: true }).waitFor({ state: 'detached' });
       assert.equal(await resolves(context), 302);
 
@@ -314,7 +326,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
       await dialog(page).getByLabel('Expires (UTC)').fill('2099-01-02T03:04:05');
       await dialog(page).getByLabel('Skip destination health checks').check();
       await dialog(page).getByRole('button', { name: 'Save changes' }).click();
-      await page.locator('#toast-area').getByText('Link updated.').waitFor();
+      await page.locator('#toast-area').getByText('Saved go/spring-promo.').waitFor();
       // The detail page states the expiry as a <time> (rewritten to the viewer's zone by the page script).
       await page.locator('#link-detail p', { hasText: 'Expires' }).locator('time[datetime="2099-01-02T03:04:05Z"]').waitFor();
       await page.locator('#link-detail').getByText('Health checks: opted out').waitFor();
@@ -339,71 +351,105 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     },
   );
 
-  test('theme toggle: immediate feedback, persisted in the cookie, consistent after rapid clicks', { timeout: 60_000 }, async () => {
-    const context = await browser.newContext({ colorScheme: 'light' });
-    const problems = new Problems(context);
-    const page = await context.newPage();
-    // Hold the theme request so the test can see the page switch before it completes.
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/dashboard/theme', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto(`${s.url}/`);
-    await htmxReady(page);
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light', 'system preference applies without a cookie');
-    await assertAccessible(page, 'landing (light)');
-    const toggle = page.getByRole('button', { name: 'Toggle theme' });
-    assert.ok(await toggle.locator('.theme-icon-moon').isVisible());
-    const persistedDark = page.waitForResponse('**/dashboard/theme');
-    await toggle.click();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'dark before the request completes');
-    assert.ok(await toggle.locator('.theme-icon-sun').isVisible(), 'sun icon while dark');
-    assert.ok(!(await toggle.locator('.theme-icon-moon').isVisible()));
-    release();
-    await persistedDark;
-    await page.unroute('**/dashboard/theme');
-    await page.reload();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'persisted across reload');
-    await assertAccessible(page, 'landing (dark)');
+  test(
+    'theme switch: System, Light and Dark apply at once, persist, survive rapid clicks and go back to System',
+    { timeout: 60_000 },
+    async () => {
+      const context = await browser.newContext({ colorScheme: 'light' });
+      const problems = new Problems(context);
+      const page = await context.newPage();
+      // Hold the theme request so the test can see the page switch before it completes.
+      let release: () => void = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/dashboard/theme', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${s.url}/`);
+      await htmxReady(page);
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light', 'system preference applies without a cookie');
+      await assertAccessible(page, 'landing (light)');
+      const menu = page.getByRole('navigation', { name: 'Main' }).locator('summary[aria-label="Theme"]');
+      const choose = async (name: 'System' | 'Light' | 'Dark') => {
+        await menu.click();
+        await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name }).click();
+      };
+      // Read from the markup: inside the closed menu the buttons are not in the accessibility tree.
+      const VALUES = { System: 'system', Light: 'joe-light', Dark: 'joe-dark' } as const;
+      const pressed = (name: keyof typeof VALUES) => page.locator(`[data-theme-choice="${VALUES[name]}"]`).getAttribute('aria-pressed');
+      assert.equal(await pressed('System'), 'true', 'no cookie: System is the choice');
+      assert.ok(await menu.locator('.theme-icon-moon').isVisible());
+      const persistedDark = page.waitForResponse('**/dashboard/theme');
+      await choose('Dark');
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'dark before the request completes');
+      assert.equal(await pressed('Dark'), 'true');
+      assert.equal(await pressed('System'), 'false');
+      assert.ok(await menu.locator('.theme-icon-sun').isVisible(), 'sun icon while dark');
+      release();
+      await persistedDark;
+      await page.unroute('**/dashboard/theme');
+      await page.reload();
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'persisted across reload');
+      assert.equal(await pressed('Dark'), 'true', 'the server marks the saved choice');
+      await assertAccessible(page, 'landing (dark)');
 
-    const posts: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().endsWith('/dashboard/theme')) posts.push(r.postData() ?? '');
-    });
-    page.on('requestfailed', (r) => posts.push(`failed ${r.failure()?.errorText}`));
-    page.on('response', (r) => {
-      if (r.url().endsWith('/dashboard/theme')) posts.push(`answered ${r.status()}`);
-    });
-    for (let i = 0; i < 5; i++) await toggle.click();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
-    // The posts settle on what the page shows, whatever order the clicks and answers came in.
-    const themeCookie = async () => (await context.cookies()).find((c) => c.name === 'theme')?.value;
-    for (let waited = 0; (await themeCookie()) !== 'joe-light'; waited += 100) {
-      if (waited > 20_000) assert.fail(`theme cookie ${await themeCookie()} after ${JSON.stringify(posts)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await page.waitForLoadState('networkidle');
-    await page.reload();
-    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
-    const cookie = (await context.cookies()).find((c) => c.name === 'theme');
-    assert.equal(cookie?.value, 'joe-light');
-    problems.assertNone();
-    await context.close();
-  });
+      const posts: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/dashboard/theme')) posts.push(r.postData() ?? '');
+      });
+      page.on('response', (r) => {
+        if (r.url().endsWith('/dashboard/theme')) posts.push(`answered ${r.status()}`);
+      });
+      for (const name of ['Light', 'System', 'Dark', 'System', 'Light'] as const) await choose(name);
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
+      // The posts settle on what the page shows, whatever order the clicks and answers came in.
+      const themeCookie = async () => (await context.cookies()).find((c) => c.name === 'theme')?.value;
+      for (let waited = 0; (await themeCookie()) !== 'joe-light'; waited += 100) {
+        if (waited > 20_000) assert.fail(`theme cookie ${await themeCookie()} after ${JSON.stringify(posts)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await page.waitForLoadState('networkidle');
 
-  test('signed-in theme toggle sits in the user menu and survives navigation', { timeout: 60_000 }, async () => {
+      // Back to System: the cookie goes, and the page follows the system preference, live.
+      await choose('System');
+      for (let waited = 0; (await themeCookie()) !== undefined; waited += 100) {
+        if (waited > 20_000) assert.fail(`theme cookie still ${await themeCookie()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'joe-dark');
+      await page.reload();
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'System after reload: the dark system preference');
+      assert.equal(await pressed('System'), 'true');
+      problems.assertNone();
+      await context.close();
+    },
+  );
+
+  test('signed in, the theme switch is in the sidebar, survives navigation and returns to System', { timeout: 60_000 }, async () => {
     const { context, page, problems } = await session(bob, { colorScheme: 'dark' });
     assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark');
-    await page.locator('.user-menu > summary').click();
+    const group = page.locator('aside').getByRole('group', { name: 'Theme' });
+    assert.ok(await group.isVisible(), 'visible without opening a menu');
+    assert.equal(await group.getByRole('button', { name: 'System' }).getAttribute('aria-pressed'), 'true');
     const saved = page.waitForResponse((r) => r.url().endsWith('/dashboard/theme') && r.status() === 200);
-    await page.locator('.user-menu').getByRole('button', { name: 'Toggle theme' }).click();
+    await group.getByRole('button', { name: 'Light' }).click();
     assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
     await saved;
     await page.goto(`${s.url}/dashboard/tags`);
     assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-light');
-    await assertAccessible(page, 'tags (light, after toggle)');
+    assert.equal(await group.getByRole('button', { name: 'Light' }).getAttribute('aria-pressed'), 'true');
+    await assertAccessible(page, 'tags (light, after switching)');
+    const back = page.waitForResponse((r) => r.url().endsWith('/dashboard/theme') && r.status() === 200);
+    await group.getByRole('button', { name: 'System' }).click();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark', 'System: the dark system preference again');
+    await back;
+    await page.reload();
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'joe-dark');
+    assert.equal(
+      (await context.cookies()).find((c) => c.name === 'theme'),
+      undefined,
+    );
     problems.assertNone();
     await context.close();
   });

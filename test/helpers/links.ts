@@ -1,5 +1,5 @@
 import type { LinkChanges, LinkDraft } from '../../src/domain/linkInput.js';
-import { asSystem, asUser, LinkService, type LinkAction, type UserDeletion } from '../../src/links/index.js';
+import { asSystem, asUser, historyRecorder, LinkService, type LinkAction, type UserDeletion } from '../../src/links/index.js';
 import type { Store } from '../../src/store/index.js';
 import type { Link, LinkView, User } from '../../src/store/types.js';
 
@@ -15,7 +15,7 @@ const operator = asSystem('test');
 export function linkService(store: Store): LinkService {
   let service = services.get(store);
   if (!service) {
-    service = new LinkService(store);
+    service = new LinkService(store, { recorders: [historyRecorder(store)] });
     services.set(store, service);
   }
   return service;

@@ -21,10 +21,14 @@ const TOOLS = [
   'unshare_link',
   'add_co_owner',
   'get_link_stats',
+  'get_link_history',
+  'restore_link_version',
   'list_keywords',
 ];
 const ARG_NAMES = [
   'link',
+  'event_id',
+  'cursor',
   'slug',
   'url',
   'title',
@@ -47,6 +51,7 @@ const VOCABULARY = new Set([
   'not_found',
   'validation_failed',
   'duplicate_slug',
+  'duplicate_alias',
   'unknown_user',
   'duplicate_share',
   'duplicate_owner',

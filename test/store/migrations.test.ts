@@ -10,6 +10,20 @@ import { migrateDownOne, migrateUp, migrationStatus } from '../../src/db/migrate
 import { migrationNames } from '../../src/db/migrations/index.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 
+/** Reverts the newest migrations down to and including `name`, so a test can stage data from before it. */
+async function revertThrough(db: Parameters<typeof migrateDownOne>[0], name: string): Promise<string[]> {
+  const reverted: string[] = [];
+  while (!reverted.includes(name)) {
+    const step = await migrateDownOne(db);
+    assert.equal(step.length, 1, `nothing left to revert before ${name}`);
+    reverted.push(...step);
+  }
+  return reverted;
+}
+
+/** `name` and every migration after it, in order: what migrating up re-applies after `revertThrough`. */
+const fromMigration = (name: string) => migrationNames().slice(migrationNames().indexOf(name));
+
 describeEachDatabase(
   'migrations',
   (ctx) => {
@@ -35,8 +49,7 @@ describeEachDatabase(
 
     test('00019 gives sessions made before it their user from the session data', async () => {
       const { db } = ctx();
-      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
-      assert.deepEqual(await migrateDownOne(db), ['00019_add_sessions_user_id']);
+      assert.deepEqual(await revertThrough(db, '00019_add_sessions_user_id'), fromMigration('00019_add_sessions_user_id').reverse());
       const data = (userId: unknown) => Buffer.from(JSON.stringify({ userId, role: 'user', createdAt: 1 }));
       await db.kysely
         .insertInto('sessions')
@@ -46,7 +59,7 @@ describeEachDatabase(
           { token: 'no-user', data: data(42), expiry: 1 },
         ] as never)
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00019_add_sessions_user_id', '00020_create_click_rollup_dirty_days']);
+      assert.deepEqual(await migrateUp(db), fromMigration('00019_add_sessions_user_id'));
       const rows = await db.kysely.selectFrom('sessions').select(['token', 'user_id']).orderBy('token').execute();
       assert.deepEqual(rows, [
         { token: 'before-19', user_id: 'user-19' },
@@ -58,7 +71,7 @@ describeEachDatabase(
 
     test('00020 marks every day rolled up before it, so rollups built without marks are not trusted', async () => {
       const { db } = ctx();
-      assert.deepEqual(await migrateDownOne(db), ['00020_create_click_rollup_dirty_days']);
+      await revertThrough(db, '00020_create_click_rollup_dirty_days');
       const span = { version: 'v', clicks: 1, authenticated: 0, source: 's', rolled_at: 1 };
       await db.kysely
         .insertInto('link_click_rollup_spans')
@@ -68,7 +81,7 @@ describeEachDatabase(
           { day: 0, span: 2, ...span },
         ])
         .execute();
-      assert.deepEqual(await migrateUp(db), ['00020_create_click_rollup_dirty_days']);
+      assert.deepEqual(await migrateUp(db), fromMigration('00020_create_click_rollup_dirty_days'));
       const marked = await db.kysely.selectFrom('click_rollup_dirty_days').select('day').orderBy('day').execute();
       assert.deepEqual(
         marked.map((r) => Number(r.day)),
@@ -76,6 +89,54 @@ describeEachDatabase(
       );
       await db.kysely.deleteFrom('click_rollup_dirty_days').execute();
       await db.kysely.deleteFrom('link_click_rollup_spans').execute();
+    });
+
+    test('00027 gives every slug stored before it its place in the namespace of names', async () => {
+      const { db } = ctx();
+      await revertThrough(db, '00027_create_link_names');
+      const again = fromMigration('00027_create_link_names');
+      await db.kysely
+        .insertInto('links')
+        .values([
+          {
+            id: 'link-27-a',
+            slug: 'before-27',
+            url: 'https://a.test',
+            title: null,
+            description: null,
+            visibility: 'public',
+            created_at: 1,
+            updated_at: 1,
+          },
+          {
+            id: 'link-27-b',
+            slug: 'also-27',
+            url: 'https://b.test',
+            title: null,
+            description: null,
+            visibility: 'secure',
+            created_at: 1,
+            updated_at: 1,
+          },
+        ] as never)
+        .execute();
+      assert.deepEqual(await migrateUp(db), again);
+      const names = await db.kysely.selectFrom('link_names').select(['name', 'link_id', 'is_alias']).orderBy('name').execute();
+      assert.deepEqual(
+        names.map((r) => ({ ...r, is_alias: Number(r.is_alias) })),
+        [
+          { name: 'also-27', link_id: 'link-27-b', is_alias: 0 },
+          { name: 'before-27', link_id: 'link-27-a', is_alias: 0 },
+        ],
+      );
+      const forward = await db.kysely.selectFrom('links').select('forward_path_and_query').execute();
+      assert.deepEqual(
+        forward.map((r) => Number(r.forward_path_and_query)),
+        [0, 0],
+        'forwarding is off for links made before it',
+      );
+      await db.kysely.deleteFrom('links').execute();
+      assert.deepEqual(await db.kysely.selectFrom('link_names').selectAll().execute(), [], 'names go with their link');
     });
 
     test('a schema newer than the code is refused, naming the migration', async () => {
@@ -109,6 +170,7 @@ describeEachDatabase(
         'settings',
         'login_tokens',
         'job_leases',
+        'link_events',
       ]) {
         assert.ok(tables.includes(t), `missing table ${t}`);
       }

@@ -123,7 +123,7 @@ describe('analytics dashboard (docs/analytics.md)', () => {
     has(refs, /chat\.example 5/);
     has(refs, /wiki\.example 3/);
     lacks(main, /scope=all|All links/, 'no scope toggle for a non-admin');
-    has(main, /aria-current="true"[^>]*>Week</);
+    has(main, /aria-pressed="true"[^>]*>Week</);
   });
 
   test("another user's public link never influences my dashboard, nor does another user's private link", async () => {
@@ -154,14 +154,14 @@ describe('analytics dashboard (docs/analytics.md)', () => {
   test('scope=all: admins get every link and a visible toggle; others get the styled 403; admins default to their own scope', async () => {
     const mine = mainOf((await admin.page('/dashboard/analytics')).body);
     has(mine, /aria-label="Scope"/);
-    has(mine, /aria-current="true"[^>]*>My links</);
+    has(mine, /aria-pressed="true"[^>]*>My links</);
     has(panel(mine, 'top-links'), /No clicks in the last 7 days\./, 'the admin owns no links');
     lacks(mine, /bob-public/);
 
     const all = await admin.page('/dashboard/analytics?scope=all');
     assert.equal(all.status, 200);
     const allMain = mainOf(all.body);
-    has(allMain, /aria-current="true"[^>]*>All links</);
+    has(allMain, /aria-pressed="true"[^>]*>All links</);
     has(textOf(panel(allMain, 'top-links')), /bob-public 800 300 .* rising 120 80 .* carol-private 50 0 from 0/);
     has(textOf(panel(allMain, 'busiest-referrers')), /bob-only\.example 500/);
     has(allMain, /href="\/dashboard\/analytics\?period=month&amp;scope=all"/, 'the period toggle keeps the scope');
@@ -183,7 +183,7 @@ describe('analytics dashboard (docs/analytics.md)', () => {
   test('periods: week (default) and month; bad period or scope values are a 400', async () => {
     const month = mainOf((await alice.page('/dashboard/analytics?period=month')).body);
     has(month, /data-period="month"/);
-    has(month, /aria-current="true"[^>]*>Month</);
+    has(month, /aria-pressed="true"[^>]*>Month</);
     // 30 days: rising's 200 and falling's 50 are all in the current period.
     has(textOf(panel(month, 'top-links')), /rising 200 0 new falling 50 0 new/);
     for (const q of ['?period=year', '?period=WEEK', '?scope=everyone', '?scope=ALL']) {

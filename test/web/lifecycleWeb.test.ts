@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
-import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, toastOf, type Client } from './support.js';
 import { addShare, createLink, setLifecycle, updateLink } from '../helpers/links.js';
 
 /**
@@ -143,7 +143,7 @@ describe('lifecycle and health on web pages (docs/lifecycle.md#archive, docs/lif
       assert.equal(r.status, 200);
       has(r.body, /broken<\/span>/);
       lacks(r.body, />expired</);
-      has(r.body, /hx-swap-oob="innerHTML:#toast-area"[\s\S]*Link renewed/);
+      assert.match(toastOf(r)?.message ?? '', /^Renewed go\/[a-z0-9-]+\. It no longer expires\.$/);
     } finally {
       now = T0;
     }

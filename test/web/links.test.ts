@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
-import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { anonymous, flashOf, has, lacks, mainOf, signedIn, startWebServer, textOf, toastOf, triggers, type Client } from './support.js';
 import { addShare, setLifecycle } from '../helpers/links.js';
 
 const T0 = Date.parse('2030-06-01T12:00:00Z');
@@ -26,7 +26,7 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     c.send('POST', '/dashboard/links', { slug, url: `https://example.com/${slug}`, ...extra }, { htmx: true });
   const linkId = async (slug: string) => (await s.store.links.getBySlug(slug))!.id;
 
-  test('a valid create from the modal answers 200, empty, HX-Trigger linkCreated; a plain form gets 303 /dashboard', async () => {
+  test('a valid create from the modal answers 200, empty, HX-Trigger linkCreated and a toast to copy the link; a plain form gets 303 /dashboard', async () => {
     const r = await create(alice, 'jira', {
       title: 'Jira',
       description: 'Tickets',
@@ -37,8 +37,9 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     });
     assert.equal(r.status, 200);
     assert.equal(r.body, '');
-    assert.equal(r.header('hx-trigger'), 'linkCreated');
     const link = (await s.store.links.view(await linkId('jira')))!;
+    assert.deepEqual(triggers(r).linkCreated, { id: link.id }, 'the list marks the new row');
+    assert.deepEqual(toastOf(r), { level: 'success', message: 'Created go/jira.', copy: `${s.url}/jira` });
     assert.equal(link.visibility, 'private');
     assert.deepEqual(
       link.tags.map((t) => t.name),
@@ -54,6 +55,15 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     const plain = await alice.send('POST', '/dashboard/links', { slug: 'wiki', url: 'https://wiki.example.com' });
     assert.equal(plain.status, 303);
     assert.equal(plain.header('location'), '/dashboard');
+    assert.deepEqual(flashOf(plain), { level: 'success', message: 'Created go/wiki.' }, 'the next page says so');
+    const next = await alice.page('/dashboard', {
+      headers: { cookie: `${alice.cookie}; flash=${plain.header('set-cookie')!.split(';')[0]!.slice(6)}` },
+    });
+    has(
+      next.body,
+      /<div id="toast-area"[^>]*><div class="alert alert-success[^"]*" role="status" data-toast="true">[\s\S]*?<span>Created go\/wiki\.<\/span>/,
+    );
+    has(next.header('set-cookie') ?? '', /^flash=; Max-Age=0/, 'shown once');
     assert.equal((await s.store.links.getBySlug('wiki'))!.visibility, 'public', 'empty visibility means public');
   });
 
@@ -199,7 +209,8 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
       { htmx: true },
     );
     assert.equal(r.status, 200);
-    assert.equal(r.header('hx-trigger'), 'linkUpdated');
+    assert.deepEqual(triggers(r).linkUpdated, { id });
+    assert.deepEqual(toastOf(r), { level: 'success', message: 'Saved go/jira.' });
     let link = (await s.store.links.view(id))!;
     assert.equal(link.slug, 'jira');
     assert.equal(link.title, 'Jira 2');
@@ -219,6 +230,7 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     });
     assert.equal(form.status, 303);
     assert.equal(form.header('location'), `/dashboard/links/${id}`);
+    assert.equal(flashOf(form)?.message, 'Saved go/jira.');
     link = (await s.store.links.view(id))!;
     assert.equal(link.url, 'https://jira.example.com/new');
     assert.equal(link.expiresAt, null, 'emptying the field clears the expiry');
@@ -235,7 +247,7 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
         { url: 'https://changed.example', expires_at: '2030-06-01T12:00:30' },
         { htmx: true },
       );
-      assert.equal(ok.header('hx-trigger'), 'linkUpdated');
+      assert.ok(triggers(ok).linkUpdated);
       assert.equal((await s.store.links.get(id))!.expiresAt, Date.parse('2030-06-01T12:00:30Z'));
       const bad = await alice.send(
         'PUT',
@@ -326,13 +338,22 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
   test('adding and removing co-owners: each message, co-owners may add more, the primary owner stays', async () => {
     const id = await linkId('docs');
     const add = (c: Client, email: string) => c.send('POST', `/dashboard/links/${id}/owners`, { email }, { htmx: true });
-    has((await add(alice, '')).body, /Email is required\./);
-    has((await add(alice, 'nobody@x.test')).body, /No user found with that email\./);
+    // A refusal is said beside the email field, which keeps what was typed.
+    has((await add(alice, '')).body, /<p id="owner-email-error"[^>]*>[\s\S]*Enter an email address\./);
+    const unknown = await add(alice, 'nobody@x.test');
+    has(unknown.body, /Nobody with that email has signed in yet\. They need to sign in once first\./);
+    has(unknown.body, /value="nobody@x.test"/);
     const ok = await add(alice, 'bob@x.io');
     assert.equal(ok.status, 200);
     has(ok.body, /^<section id="owners-section"/);
     has(ok.body, /bob@x.io/);
-    has((await add(alice, 'bob@x.io')).body, /User is already a co-owner\./);
+    assert.deepEqual(toastOf(ok), { level: 'success', message: 'Bob is now a co-owner.' });
+    // Adding someone again is no error: a calm note beside them, no toast, nothing changed.
+    const again = await add(alice, 'BOB@x.io');
+    assert.equal(again.status, 200);
+    has(again.body, /<li class="[^"]*member-noticed">[\s\S]*?bob@x.io[\s\S]*?role="status"[^>]*>[\s\S]*?Bob is already an owner\./);
+    lacks(again.body, /role="alert"/);
+    assert.equal(toastOf(again), null);
     const byCoOwner = await add(bob, 'carol@x.io');
     has(byCoOwner.body, /carol@x.io/, 'a co-owner manages owners too');
     const primary = await bob.send('DELETE', `/dashboard/links/${id}/owners/${alice.user!.id}`, {}, { htmx: true });
@@ -340,8 +361,10 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     assert.equal(primary.body, 'Cannot remove primary owner');
     const removed = await alice.send('DELETE', `/dashboard/links/${id}/owners/${carol.user!.id}`, {}, { htmx: true });
     lacks(removed.body, /carol@x.io/);
+    assert.equal(toastOf(removed)?.message, 'Carol is no longer a co-owner.');
     const form = await alice.send('POST', `/dashboard/links/${id}/owners/${bob.user!.id}`, { _method: 'DELETE' });
     assert.equal(form.status, 303, 'a plain form goes back to the detail page');
+    assert.equal(flashOf(form)?.message, 'Bob is no longer a co-owner.');
     assert.deepEqual(
       (await s.store.owners.list(id)).map((o) => o.email),
       ['alice@x.io'],
@@ -351,21 +374,26 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
   test('shares: add by email with the acting user as grantor, every message, remove', async () => {
     const id = await linkId('vault');
     const add = (email: string) => alice.send('POST', `/dashboard/links/${id}/shares`, { email }, { htmx: true });
-    has((await add('')).body, /Email is required\./);
-    has((await add('nobody@x.test')).body, /No user found with that email\./);
-    has((await add('bob@x.io')).body, /Could not add user. They may already have access\./);
+    has((await add('')).body, /Enter an email address\./);
+    has((await add('nobody@x.test')).body, /Nobody with that email has signed in yet\./);
+    const dup = await add('bob@x.io');
+    assert.equal(dup.status, 200, 'already shared is no error');
+    has(dup.body, /<li class="[^"]*member-noticed">[\s\S]*?bob@x.io[\s\S]*?Bob already has access\./);
+    lacks(dup.body, /role="alert"|alert-error/);
     const ok = await add('carol@x.io');
     has(ok.body, /^<section id="shares-panel"/);
     has(ok.body, /carol@x.io/);
+    assert.equal(toastOf(ok)?.message, 'Shared with Carol.');
     const carolShare = (await s.store.shares.list(id)).find((x) => x.email === 'carol@x.io')!;
     assert.equal(carolShare.sharedBy, alice.user!.id);
     const removed = await alice.send('DELETE', `/dashboard/links/${id}/shares/${carol.user!.id}`, {}, { htmx: true });
     lacks(removed.body, /carol@x.io/);
+    assert.equal(toastOf(removed)?.message, 'Carol no longer has access.');
     await alice.send('DELETE', `/dashboard/links/${id}/shares/${bob.user!.id}`, {}, { htmx: true });
     has((await alice.send('GET', `/dashboard/links/${id}`, {}, { htmx: true })).body, /No users with access yet\./);
   });
 
-  test('confirm-delete: a dialog first, nothing deleted; DELETE answers only the toast; a form gets 303', async () => {
+  test('confirm-delete: a dialog first, nothing deleted; DELETE answers nothing but the toast; a form gets 303 and the message', async () => {
     await create(alice, 'doomed');
     const id = await linkId('doomed');
     const confirm = await alice.page(`/dashboard/links/${id}/confirm-delete`, { htmx: true });
@@ -377,17 +405,15 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     assert.equal((await bob.page(`/dashboard/links/${id}/confirm-delete`, { htmx: true })).status, 403);
     const del = await alice.send('DELETE', `/dashboard/links/${id}`, {}, { htmx: true });
     assert.equal(del.status, 200);
-    has(
-      del.body,
-      /^<div id="toast-area" hx-swap-oob="innerHTML:#toast-area"><div class="alert alert-success[^"]*" role="status"[^>]*>[\s\S]*<span>Link deleted\.<\/span><\/div><\/div>$/,
-      'the out-of-band toast and nothing else',
-    );
+    assert.equal(del.body, '', 'the row becomes nothing');
+    assert.deepEqual(toastOf(del), { level: 'success', message: 'Deleted go/doomed.' });
     assert.equal(await s.store.links.get(id), null);
     await create(alice, 'doomed-too');
     const id2 = await linkId('doomed-too');
     const form = await alice.send('POST', `/dashboard/links/${id2}`, { _method: 'DELETE' });
     assert.equal(form.status, 303);
     assert.equal(form.header('location'), '/dashboard');
+    assert.equal(flashOf(form)?.message, 'Deleted go/doomed-too.');
     assert.equal((await alice.send('DELETE', `/dashboard/links/${id2}`, {}, { htmx: true })).status, 404);
   });
 
@@ -405,12 +431,14 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     has(r.body, /^<div id="link-detail"/);
     has(r.body, /badge[^"]*">archived</);
     has(r.body, />Unarchive</);
+    assert.equal(toastOf(r)?.message, 'Archived go/docs. It no longer redirects.');
     assert.equal((await anonymous(s).page('/docs')).status, 404);
     const again = await alice.send('POST', `/dashboard/links/${id}/archive`);
     assert.equal(again.status, 303);
     assert.equal(again.header('location'), `/dashboard/links/${id}`);
     const back = await alice.send('POST', `/dashboard/links/${id}/unarchive`, {}, { htmx: true });
     has(back.body, />Archive</);
+    assert.equal(toastOf(back)?.message, 'Unarchived go/docs. It redirects again.');
     assert.equal((await anonymous(s).page('/docs')).status, 302);
   });
 

@@ -74,11 +74,17 @@ describe('layout, rendering conventions and route priority (docs/web-ui.md#rende
     assert.equal(signed.header('location'), '/dashboard');
   });
 
-  test('anonymous layout: navbar with brand, Browse, theme toggle and Sign in; no sidebar', async () => {
+  test('anonymous layout: navbar with brand, Browse, theme menu and Sign in; no sidebar', async () => {
     const r = await anonymous(s).page('/links');
     has(r.body, /<header class="navbar/);
     has(r.body, /href="\/links"[^>]*>Browse</);
-    has(r.body, /data-theme-toggle/);
+    has(r.body, /<summary[^>]*aria-label="Theme"/);
+    for (const [value, pressed] of [
+      ['system', 'true'],
+      ['joe-light', 'false'],
+      ['joe-dark', 'false'],
+    ])
+      has(r.body, new RegExp(`name="theme" value="${value}"[^>]*aria-pressed="${pressed}"`));
     has(r.body, /href="\/auth\/login"[^>]*>Sign in</);
     lacks(r.body, /<aside/);
   });
@@ -93,7 +99,8 @@ describe('layout, rendering conventions and route priority (docs/web-ui.md#rende
     const menu = /<details class="user-menu">[\s\S]*?<\/details>/.exec(aside)![0];
     has(menu, /href="\/dashboard\/settings\/tokens"/, 'API Tokens sits in the user menu');
     has(menu, /<form method="post" action="\/auth\/logout"/);
-    has(menu, /Toggle theme/);
+    lacks(menu, /theme/i, 'the theme switch is not hidden in the user menu');
+    has(aside, /<form method="post" action="\/dashboard\/theme"[\s\S]*?role="group" aria-label="Theme"/);
     assert.equal(aside.match(/\/dashboard\/settings\/tokens/g)!.length, 1, 'and nowhere else in the nav');
     has(aside, /href="\/api\/docs\/"/);
     const tags = await alice.page('/dashboard/tags/missing');

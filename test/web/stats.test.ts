@@ -235,7 +235,7 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     has(thirty, /<text x="38"[^>]*text-anchor="end"[^>]*>30<\/text>/, 'y-axis labels up to a round 30');
     has(thirty, /fill="currentColor"/, 'themed through currentColor');
     lacks(thirty, /style=/, 'no inline styles (CSP)');
-    has(thirty, /aria-current="true"[^>]*>30 days</);
+    has(thirty, /aria-pressed="true"[^>]*>30 days</);
 
     for (const q of ['?days=7', '?days=abc', '?days=030', '?days=', '?days=90&days=30', '']) {
       const r = await alice.page(statsOf(docs, q));
@@ -248,7 +248,7 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     assert.equal(d90.length, 90);
     assert.equal(d90[0]!.day, '2030-03-20');
     has(ninety, /<g data-day="2030-04-18" data-kind="bar" data-count="1">/, 'the 60-day-old click is inside 90 days');
-    has(ninety, /aria-current="true"[^>]*>90 days</);
+    has(ninety, /aria-pressed="true"[^>]*>90 days</);
   });
 
   test('the 30/90 toggle: plain links to the page, HTMX fetches the window fragment and pushes the page URL', async () => {

@@ -105,3 +105,28 @@ export function lacks(body: string, re: RegExp, message?: string): void {
       `${message ? `${message}: ` : ''}did not expect ${re}; found ${JSON.stringify(body.slice(Math.max(0, m.index - 80), m.index + 120))}`,
     );
 }
+
+/** The events an HTMX answer triggers (its `HX-Trigger` JSON). */
+export function triggers(r: Res): Record<string, unknown> {
+  const h = r.header('hx-trigger');
+  return h ? (JSON.parse(h) as Record<string, unknown>) : {};
+}
+
+export interface ToastSeen {
+  level: string;
+  message: string;
+  copy?: string;
+}
+
+/** The toast an HTMX answer asks the page to show (docs/web-ui.md#feedback), or null. */
+export function toastOf(r: Res): ToastSeen | null {
+  return (triggers(r).showToast as ToastSeen | undefined) ?? null;
+}
+
+/** The message a plain form post leaves for the next full page (its `flash` cookie), or null. */
+export function flashOf(r: Res): ToastSeen | null {
+  const line = (r.header('set-cookie') ?? '').split(/,\s*(?=[a-z_]+=)/i).find((c) => c.startsWith('flash='));
+  const value = line?.slice('flash='.length).split(';')[0];
+  if (!value) return null;
+  return JSON.parse(Buffer.from(decodeURIComponent(value), 'base64url').toString('utf8')) as ToastSeen;
+}

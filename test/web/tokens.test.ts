@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
-import { has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { has, lacks, mainOf, signedIn, startWebServer, textOf, type Client, toastOf } from './support.js';
 
 describe('API token settings page (docs/auth.md#token-settings-page)', () => {
   let s: TestServer;
@@ -41,7 +41,7 @@ describe('API token settings page (docs/auth.md#token-settings-page)', () => {
     has(bad.body, /expires_in must be one of/);
   });
 
-  test("revoke goes through a confirmation dialog, only for the caller's active tokens, and flashes success", async () => {
+  test("revoke goes through a confirmation dialog, only for the caller's active tokens, and says so in a toast", async () => {
     const { token } = await s.store.tokens.createWithExpiresIn(alice.user!.id, 'ci', '');
     const confirm = await alice.page(`/dashboard/settings/tokens/${token.id}/confirm-revoke`, { htmx: true });
     assert.equal(confirm.status, 200);
@@ -57,7 +57,7 @@ describe('API token settings page (docs/auth.md#token-settings-page)', () => {
     const r = await alice.send('DELETE', `/dashboard/settings/tokens/${token.id}`, {}, { htmx: true });
     assert.equal(r.status, 200);
     has(r.body, /^<div id="tokens-section"/);
-    has(r.body, /Token &quot;ci&quot; revoked\.|Token "ci" revoked\./);
+    assert.deepEqual(toastOf(r), { level: 'success', message: 'Token "ci" revoked.' });
     assert.notEqual((await s.store.tokens.findById(token.id))!.revokedAt, null);
     const row = new RegExp(`<tr id="token-${token.id}">[\\s\\S]*?</tr>`).exec(r.body)![0];
     has(row, />Revoked</);

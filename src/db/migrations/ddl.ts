@@ -37,6 +37,16 @@ export class Ddl {
     return this.driver === 'mysql' ? t.modifyEnd(sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`) : t;
   }
 
+  /**
+   * An auto-incrementing integer primary key: the order rows were inserted in,
+   * for append-only logs (bigserial, AUTO_INCREMENT, SQLite's AUTOINCREMENT,
+   * which never hands out a number twice).
+   */
+  serialKey(t: CreateTableBuilder<string, never>, name: string): CreateTableBuilder<string, never> {
+    if (this.driver === 'postgres') return t.addColumn(name, 'bigserial', (c) => c.primaryKey());
+    return t.addColumn(name, this.driver === 'mysql' ? 'bigint' : 'integer', (c) => c.primaryKey().autoIncrement());
+  }
+
   /** MySQL names the table an index belongs to; the others reject it. */
   async dropIndex(name: string, table: string): Promise<void> {
     const drop = this.db.schema.dropIndex(name);

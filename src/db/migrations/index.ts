@@ -3,6 +3,9 @@ import type { DbDriver } from '../../config.js';
 import { Ddl, type MigrationStep } from './ddl.js';
 import { analyticsMigrations, dirtyDayMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
+import { historyMigrations } from './history.js';
+import { linkNameMigrations } from './linkNames.js';
+import { notifyMigrations } from './notify.js';
 import { sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
@@ -13,6 +16,9 @@ const ALL: MigrationStep[] = [
   ...analyticsMigrations,
   ...sessionMigrations,
   ...dirtyDayMigrations,
+  ...historyMigrations,
+  ...notifyMigrations,
+  ...linkNameMigrations,
 ];
 
 export function migrationNames(): string[] {

@@ -1,7 +1,7 @@
 import type { ParsedRecord } from '../linkRecords.js';
 
 /**
- * One importable file format of another tool (docs/import.md). A format only
+ * One importable file format (docs/import-formats.md). A format only
  * reads: it turns the tool's export into link records in the source's own
  * terms (slug as written, its template syntax translated or refused), and the
  * links layer then applies every rule of ours to each record, exactly as for
@@ -58,4 +58,44 @@ export async function textOf(chunks: AsyncIterable<string>): Promise<string> {
   let text = '';
   for await (const chunk of chunks) text += chunk;
   return text;
+}
+
+/** The input is not UTF-8 text; `at` is the byte offset where decoding failed, roughly. */
+export class NotUtf8Error extends Error {
+  constructor(readonly at: number) {
+    super('the file is not UTF-8 text');
+  }
+}
+
+/**
+ * Bytes as text chunks, strictly UTF-8 (a byte-order mark is kept for the
+ * formats to drop): anything else is a NotUtf8Error, never replacement
+ * characters in someone's links. `read` tells how many bytes were consumed
+ * so far (for progress).
+ */
+export function decodeUtf8(bytes: AsyncIterable<Uint8Array | string>): { chunks: AsyncIterable<string>; read: () => number } {
+  let read = 0;
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const decode = (piece?: Uint8Array): string => {
+    try {
+      return piece === undefined ? decoder.decode() : decoder.decode(piece, { stream: true });
+    } catch {
+      throw new NotUtf8Error(read);
+    }
+  };
+  async function* chunks(): AsyncIterable<string> {
+    for await (const piece of bytes) {
+      if (typeof piece === 'string') {
+        read += Buffer.byteLength(piece);
+        yield piece;
+        continue;
+      }
+      const text = decode(piece);
+      read += piece.byteLength;
+      if (text !== '') yield text;
+    }
+    const rest = decode();
+    if (rest !== '') yield rest;
+  }
+  return { chunks: chunks(), read: () => read };
 }

@@ -1,5 +1,6 @@
-import { CsvSyntaxError, readCsv } from '../csvRead.js';
+import { CsvSyntaxError, readCsvChunks } from '../csvRead.js';
 import { parseRfc3339 } from '../timeseries.js';
+import { hasPlaceholders } from '../url.js';
 import { textOf, type ImportedRecord } from './format.js';
 
 /**
@@ -32,16 +33,14 @@ export function hasColumns(header: readonly string[] | null, ...names: string[])
 }
 
 /**
- * The data rows of a CSV export. The file is read whole: uploads are
- * size-limited before any format runs, and a quoted cell may span lines. A
- * syntax error ends the file with one error record naming its line, after the
- * rows read before it.
+ * The data rows of a CSV export, read as the chunks arrive (only an
+ * unfinished record is held). A syntax error ends the file with one error
+ * record naming its line, after the rows read before it.
  */
 export async function* tableRows(chunks: AsyncIterable<string>): AsyncIterable<TableRow | ImportedRecord> {
-  const text = await textOf(chunks);
   let columns: Map<string, number> | null = null;
   try {
-    for (const { line, fields } of readCsv(text)) {
+    for await (const { line, fields } of readCsvChunks(chunks)) {
       if (columns === null) {
         columns = new Map(fields.map((name, i) => [headerKey(name), i]));
         continue;
@@ -146,10 +145,14 @@ export interface RowLink {
   line: number;
   slug: string;
   url: string;
+  /** The url is already in our syntax (a format translated the tool's templates): its `$variables` are meant. */
+  urlIsTemplate?: boolean;
   title?: string;
   description?: string;
   tags?: string[];
   visibility?: string;
+  /** Emails, primary owner first. */
+  owners?: string[];
   createdAt?: number;
   expiresAt?: number | null;
   archivedAt?: number | null;
@@ -161,22 +164,37 @@ export interface RowLink {
 export function rowRecord(row: RowLink): ImportedRecord {
   if (row.slug === '') return { line: row.line, error: 'no short code in this row' };
   if (row.url === '') return { line: row.line, slug: row.slug, error: 'no destination URL in this row' };
-  const notes = row.notes ?? [];
+  const destination = row.urlIsTemplate ? { url: row.url, notes: [] } : literalDestination(row.url);
+  const notes = [...(row.notes ?? []), ...destination.notes];
   return {
     line: row.line,
     slug: row.slug,
     record: {
       slug: row.slug,
-      url: row.url,
+      url: destination.url,
       title: row.title ?? '',
       description: row.description ?? '',
       tags: row.tags ?? [],
       ...(row.visibility !== undefined && { visibility: row.visibility }),
+      ...(row.owners !== undefined && row.owners.length > 0 && { owners: row.owners }),
       ...(row.createdAt !== undefined && { createdAt: row.createdAt }),
       ...(row.expiresAt !== undefined && { expiresAt: row.expiresAt }),
       ...(row.archivedAt !== undefined && { archivedAt: row.archivedAt }),
     },
     ...(row.sourceClicks !== undefined && { sourceClicks: row.sourceClicks }),
     ...(notes.length > 0 && { notes }),
+  };
+}
+
+/**
+ * A destination from a tool without templates, made to mean here what it
+ * meant there (docs/import-formats.md#dollar-signs): a `$name` in it would be
+ * read as a variable, so such a `$` is written `%24`, which servers read alike.
+ */
+export function literalDestination(url: string): { url: string; notes: string[] } {
+  if (!hasPlaceholders(url)) return { url, notes: [] };
+  return {
+    url: url.replace(/\$(?=[a-z])/g, '%24'),
+    notes: ['a $ in the destination was written %24, so that it is not read as a variable'],
   };
 }

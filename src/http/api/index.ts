@@ -3,12 +3,14 @@ import type { Config } from '../../config.js';
 import type { LinkService } from '../../links/index.js';
 import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
+import { nameSurface } from '../actor.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAnalyticsRoutes } from './analytics.js';
 import { registerConfigRoutes } from './config.js';
 import { apiNotFound } from './errors.js';
 import { registerLinkExportRoute } from './export.js';
 import { authenticate } from './guards.js';
+import { registerHistoryRoutes } from './history.js';
 import { registerKeywordRoutes } from './keywords.js';
 import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
@@ -54,6 +56,7 @@ export const REST_PREFIX = '/v1';
  * schemas added through `addNamedSchema`.
  */
 export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promise<void> {
+  nameSurface(v1, 'api');
   for (const schema of NAMED_SCHEMAS) addNamedSchema(v1, schema);
   strictValidation(v1);
   jsonBodiesOnly(v1);
@@ -76,6 +79,7 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
     registerLinkRoutes(api, deps);
     registerLinkSuggestRoute(api, deps);
     registerLinkMemberRoutes(api, deps);
+    registerHistoryRoutes(api, deps);
     registerStatsRoutes(api, deps);
     registerAnalyticsRoutes(api, deps);
     registerTagRoutes(api, deps);

@@ -105,6 +105,8 @@ export function registerLinkRoutes(
         tags: body.tags,
         expiresAt: expiryFromRfc3339(body.expires_at),
         healthChecksDisabled: body.health_checks_disabled,
+        aliases: body.aliases,
+        forwardPathAndQuery: body.forward_path_and_query,
       });
       return reply.code(201).send(await fullLinkResource(store, view));
     },
@@ -164,20 +166,23 @@ export function registerLinkRoutes(
         body: ref(UpdateLinkSchema),
         response: {
           200: ref(LinkSchema, { description: 'The updated link, with health' }),
-          ...errorResponses(400, 401, 403, 404, 413, 500),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 500),
         },
       },
     },
     async (req) => {
       const granted = requestLink(req);
       const body = req.body;
-      const toggles = { archived: body.archived, healthChecksDisabled: body.health_checks_disabled };
-      const togglesOnly =
-        !FULL_UPDATE_FIELDS.some((f) => body[f] !== undefined) &&
-        (toggles.archived !== undefined || toggles.healthChecksDisabled !== undefined);
-      // A body with only the toggles touches nothing else. Anything else is a full update: it
-      // needs url and replaces title, description and tags; omitted or empty visibility keeps
-      // the stored one.
+      const toggles = {
+        archived: body.archived,
+        healthChecksDisabled: body.health_checks_disabled,
+        aliases: body.aliases,
+        forwardPathAndQuery: body.forward_path_and_query,
+      };
+      const togglesOnly = !FULL_UPDATE_FIELDS.some((f) => body[f] !== undefined) && Object.values(toggles).some((v) => v !== undefined);
+      // A body with only the fields that change just themselves touches nothing else. Anything
+      // else is a full update: it needs url and replaces title, description and tags; omitted or
+      // empty visibility keeps the stored one, omitted aliases and forwarding keep theirs.
       const changes = togglesOnly
         ? toggles
         : {

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { BROWSER_FAMILIES, OS_FAMILIES } from '../../domain/userAgent.js';
 import type { HealthResource, LinkResource, OwnerResource, ShareResource } from '../../links/index.js';
 import { ApiErrorSchema } from './errors.js';
+import { HISTORY_SCHEMAS } from './historySchemas.js';
 import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
 import { UserSchema } from './users.js';
 
@@ -55,6 +56,8 @@ export const LinkSchema = Type.Object(
     health: Type.Optional(ref(HealthSchema)),
     health_checks_disabled: Type.Optional(Type.Boolean({ description: 'only for callers holding CanView' })),
     tags: Type.Array(Type.String(), { description: 'tag display names' }),
+    aliases: Type.Array(Type.String(), { description: 'the link’s other names, sorted; each resolves like the slug' }),
+    forward_path_and_query: Type.Boolean({ description: 'a visit’s extra path segments and query are appended to the destination' }),
     owners: Type.Array(ref(OwnerSchema), { description: 'primary owner first, then by display name' }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
@@ -78,6 +81,12 @@ const linkFields = {
   tags: Type.Array(Type.String(), {
     description: 'at most 20 tag names; each at most 50 characters of letters, digits, spaces, `-` and `_`',
   }),
+  aliases: Type.Array(Type.String(), {
+    description: 'at most 10 more names, each following the slug rules; slugs and aliases of all links share one namespace',
+  }),
+  forward_path_and_query: Type.Boolean({
+    description: 'append a visit’s extra path segments and query to the destination (default false)',
+  }),
 };
 
 export const CreateLinkSchema = Type.Object(
@@ -90,11 +99,17 @@ export const CreateLinkSchema = Type.Object(
     expires_at: Type.Optional(Nullable(Timestamp('must be in the future; omitted or null = never expires'))),
     health_checks_disabled: Type.Optional(linkFields.health_checks_disabled),
     tags: Type.Optional(linkFields.tags),
+    aliases: Type.Optional(linkFields.aliases),
+    forward_path_and_query: Type.Optional(linkFields.forward_path_and_query),
   },
   { $id: 'CreateLinkRequest', description: 'Unknown fields are ignored.' },
 );
 
-/** The fields of an update besides the two toggles; any of them makes the body a full update. */
+/**
+ * The fields of an update besides the ones that change only themselves
+ * (`archived`, `health_checks_disabled`, `aliases`, `forward_path_and_query`);
+ * any of them makes the body a full update.
+ */
 export const FULL_UPDATE_FIELDS = ['url', 'title', 'description', 'visibility', 'expires_at', 'tags'] as const;
 
 export const UpdateLinkSchema = Type.Object(
@@ -107,11 +122,15 @@ export const UpdateLinkSchema = Type.Object(
     archived: Type.Optional(Type.Boolean({ description: 'true archives (keeping the first archive time), false unarchives' })),
     health_checks_disabled: Type.Optional(linkFields.health_checks_disabled),
     tags: Type.Optional(Type.Array(Type.String(), { description: 'replaced; omitted = no tags' })),
+    aliases: Type.Optional(
+      Type.Array(Type.String(), { description: 'replaces every alias ([] removes them all); omitted keeps them; at most 10' }),
+    ),
+    forward_path_and_query: Type.Optional(Type.Boolean({ description: 'omitted keeps the stored value' })),
   },
   {
     $id: 'UpdateLinkRequest',
     description:
-      'A body holding only `archived` and/or `health_checks_disabled` applies just those toggles. Any other field makes it a full update that needs `url`. `slug` and unknown fields are ignored.',
+      'A body holding only `archived`, `health_checks_disabled`, `aliases` and/or `forward_path_and_query` changes just those. Any other field makes it a full update that needs `url`. `slug` and unknown fields are ignored.',
   },
 );
 
@@ -245,6 +264,8 @@ export const LinkExportRecordSchema = Type.Object(
     expires_at: Nullable(Timestamp()),
     archived_at: Nullable(Timestamp()),
     health_checks_disabled: Type.Boolean(),
+    aliases: Type.Array(Type.String(), { description: 'the link’s other names, sorted' }),
+    forward_path_and_query: Type.Boolean(),
     created_at: Timestamp(),
   },
   { $id: 'LinkExportRecord', description: 'One line of the JSON Lines link export.' },
@@ -391,6 +412,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   TimeSeriesSchema,
   BreakdownsSchema,
   AnalyticsSchema,
+  ...HISTORY_SCHEMAS,
 ];
 
 /** Holds only when the two types are the same: a response schema and the resource it serialises. */

@@ -25,8 +25,8 @@ import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { firstNulKey, nulMessage, visibleNul } from './nulGuard.js';
-import { isHtmx, pageContext, sendHtml } from './render.js';
-import { field, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, withToast, type WebDeps } from './support.js';
+import { isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
+import { field, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, sendWithToast, type WebDeps } from './support.js';
 
 const EMPTY_ADD_USER: AddUserState = { values: { email: '', name: '', role: 'user' }, error: null, created: null };
 const EMPTY_KEYWORD_FORM: KeywordFormState = { values: { keyword: '', urlTemplate: '', description: '' }, error: null };
@@ -77,13 +77,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (role !== 'user' && role !== 'admin') return textError(reply, 400, 'invalid role');
     // A role set by hand is kept across sign-ins (docs/auth.md#roles-and-admin-grants).
     await store.users.setRole(target.id, role as Role, 'manual');
-    if (!wantsFragment(req)) return seeOther(reply, '/admin/users');
     const updated = (await store.users.findById(target.id))!;
+    const message = `${updated.displayName || updated.email} is now ${role === 'admin' ? 'an admin' : 'a user'}.`;
+    if (!wantsFragment(req)) return seeOther(reply, '/admin/users', message);
     const row = <UserRow user={updated} selfId={requestUser(req).id} localMode={localMode} />;
-    return sendFragment(
-      reply,
-      withToast(row, 'success', `${updated.displayName || updated.email} is now ${role === 'admin' ? 'an admin' : 'a user'}.`),
-    );
+    return sendWithToast(reply, row, message);
   });
 
   app.get('/admin/users/:id/confirm-delete', guard, async (req, reply) => {
@@ -112,8 +110,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
       if (isAppError(e) && e.status < 500) return textError(reply, e.status, e.message);
       throw e;
     }
-    if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'User deleted.'));
-    return seeOther(reply, '/admin/users');
+    const message = `Deleted the account of ${target.displayName || target.email}.`;
+    if (wantsFragment(req)) return sendWithToast(reply, null, message);
+    return seeOther(reply, '/admin/users', message);
   });
 
   // Local mode only: adding people and handing them sign-in links (docs/auth.md#local-mode).
@@ -145,6 +144,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
       throw e;
     }
     const url = await issueSignInUrl(store, config, user);
+    if (wantsFragment(req)) toastHeader(reply, { level: 'success', message: `Added ${user.email}.` });
     return usersReply(req, reply, { values: EMPTY_ADD_USER.values, error: null, created: { email: user.email, url } });
   });
 
@@ -174,7 +174,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const keywords = await store.keywords.list();
     if (wantsFragment(req)) {
       const section = <KeywordsSection keywords={keywords} form={form} />;
-      return sendFragment(reply, toast ? withToast(section, 'success', toast) : renderFragment(section));
+      return toast ? sendWithToast(reply, section, toast) : sendFragment(reply, renderFragment(section));
     }
     return sendHtml(
       req,
@@ -226,8 +226,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
       req.log.error({ err: e }, 'creating a keyword failed');
       return fail('Failed to create keyword.');
     }
-    if (!wantsFragment(req)) return seeOther(reply, '/admin/keywords');
-    return keywordsReply(req, reply, EMPTY_KEYWORD_FORM, 200, `Keyword ${values.keyword} created.`);
+    const created = `Keyword ${values.keyword} created.`;
+    if (!wantsFragment(req)) return seeOther(reply, '/admin/keywords', created);
+    return keywordsReply(req, reply, EMPTY_KEYWORD_FORM, 200, created);
   });
 
   const findKeyword = async (req: FastifyRequest) => {
@@ -254,12 +255,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
   });
 
   webRoute(app, 'DELETE', '/admin/keywords/:id', guard, async (req, reply) => {
-    const id = param(req, 'id');
-    const deleted = isUuid(id) && (await store.keywords.delete(id));
+    const k = await findKeyword(req);
+    const deleted = k !== null && (await store.keywords.delete(k.id));
     if (!deleted) return notFound(deps, req, reply, 'That keyword does not exist.');
+    const message = `Keyword ${k.keyword} deleted.`;
     // The row's outerHTML becomes the empty body (docs/web-ui.md#confirm-delete-dialogs).
-    if (wantsFragment(req)) return sendFragment(reply, '');
-    return seeOther(reply, '/admin/keywords');
+    if (wantsFragment(req)) return sendWithToast(reply, null, message);
+    return seeOther(reply, '/admin/keywords', message);
   });
 
   // --- link health (docs/lifecycle.md#badges-and-the-admin-report) ---------------------------------------------

@@ -20,7 +20,19 @@ import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
-import { field, linkFor, linkRows, query, seeOther, sendFragment, tableEnv, wantsFragment, withToast, type WebDeps } from './support.js';
+import {
+  field,
+  linkFor,
+  linkRows,
+  query,
+  seeOther,
+  sendFragment,
+  tableEnv,
+  wantsFragment,
+  sendWithToast,
+  shortName,
+  type WebDeps,
+} from './support.js';
 
 const PAGE_SIZE = 50;
 
@@ -71,7 +83,7 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
     if (wantsFragment(req)) {
       const row = <AdminLinkEditRow link={view} values={values} shortKeyword={ctx.shortKeyword} />;
       // The row stays in edit mode with what was typed; the reason arrives as a toast.
-      return sendFragment(reply, error ? withToast(row, 'error', error) : renderFragment(row));
+      return error ? sendWithToast(reply, row, { level: 'error', message: error }) : sendFragment(reply, renderFragment(row));
     }
     return sendHtml(
       req,
@@ -138,8 +150,9 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
       if (isAppError(e) && e.status === 400) return editReply(req, reply, view, values, e.message);
       throw e;
     }
-    if (!wantsFragment(req)) return seeOther(reply, '/admin/links');
-    return sendFragment(reply, withToast(await readOnlyRow(req, updated), 'success', `Saved ${updated.slug}.`));
+    const saved = `Saved ${shortName(deps, req, updated.slug)}.`;
+    if (!wantsFragment(req)) return seeOther(reply, '/admin/links', saved);
+    return sendWithToast(reply, await readOnlyRow(req, updated), saved);
   });
 
   app.get('/admin/links/:id/confirm-delete', guard, async (req, reply) => {
@@ -165,7 +178,8 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
     const got = await linkFor(deps, req, reply, 'canDelete');
     if (!got) return reply;
     await deps.links.delete(got.actor, got);
-    if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'Link deleted.'));
-    return seeOther(reply, '/admin/links');
+    const deleted = `Deleted ${shortName(deps, req, got.link.slug)}.`;
+    if (wantsFragment(req)) return sendWithToast(reply, null, deleted);
+    return seeOther(reply, '/admin/links', deleted);
   });
 }

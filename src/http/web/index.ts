@@ -3,7 +3,9 @@ import type { Metrics } from '../../metrics.js';
 import type { ClickEvent } from '../../workers/clickWriter.js';
 import type { Resolver } from '../../resolve/resolver.js';
 import type { ApiBudgets } from '../api/rateLimit.js';
+import { nameSurface } from '../actor.js';
 import { registerResolver } from '../resolve.js';
+import { registerOpenSearchRoutes } from './opensearch.js';
 import { registerStateLinkPages } from '../stateLinks.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAdminLinkRoutes } from './adminLinks.js';
@@ -47,6 +49,7 @@ export interface WebSurfaceDeps extends WebDeps {
  *   areas) refuses NUL characters, and the slug resolver's `GET /*` comes last.
  */
 export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): Promise<void> {
+  nameSurface(web, 'web');
   web.setErrorHandler(webErrorHandler(deps));
   web.setNotFoundHandler(webNotFound(deps));
   web.addHook('onRequest', crossSiteGuard(deps.config));
@@ -75,6 +78,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       deps.extend?.(pages);
     });
     registerStateLinkPages(site, deps);
+    registerOpenSearchRoutes(site, deps);
     registerResolver(site, deps);
   });
 }

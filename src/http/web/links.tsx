@@ -8,10 +8,18 @@ import { AppError, isAppError } from '../../domain/errors.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import { Unreadable } from '../../domain/linkInput.js';
 import { slugError } from '../../domain/slug.js';
+import { splitAliasList } from '../../domain/aliases.js';
 import { splitTagList } from '../../domain/tags.js';
 import type { Link } from '../../store/types.js';
 import { datetimeLocalValue } from '../../views/format.js';
-import { ConfirmDelete, LinkDetail, OwnersSection, SharesPanel, type LinkDetailProps } from '../../views/pages/linkDetail.js';
+import {
+  ConfirmDelete,
+  LinkDetail,
+  OwnersSection,
+  SharesPanel,
+  type LinkDetailProps,
+  type MemberNotice,
+} from '../../views/pages/linkDetail.js';
 import {
   EMPTY_LINK_FORM,
   LinkForm,
@@ -25,7 +33,7 @@ import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTa
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
-import { isHtmx, pageContext, requestOrigin, sendHtml } from './render.js';
+import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, toastHeader } from './render.js';
 import {
   checkbox,
   field,
@@ -39,7 +47,8 @@ import {
   tableEnv,
   textError,
   wantsFragment,
-  withToast,
+  sendWithToast,
+  shortName,
   type WebDeps,
 } from './support.js';
 
@@ -60,6 +69,8 @@ function formValues(req: FastifyRequest): LinkFormValues {
     expiresAt: field(req, 'expires_at'),
     healthChecksDisabled: checkbox(req, 'health_checks_disabled'),
     tags: field(req, 'tags'),
+    aliases: field(req, 'aliases'),
+    forwardPathAndQuery: checkbox(req, 'forward_path_and_query'),
   };
 }
 
@@ -71,6 +82,7 @@ function nulError(v: LinkFormValues, create: boolean): FormError | null {
     ['title', v.title],
     ['description', v.description],
     ['tags', v.tags],
+    ['aliases', v.aliases],
     ['visibility', v.visibility],
     ['expires_at', v.expiresAt],
   ];
@@ -87,8 +99,10 @@ function draftOf(v: LinkFormValues) {
     description: v.description,
     visibility: v.visibility,
     tags: splitTagList(v.tags),
+    aliases: splitAliasList(v.aliases),
     expiresAt: parsed.ok ? parsed.value : new Unreadable(new AppError('BAD_REQUEST', parsed.message, 'expires_at')),
     healthChecksDisabled: v.healthChecksDisabled,
+    forwardPathAndQuery: v.forwardPathAndQuery,
   };
 }
 
@@ -96,6 +110,7 @@ function draftOf(v: LinkFormValues) {
 function formError(e: unknown, fallback: string): FormError | null {
   if (!isAppError(e)) return null;
   if (e.code === 'SLUG_CONFLICT') return { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
+  if (e.code === 'ALIAS_CONFLICT') return { field: 'aliases', message: `${e.message}. Choose a different one.` };
   if (e.status === 400) return { field: e.field ?? null, message: e.message };
   return { field: null, message: fallback };
 }
@@ -177,25 +192,29 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const values = formValues(req);
     const nul = nulError(values, true);
     if (nul) return renderForm(req, reply, { mode: 'create', values, error: nul }, 400);
+    let created;
     try {
-      await links.create(requestActor(req), { slug: values.slug, ...draftOf(values) });
+      created = await links.create(requestActor(req), { slug: values.slug, ...draftOf(values) });
     } catch (e) {
       const error = formError(e, 'Could not create the link. Please try again.');
       if (!error) req.log.error({ err: e }, 'creating a link from the web form failed');
       const shown = error ?? { field: null, message: 'Could not create the link. Please try again.' };
       return renderForm(req, reply, { mode: 'create', values, error: shown }, isAppError(e) ? e.status : 500);
     }
+    const message = `Created ${shortName(deps, req, created.slug)}.`;
     if (wantsFragment(req)) {
-      // Nothing to swap: the modal closes and #link-list refreshes itself on the event.
+      // Nothing to swap: the modal closes, #link-list refreshes itself on the event and marks
+      // the new row, and the toast offers to copy the short link (docs/web-ui.md#feedback).
+      addTrigger(reply, 'linkCreated', { id: created.id });
+      toastHeader(reply, { level: 'success', message, copy: `${requestOrigin(config, req)}/${created.slug}` });
       return reply
         .code(200)
-        .header('hx-trigger', 'linkCreated')
         .header('hx-reswap', 'none')
         .header('cache-control', 'private, no-store')
         .type('text/html; charset=utf-8')
         .send('');
     }
-    return seeOther(reply, '/dashboard');
+    return seeOther(reply, '/dashboard', message);
   });
 
   // --- detail ----------------------------------------------------------------
@@ -230,6 +249,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       expiresAt: datetimeLocalValue(view.expiresAt),
       healthChecksDisabled: view.healthChecksDisabled,
       tags: view.tags.map((t) => t.name).join(', '),
+      aliases: view.aliases.join(', '),
+      forwardPathAndQuery: view.forwardPathAndQuery,
     };
     return renderForm(req, reply, { mode: 'edit', values, linkId: view.id });
   });
@@ -251,16 +272,18 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       const shown = error ?? { field: null, message: 'Update failed.' };
       return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: shown }, isAppError(e) ? e.status : 500);
     }
+    const message = `Saved ${shortName(deps, req, link.slug)}.`;
     if (wantsFragment(req)) {
+      addTrigger(reply, 'linkUpdated', { id: link.id });
+      toastHeader(reply, { level: 'success', message });
       return reply
         .code(200)
-        .header('hx-trigger', 'linkUpdated')
         .header('hx-reswap', 'none')
         .header('cache-control', 'private, no-store')
         .type('text/html; charset=utf-8')
         .send('');
     }
-    return seeOther(reply, `/dashboard/links/${link.id}`);
+    return seeOther(reply, `/dashboard/links/${link.id}`, message);
   });
 
   app.get('/dashboard/links/:id/confirm-delete', guard, async (req, reply) => {
@@ -287,9 +310,10 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const got = await linkFor(deps, req, reply, 'canDelete');
     if (!got) return reply;
     await links.delete(got.actor, got);
+    const message = `Deleted ${shortName(deps, req, got.link.slug)}.`;
     // The row's outerHTML becomes nothing; only the toast arrives (docs/web-ui.md#confirm-delete-dialogs).
-    if (wantsFragment(req)) return sendFragment(reply, withToast(null, 'success', 'Link deleted.'));
-    return seeOther(reply, '/dashboard');
+    if (wantsFragment(req)) return sendWithToast(reply, null, message);
+    return seeOther(reply, '/dashboard', message);
   });
 
   // --- lifecycle (docs/lifecycle.md#archive, docs/lifecycle.md#renewal) ----------------------------------------
@@ -299,10 +323,11 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       const got = await linkFor(deps, req, reply, 'canEdit');
       if (!got) return reply;
       await (action === 'archive' ? links.archive(got.actor, got) : links.unarchive(got.actor, got));
-      if (!wantsFragment(req)) return seeOther(reply, `/dashboard/links/${got.link.id}`);
+      const name = shortName(deps, req, got.link.slug);
+      const message = action === 'archive' ? `Archived ${name}. It no longer redirects.` : `Unarchived ${name}. It redirects again.`;
+      if (!wantsFragment(req)) return seeOther(reply, `/dashboard/links/${got.link.id}`, message);
       const props = await detailProps(req, got.link, got.caps);
-      const message = action === 'archive' ? 'Link archived. It no longer redirects.' : 'Link unarchived. It redirects again.';
-      return sendFragment(reply, withToast(<LinkDetail {...props} />, 'success', message));
+      return sendWithToast(reply, <LinkDetail {...props} />, message);
     });
   }
 
@@ -312,53 +337,79 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const view = await links.renew(got.actor, got);
     // The answer re-renders the place the button sat in (docs/lifecycle.md#renewal).
     const from = renewFrom(field(req, 'from'), got.user.role === 'admin');
+    const message = `Renewed ${shortName(deps, req, view.slug)}. It no longer expires.`;
     if (!wantsFragment(req)) {
-      return seeOther(reply, from === 'detail' ? `/dashboard/links/${view.id}` : from === 'admin' ? '/admin/links' : '/dashboard');
+      return seeOther(reply, from === 'detail' ? `/dashboard/links/${view.id}` : from === 'admin' ? '/admin/links' : '/dashboard', message);
     }
-    const message = 'Link renewed. It no longer expires.';
     if (from === 'detail') {
       const props = await detailProps(req, got.link, got.caps);
-      return sendFragment(reply, withToast(<LinkDetail {...props} />, 'success', message));
+      return sendWithToast(reply, <LinkDetail {...props} />, message);
     }
     const ctx = await pageContext(deps, req);
     const [row] = await linkRows(store, [view], requestUser(req));
-    return sendFragment(reply, withToast(<LinkRow row={row!} variant={from} env={tableEnv(deps, req, ctx)} />, 'success', message));
+    return sendWithToast(reply, <LinkRow row={row!} variant={from} env={tableEnv(deps, req, ctx)} />, message);
   });
 
-  // --- co-owners and shares (docs/web-ui.md#link-detail-page) ------------------------------------
+  // --- co-owners and shares (docs/web-ui.md#link-detail-page, docs/web-ui.md#feedback) -------------
 
-  const ownersReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
+  /**
+   * What adding or removing a person leads to: a toast for a change, a calm note beside a
+   * person who already had that role, or the reason beside the email field.
+   */
+  interface MemberOutcome {
+    toast?: string;
+    notice?: MemberNotice;
+    error?: string;
+    status?: number;
+  }
+
+  const ownersReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, out: MemberOutcome) => {
+    const error = out.error ?? null;
     if (wantsFragment(req)) {
       const owners = await store.owners.list(link.id);
-      return sendFragment(
-        reply,
-        renderFragment(
-          <OwnersSection linkId={link.id} owners={owners} canManage={caps.canManageShares} error={error} email={typedEmail(req)} />,
-        ),
+      const section = (
+        <OwnersSection
+          linkId={link.id}
+          owners={owners}
+          canManage={caps.canManageShares}
+          error={error}
+          notice={out.notice}
+          email={error ? typedEmail(req) : ''}
+        />
       );
+      return out.toast ? sendWithToast(reply, section, out.toast) : sendFragment(reply, renderFragment(section));
     }
-    if (!error) return seeOther(reply, `/dashboard/links/${link.id}`);
-    return sendDetail(req, reply, await detailProps(req, link, caps, { ownersError: error, ownersEmail: typedEmail(req) }), status);
+    if (!error && !out.notice) return seeOther(reply, `/dashboard/links/${link.id}`, out.toast);
+    const extra = { ownersError: error, ownersNotice: out.notice, ownersEmail: error ? typedEmail(req) : '' };
+    return sendDetail(req, reply, await detailProps(req, link, caps, extra), out.status ?? 200);
   };
 
   app.post('/dashboard/links/:id/owners', formGuard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     const email = field(req, 'email');
-    if (hasNul(email)) return ownersReply(req, reply, got.link, got.caps, 'Email must not contain NUL characters.', 400);
+    if (hasNul(email)) return ownersReply(req, reply, got.link, got.caps, { error: 'Email must not contain NUL characters.', status: 400 });
+    let user;
     try {
-      await links.addOwner(got.actor, got, email);
+      user = await links.addOwner(got.actor, got, email);
     } catch (e) {
-      const message = memberError(e, 'DUPLICATE_OWNER', 'User is already a co-owner.');
+      if (isAppError(e) && e.code === 'DUPLICATE_OWNER') {
+        const who = await links.userByEmail(email);
+        return ownersReply(req, reply, got.link, got.caps, {
+          notice: { userId: who.id, message: `${personName(who)} is already an owner.` },
+        });
+      }
+      const message = memberError(e);
       if (!message) req.log.error({ err: e }, 'adding a co-owner failed');
-      return ownersReply(req, reply, got.link, got.caps, message ?? 'Could not add co-owner.', message ? 400 : 500);
+      return ownersReply(req, reply, got.link, got.caps, { error: message ?? 'Could not add co-owner.', status: message ? 400 : 500 });
     }
-    return ownersReply(req, reply, got.link, got.caps, null);
+    return ownersReply(req, reply, got.link, got.caps, { toast: `${personName(user)} is now a co-owner.` });
   });
 
   webRoute(app, 'DELETE', '/dashboard/links/:id/owners/:uid', guard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
+    const removed = await store.users.findById(param(req, 'uid')).catch(() => null);
     try {
       await links.removeOwner(got.actor, got, param(req, 'uid'));
     } catch (e) {
@@ -366,53 +417,73 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user is not an owner of this link.');
       throw e;
     }
-    return ownersReply(req, reply, got.link, got.caps, null);
+    const toast = `${removed ? personName(removed) : 'They'} ${removed ? 'is' : 'are'} no longer a co-owner.`;
+    return ownersReply(req, reply, got.link, got.caps, { toast });
   });
 
-  const sharesReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, error: string | null, status = 200) => {
+  const sharesReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, out: MemberOutcome) => {
+    const error = out.error ?? null;
     if (wantsFragment(req)) {
       const shares = await store.shares.list(link.id);
-      return sendFragment(reply, renderFragment(<SharesPanel linkId={link.id} shares={shares} error={error} email={typedEmail(req)} />));
+      const panel = <SharesPanel linkId={link.id} shares={shares} error={error} notice={out.notice} email={error ? typedEmail(req) : ''} />;
+      return out.toast ? sendWithToast(reply, panel, out.toast) : sendFragment(reply, renderFragment(panel));
     }
-    if (!error) return seeOther(reply, `/dashboard/links/${link.id}`);
-    return sendDetail(req, reply, await detailProps(req, link, caps, { sharesError: error, sharesEmail: typedEmail(req) }), status);
+    if (!error && !out.notice) return seeOther(reply, `/dashboard/links/${link.id}`, out.toast);
+    const extra = { sharesError: error, sharesNotice: out.notice, sharesEmail: error ? typedEmail(req) : '' };
+    return sendDetail(req, reply, await detailProps(req, link, caps, extra), out.status ?? 200);
   };
 
   app.post('/dashboard/links/:id/shares', formGuard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     const email = field(req, 'email');
-    if (hasNul(email)) return sharesReply(req, reply, got.link, got.caps, 'Email must not contain NUL characters.', 400);
+    if (hasNul(email)) return sharesReply(req, reply, got.link, got.caps, { error: 'Email must not contain NUL characters.', status: 400 });
+    let share;
     try {
       // The acting user is recorded as the grantor.
-      await links.addShare(got.actor, got, email);
+      share = await links.addShare(got.actor, got, email);
     } catch (e) {
-      const message = memberError(e, 'DUPLICATE_SHARE', 'Could not add user. They may already have access.');
+      if (isAppError(e) && e.code === 'DUPLICATE_SHARE') {
+        const who = await links.userByEmail(email);
+        return sharesReply(req, reply, got.link, got.caps, {
+          notice: { userId: who.id, message: `${personName(who)} already has access.` },
+        });
+      }
+      const message = memberError(e);
       if (!message) req.log.error({ err: e }, 'adding a share failed');
-      return sharesReply(req, reply, got.link, got.caps, message ?? 'Could not add user. They may already have access.', 400);
+      return sharesReply(req, reply, got.link, got.caps, {
+        error: message ?? 'Could not share the link. Please try again.',
+        status: message ? 400 : 500,
+      });
     }
-    return sharesReply(req, reply, got.link, got.caps, null);
+    return sharesReply(req, reply, got.link, got.caps, { toast: `Shared with ${personName(share)}.` });
   });
 
   webRoute(app, 'DELETE', '/dashboard/links/:id/shares/:uid', guard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
+    const removed = (await store.shares.list(got.link.id)).find((x) => x.userId === param(req, 'uid'));
     try {
       await links.removeShare(got.actor, got, param(req, 'uid'));
     } catch (e) {
       if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user has no access to remove.');
       throw e;
     }
-    return sharesReply(req, reply, got.link, got.caps, null);
+    const toast = removed ? `${personName(removed)} no longer has access.` : 'Access removed.';
+    return sharesReply(req, reply, got.link, got.caps, { toast });
   });
 }
 
-/** What the owners and shares panels say when adding someone is refused; null for an unexpected failure. */
-function memberError(e: unknown, duplicateCode: 'DUPLICATE_OWNER' | 'DUPLICATE_SHARE', duplicate: string): string | null {
+/** A person as messages name them: their display name, else their email. */
+function personName(p: { displayName: string; email: string }): string {
+  return p.displayName || p.email;
+}
+
+/** What the owners and shares panels say beside the email field when adding someone is refused; null for an unexpected failure. */
+function memberError(e: unknown): string | null {
   if (!isAppError(e)) return null;
-  if (e.code === 'BAD_REQUEST' && e.field === 'email') return 'Email is required.';
-  if (e.code === 'NOT_FOUND' && e.field === 'email') return 'No user found with that email.';
-  if (e.code === duplicateCode) return duplicate;
+  if (e.code === 'BAD_REQUEST' && e.field === 'email') return 'Enter an email address.';
+  if (e.code === 'NOT_FOUND' && e.field === 'email') return 'Nobody with that email has signed in yet. They need to sign in once first.';
   return null;
 }
 

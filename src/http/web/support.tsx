@@ -9,10 +9,19 @@ import { viewerOf, type LinkView, type User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
 import { Forbidden, PlainNotFound } from '../../views/pages/errors.js';
 import type { LinkRowData, LinkTableEnv } from '../../views/partials/linkTable.js';
-import { ToastOob, type ToastLevel } from '../../views/partials/ui.js';
 import { renderFragment } from '../../views/render.js';
 import { isMethodOverride } from './methodOverride.js';
-import { errorToastHeader, isHtmx, pageContext, requestOrigin, sendHtml } from './render.js';
+import {
+  errorToastHeader,
+  isHtmx,
+  pageContext,
+  requestOrigin,
+  sendHtml,
+  setFlash,
+  shortKeyword,
+  toastHeader,
+  type Toast,
+} from './render.js';
 import { requestActor } from '../actor.js';
 
 /** What every web route needs. */
@@ -54,8 +63,15 @@ export function wantsFragment(req: FastifyRequest): boolean {
   return isHtmx(req) && !isMethodOverride(req);
 }
 
-export function seeOther(reply: FastifyReply, location: string): FastifyReply {
+/** The answer to a plain form post: `303` to the page to show next, with the message it shows once (docs/web-ui.md#feedback). */
+export function seeOther(reply: FastifyReply, location: string, flash?: string): FastifyReply {
+  if (flash) setFlash(reply, 'success', flash);
   return reply.code(303).header('location', location).header('cache-control', 'private, no-store').send();
+}
+
+/** A link as messages name it: `go/slack` (docs/web-ui.md#feedback). */
+export function shortName(deps: Pick<WebDeps, 'config'>, req: FastifyRequest, slug: string): string {
+  return `${shortKeyword(deps.config, req)}/${slug}`;
 }
 
 export function tableEnv(deps: WebDeps, req: FastifyRequest, ctx: PageContext): LinkTableEnv {
@@ -126,9 +142,10 @@ export async function linkRows(store: Store, links: readonly LinkView[], user: U
   }));
 }
 
-/** A fragment followed by an out-of-band toast, in one HTMX response. */
-export function withToast(body: VNode | null, level: ToastLevel, message: string): string {
-  return (body ? renderFragment(body) : '') + renderFragment(<ToastOob level={level} message={message} />);
+/** A fragment (or nothing) and the toast saying what changed, in one HTMX response (docs/web-ui.md#feedback). */
+export function sendWithToast(reply: FastifyReply, body: VNode | null, toast: Toast | string): FastifyReply {
+  toastHeader(reply, typeof toast === 'string' ? { level: 'success', message: toast } : toast);
+  return sendFragment(reply, body ? renderFragment(body) : '');
 }
 
 export function sendFragment(reply: FastifyReply, html: string, status = 200): FastifyReply {

@@ -5,7 +5,7 @@ import { isAppError } from '../../domain/errors.js';
 import { ConfirmRevoke, TokensPage, TokensSection, type TokensState } from '../../views/pages/tokens.js';
 import { webRoute } from './methodOverride.js';
 import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
-import { isHtmx, pageContext, sendHtml } from './render.js';
+import { isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import { field, notFound, param, type WebDeps } from './support.js';
 
 /**
@@ -17,20 +17,26 @@ export function registerTokenRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { store } = deps;
   const guard = { preHandler: requireUser(deps) };
 
-  const respond = async (req: FastifyRequest, reply: FastifyReply, partial: Partial<TokensState>, status = 200) => {
+  /** The page or its section; `toast` says what just changed (docs/web-ui.md#feedback). */
+  const respond = async (req: FastifyRequest, reply: FastifyReply, partial: Partial<TokensState>, status = 200, toast?: string) => {
     const user = requestUser(req);
     const state: TokensState = {
       tokens: await store.tokens.listForUser(user.id),
       now: store.now(),
       created: null,
       form: { name: '', expiresIn: '', error: null },
-      flash: null,
       ...partial,
     };
     // A token page must never be cached anywhere: it may hold a plaintext token.
     reply.header('cache-control', 'no-store');
-    if (isHtmx(req)) return sendHtml(req, reply, await pageContext(deps, req, user), 'API Tokens', <TokensSection {...state} />, 200);
-    return sendHtml(req, reply, await pageContext(deps, req, user), 'API Tokens', <TokensPage {...state} />, status);
+    const ctx = await pageContext(deps, req, user);
+    if (isHtmx(req)) {
+      if (toast) toastHeader(reply, { level: 'success', message: toast });
+      return sendHtml(req, reply, ctx, 'API Tokens', <TokensSection {...state} />, 200);
+    }
+    // Answered in place (a new token's plaintext exists only in this answer): the message rides along.
+    if (toast) ctx.flash = { level: 'success', message: toast };
+    return sendHtml(req, reply, ctx, 'API Tokens', <TokensPage {...state} />, status);
   };
 
   app.get('/dashboard/settings/tokens', guard, async (req, reply) => respond(req, reply, {}));
@@ -45,7 +51,13 @@ export function registerTokenRoutes(app: FastifyInstance, deps: WebDeps): void {
     }
     try {
       const created = await store.tokens.createWithExpiresIn(user.id, name, expiresIn);
-      return respond(req, reply, { created: { name: created.token.name, plaintext: created.plaintext } });
+      return respond(
+        req,
+        reply,
+        { created: { name: created.token.name, plaintext: created.plaintext } },
+        200,
+        `Token "${created.token.name}" created.`,
+      );
     } catch (e) {
       if (!isAppError(e) || e.status !== 400) throw e;
       const message = e.field === 'name' && name.trim() === '' ? 'Name is required.' : e.message;
@@ -63,6 +75,6 @@ export function registerTokenRoutes(app: FastifyInstance, deps: WebDeps): void {
     const user = requestUser(req);
     const token = await store.tokens.findForUser(user.id, param(req, 'id'));
     if (!token || !(await store.tokens.revoke(user.id, token.id))) return notFound(deps, req, reply, 'That token does not exist.');
-    return respond(req, reply, { flash: `Token "${token.name}" revoked.` });
+    return respond(req, reply, {}, 200, `Token "${token.name}" revoked.`);
   });
 }

@@ -53,8 +53,9 @@ function Toggle<T extends string>({
           hx-swap="outerHTML"
           hx-push-url="true"
           hx-indicator={`#${PANELS_ID}-spinner`}
-          class={`join-item btn btn-sm${value === current ? ' btn-active btn-neutral' : ''}`}
-          aria-current={value === current ? 'true' : undefined}
+          class="join-item btn btn-sm"
+          role="button"
+          aria-pressed={value === current ? 'true' : 'false'}
         >
           {text}
         </a>

@@ -5,7 +5,7 @@ import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
 import { LocalTime, RelativeTime } from '../partials/localTime.js';
-import { Alert, Avatar, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
+import { Avatar, FieldError, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
 
 export interface LinkDetailProps {
   link: LinkView;
@@ -24,6 +24,71 @@ export interface LinkDetailProps {
   /** The address a failed add-by-email form sent, shown again beside its error. */
   ownersEmail?: string;
   sharesEmail?: string;
+  /** A calm note beside a person who already had the role being given (docs/web-ui.md#feedback). */
+  ownersNotice?: MemberNotice | null;
+  sharesNotice?: MemberNotice | null;
+}
+
+/** A note shown beside one person of the owners or shares list. */
+export interface MemberNotice {
+  userId: string;
+  message: string;
+}
+
+/** The note beside a person, announced politely and marked so the eye finds the row. */
+function Notice({ notice, userId }: { notice: MemberNotice | null | undefined; userId: string }) {
+  if (!notice || notice.userId !== userId) return null;
+  return (
+    <p class="text-sm flex items-center gap-1 mt-0.5" role="status">
+      <Icon name="check" class="size-4 shrink-0" />
+      {notice.message}
+    </p>
+  );
+}
+
+/** The add-by-email form of the owners and shares panels; a refusal is said beside the field. */
+function AddPersonForm({
+  action,
+  target,
+  id,
+  label,
+  button,
+  error,
+  email,
+}: {
+  action: string;
+  target: string;
+  id: string;
+  label: string;
+  button: string;
+  error: string | null | undefined;
+  email: string | undefined;
+}) {
+  return (
+    <form method="post" action={action} hx-post={action} hx-target={target} hx-swap="outerHTML" class="flex flex-wrap gap-2 items-start">
+      <div class="flex-1 min-w-48">
+        <label for={id} class="block text-sm font-medium mb-1">
+          {label}
+        </label>
+        <input
+          id={id}
+          name="email"
+          type="email"
+          value={error ? email : undefined}
+          class={`input w-full${error ? ' input-error' : ''}`}
+          placeholder="colleague@example.com"
+          autocomplete="off"
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        <FieldError id={`${id}-error`} message={error ?? undefined} />
+      </div>
+      <button type="submit" class="btn sm:mt-6">
+        <Spinner />
+        {button}
+      </button>
+    </form>
+  );
 }
 
 /** The health line of docs/lifecycle.md#badges-and-the-admin-report. */
@@ -51,12 +116,14 @@ export function OwnersSection({
   owners,
   canManage,
   error,
+  notice,
   email,
 }: {
   linkId: string;
   owners: readonly LinkOwner[];
   canManage: boolean;
   error?: string | null;
+  notice?: MemberNotice | null;
   email?: string;
 }) {
   const base = `/dashboard/links/${linkId}/owners`;
@@ -66,10 +133,9 @@ export function OwnersSection({
         <h2 id="owners-title" class="card-title text-base">
           Owners
         </h2>
-        {error && <Alert>{error}</Alert>}
         <ul class="divide-y divide-base-300">
           {owners.map((o) => (
-            <li class="flex items-center gap-3 py-2">
+            <li class={`flex items-center gap-3 py-2${notice?.userId === o.userId ? ' member-noticed' : ''}`}>
               <Avatar name={o.displayName || o.email} />
               <div class="min-w-0 flex-1">
                 <p class="font-medium truncate">
@@ -77,6 +143,7 @@ export function OwnersSection({
                   {o.isPrimary && <span class="badge badge-sm badge-neutral ml-2">primary</span>}
                 </p>
                 <p class="text-sm text-base-content/70 truncate">{o.email}</p>
+                <Notice notice={notice} userId={o.userId} />
               </div>
               {canManage && !o.isPrimary && (
                 <form
@@ -96,33 +163,15 @@ export function OwnersSection({
           ))}
         </ul>
         {canManage && (
-          <form
-            method="post"
+          <AddPersonForm
             action={base}
-            hx-post={base}
-            hx-target="#owners-section"
-            hx-swap="outerHTML"
-            class="flex flex-wrap gap-2 items-end"
-          >
-            <div class="flex-1 min-w-48">
-              <label for="owner-email" class="block text-sm font-medium mb-1">
-                Add a co-owner
-              </label>
-              <input
-                id="owner-email"
-                name="email"
-                type="email"
-                value={error ? email : undefined}
-                class="input w-full"
-                placeholder="colleague@example.com"
-                autocomplete="off"
-              />
-            </div>
-            <button type="submit" class="btn">
-              <Spinner />
-              Add co-owner
-            </button>
-          </form>
+            target="#owners-section"
+            id="owner-email"
+            label="Add a co-owner"
+            button="Add co-owner"
+            error={error}
+            email={email}
+          />
         )}
       </div>
     </section>
@@ -133,11 +182,13 @@ export function SharesPanel({
   linkId,
   shares,
   error,
+  notice,
   email,
 }: {
   linkId: string;
   shares: readonly LinkShare[];
   error?: string | null;
+  notice?: MemberNotice | null;
   email?: string;
 }) {
   const base = `/dashboard/links/${linkId}/shares`;
@@ -150,17 +201,17 @@ export function SharesPanel({
         <p class="text-sm text-base-content/70">
           This link is secure: only its owners and the people listed here can follow it, after signing in.
         </p>
-        {error && <Alert>{error}</Alert>}
         {shares.length === 0 ? (
           <p class="text-sm">No users with access yet.</p>
         ) : (
           <ul class="divide-y divide-base-300">
             {shares.map((s) => (
-              <li class="flex items-center gap-3 py-2">
+              <li class={`flex items-center gap-3 py-2${notice?.userId === s.userId ? ' member-noticed' : ''}`}>
                 <Avatar name={s.displayName || s.email} />
                 <div class="min-w-0 flex-1">
                   <p class="font-medium truncate">{s.displayName}</p>
                   <p class="text-sm text-base-content/70 truncate">{s.email}</p>
+                  <Notice notice={notice} userId={s.userId} />
                 </div>
                 <form
                   method="post"
@@ -178,33 +229,15 @@ export function SharesPanel({
             ))}
           </ul>
         )}
-        <form
-          method="post"
+        <AddPersonForm
           action={base}
-          hx-post={base}
-          hx-target="#shares-panel"
-          hx-swap="outerHTML"
-          class="flex flex-wrap gap-2 items-end"
-        >
-          <div class="flex-1 min-w-48">
-            <label for="share-email" class="block text-sm font-medium mb-1">
-              Share with
-            </label>
-            <input
-              id="share-email"
-              name="email"
-              type="email"
-              value={error ? email : undefined}
-              class="input w-full"
-              placeholder="colleague@example.com"
-              autocomplete="off"
-            />
-          </div>
-          <button type="submit" class="btn">
-            <Spinner />
-            Share
-          </button>
-        </form>
+          target="#shares-panel"
+          id="share-email"
+          label="Share with"
+          button="Share"
+          error={error}
+          email={email}
+        />
       </div>
     </section>
   );
@@ -310,6 +343,22 @@ export function LinkDetail(p: LinkDetailProps) {
                 Copy go-link
               </button>
             </div>
+            <p class="text-sm text-base-content/70 -mt-2" data-plus-hint>
+              {'Add + to come back here: '}
+              <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}+`}</code>
+            </p>
+            {link.aliases.length > 0 && (
+              <div>
+                <p class="text-sm font-medium" id="aliases-label">
+                  Also known as
+                </p>
+                <ul class="flex flex-wrap gap-x-4 gap-y-1 font-mono" aria-labelledby="aliases-label" data-aliases>
+                  {link.aliases.map((a) => (
+                    <li class="break-all">{`${p.shortKeyword}/${a}`}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <div>
               <p class="text-sm font-medium">Destination:</p>
               {href ? (
@@ -321,6 +370,14 @@ export function LinkDetail(p: LinkDetailProps) {
                 <p class="break-all">{link.url}</p>
               )}
             </div>
+            {link.forwardPathAndQuery && (
+              <p class="text-sm" data-forwarding>
+                {'Forwards extra path and query: '}
+                <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}/more?x=1`}</code>
+                {' opens the destination followed by '}
+                <code class="font-mono">/more?x=1</code>.
+              </p>
+            )}
             {link.title && (
               <div>
                 <p class="text-sm font-medium">Title</p>
@@ -376,8 +433,15 @@ export function LinkDetail(p: LinkDetailProps) {
         </section>
       </div>
 
-      <OwnersSection linkId={link.id} owners={link.owners} canManage={caps.canManageShares} error={p.ownersError} email={p.ownersEmail} />
-      {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} email={p.sharesEmail} />}
+      <OwnersSection
+        linkId={link.id}
+        owners={link.owners}
+        canManage={caps.canManageShares}
+        error={p.ownersError}
+        notice={p.ownersNotice}
+        email={p.ownersEmail}
+      />
+      {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} notice={p.sharesNotice} email={p.sharesEmail} />}
       {caps.canDelete && <DeleteDialog link={link} />}
     </div>
   );

@@ -13,6 +13,9 @@ export interface LinkFormValues {
   expiresAt: string;
   healthChecksDisabled: boolean;
   tags: string;
+  /** Comma- or space-separated (docs/links.md#aliases). */
+  aliases: string;
+  forwardPathAndQuery: boolean;
 }
 
 export const EMPTY_LINK_FORM: LinkFormValues = {
@@ -24,6 +27,8 @@ export const EMPTY_LINK_FORM: LinkFormValues = {
   expiresAt: '',
   healthChecksDisabled: false,
   tags: '',
+  aliases: '',
+  forwardPathAndQuery: false,
 };
 
 /** A failed save: `field` places the message beside its input; null shows it above the form. */
@@ -98,6 +103,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
   const visErr = errFor(error, 'visibility');
   const expErr = errFor(error, 'expires_at');
   const tagErr = errFor(error, 'tags');
+  const aliasErr = errFor(error, 'aliases');
   const general = error && error.field === null ? error.message : undefined;
   return (
     <form method="post" action={action} class="space-y-4" data-link-form {...hx} hx-disabled-elt="find button[type=submit]" novalidate>
@@ -231,6 +237,26 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
         <div id="tag-suggestions" class="flex flex-wrap gap-1" data-tag-suggestions aria-live="polite"></div>
       </Field>
 
+      <Field
+        id="link-aliases"
+        label="Aliases"
+        error={aliasErr}
+        hint={`Up to 10 more names that lead to the same place, e.g. ${shortKeyword}/handbook. Comma-separated.`}
+      >
+        <input
+          id="link-aliases"
+          name="aliases"
+          type="text"
+          value={values.aliases}
+          autocomplete="off"
+          autocapitalize="none"
+          spellcheck={false}
+          class={`input w-full font-mono${aliasErr ? ' input-error' : ''}`}
+          aria-invalid={aliasErr ? 'true' : undefined}
+          aria-describedby={described('link-aliases', aliasErr, true)}
+        />
+      </Field>
+
       <div class="grid gap-4 sm:grid-cols-2 items-start">
         <Field id="link-expires" label="Expires (UTC)" error={expErr} hint="Optional. Leave empty and the link never expires.">
           <input
@@ -257,6 +283,23 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
           </label>
         </div>
       </div>
+
+      <label class="flex items-start gap-2 cursor-pointer">
+        <input
+          type="checkbox"
+          name="forward_path_and_query"
+          value="true"
+          class="checkbox checkbox-sm mt-0.5"
+          checked={values.forwardPathAndQuery}
+          aria-describedby="link-forward-hint"
+        />
+        <span class="text-sm">
+          Forward extra path and query
+          <span id="link-forward-hint" class="block text-xs text-base-content/70">
+            {`${shortKeyword}/slug/more?x=1 opens the destination followed by /more?x=1.`}
+          </span>
+        </span>
+      </label>
 
       <div class="flex justify-end gap-2 pt-2">
         {asModal ? (

@@ -66,8 +66,9 @@ function WindowToggle({ linkId, days }: { linkId: string; days: 30 | 90 }) {
             hx-swap="outerHTML"
             hx-push-url={page}
             hx-indicator={`#${WINDOW_ID}-spinner`}
-            class={`join-item btn btn-sm${active ? ' btn-active btn-neutral' : ''}`}
-            aria-current={active ? 'true' : undefined}
+            class="join-item btn btn-sm"
+            role="button"
+            aria-pressed={active ? 'true' : 'false'}
           >
             {`${d} days`}
           </a>

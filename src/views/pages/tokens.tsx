@@ -2,7 +2,7 @@ import { isTokenActive } from '../../domain/tokens.js';
 import type { ApiToken } from '../../store/tokens.js';
 import { LocalTime } from '../partials/localTime.js';
 import { Icon } from '../partials/icons.js';
-import { Alert, CopyButton, EmptyState, FieldError, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
+import { CopyButton, EmptyState, FieldError, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
 
 /** Personal access tokens page (docs/auth.md#token-settings-page). */
 
@@ -12,7 +12,6 @@ export interface TokensState {
   /** The plaintext of a token created by this very request; never shown again. */
   created: { name: string; plaintext: string } | null;
   form: { name: string; expiresIn: string; error: string | null };
-  flash: string | null;
 }
 
 const EXPIRY_OPTIONS: Array<[string, string]> = [
@@ -28,10 +27,9 @@ function StatusBadge({ token, now }: { token: ApiToken; now: number }) {
   return <span class="badge badge-sm badge-success">Active</span>;
 }
 
-export function TokensSection({ tokens, now, created, form, flash }: TokensState) {
+export function TokensSection({ tokens, now, created, form }: TokensState) {
   return (
     <div id="tokens-section" class="space-y-6">
-      {flash && <Alert level="success">{flash}</Alert>}
       {created && (
         <div class="alert alert-warning flex-col items-stretch gap-2" role="status">
           <p class="font-semibold">{`Token "${created.name}" created. Copy it now — it will not be shown again.`}</p>

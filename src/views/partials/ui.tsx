@@ -59,21 +59,12 @@ export function EmptyState({
 
 export type ToastLevel = 'success' | 'error' | 'info';
 
-/** One alert as it sits in `#toast-area`; the page script removes it after a few seconds. */
+/** One toast as it sits in `#toast-area` (a no-JavaScript flash, docs/web-ui.md#feedback); the page script removes it after a few seconds. */
 export function ToastMessage({ level, message }: { level: ToastLevel; message: string }) {
   return (
     <div class={`alert alert-${level} shadow-md`} role={level === 'error' ? 'alert' : 'status'} data-toast>
       <Icon name={level === 'error' ? 'warning' : 'check'} class="size-5 shrink-0" />
       <span>{message}</span>
-    </div>
-  );
-}
-
-/** A toast delivered out of band with any HTMX response (docs/web-ui.md#rendering-conventions). */
-export function ToastOob({ level = 'success', message }: { level?: ToastLevel; message: string }) {
-  return (
-    <div id="toast-area" hx-swap-oob="innerHTML:#toast-area">
-      <ToastMessage level={level} message={message} />
     </div>
   );
 }

@@ -1,0 +1,94 @@
+import type { ImportedRecord, ImportFormat } from './format.js';
+import { countOf, isObject, jsonDocument, looseTime, rowRecord, stringOf } from './table.js';
+
+/**
+ * Slash (docs/import-formats.md#slash): yourselfhosted/slash has no export
+ * file; its API's `GET /api/v1/shortcuts` answers `{"shortcuts":[…]}`, each
+ * shortcut `{id, creatorId, createdTime, updatedTime, rowStatus, name, link,
+ * title, tags, description, visibility, viewCount, ogMetadata}` (protobuf
+ * JSON: camelCase, or snake_case from clients that keep the proto names).
+ * Releases that answered with the creator's account add `creator.email`.
+ */
+
+/** A field under its camelCase or snake_case name. */
+function field(o: Record<string, unknown>, camel: string): unknown {
+  return o[camel] ?? o[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+}
+
+/** Seconds since 1970 (older releases' `createdTs`) or an RFC 3339 time (`createdTime`). */
+function timeOf(o: Record<string, unknown>, name: 'created' | 'updated'): number | undefined {
+  const seconds = countOf(field(o, `${name}Ts`));
+  if (seconds !== undefined && seconds > 0) return seconds * 1000;
+  return looseTime(field(o, `${name}Time`));
+}
+
+/**
+ * Slash's visibilities in ours: PUBLIC and WORKSPACE (everyone signed in to
+ * the workspace) are public links, PRIVATE (its creator only) a secure one.
+ */
+function visibilityOf(raw: string): { visibility?: string; notes: string[] } {
+  switch (raw.toUpperCase()) {
+    case 'PRIVATE':
+      return { visibility: 'secure', notes: ['was private to its creator in Slash; imported secure (only its owners may follow it)'] };
+    case 'PUBLIC':
+    case 'WORKSPACE':
+      return { visibility: 'public', notes: [] };
+    default:
+      return { notes: [] };
+  }
+}
+
+function shortcutRecord(item: unknown, line: number): ImportedRecord {
+  if (!isObject(item)) return { line, error: 'expected a Slash shortcut object' };
+  const { visibility, notes } = visibilityOf(stringOf(item.visibility));
+  const archived = stringOf(field(item, 'rowStatus')).toUpperCase() === 'ARCHIVED';
+  const created = timeOf(item, 'created');
+  // Slash records when a shortcut last changed, not when it was archived; that is the nearest date.
+  const archivedAt = archived ? (timeOf(item, 'updated') ?? created) : undefined;
+  if (archived && archivedAt === undefined) notes.push('was archived in Slash, with no date to archive it at; imported as active');
+  const creator = isObject(item.creator) ? stringOf(item.creator.email) : stringOf(field(item, 'creatorEmail'));
+  return rowRecord({
+    line,
+    slug: stringOf(item.name),
+    url: stringOf(item.link),
+    title: stringOf(item.title),
+    description: stringOf(item.description),
+    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : [],
+    ...(visibility !== undefined && { visibility }),
+    ...(creator.includes('@') && { owners: [creator] }),
+    createdAt: created,
+    ...(archivedAt !== undefined && { archivedAt }),
+    sourceClicks: countOf(field(item, 'viewCount') ?? item.view),
+    notes,
+  });
+}
+
+function shortcutsOf(doc: unknown): unknown[] | null {
+  if (Array.isArray(doc)) return doc;
+  return isObject(doc) && Array.isArray(doc.shortcuts) ? doc.shortcuts : null;
+}
+
+export const slash: ImportFormat = {
+  name: 'slash',
+  label: 'Slash (shortcuts API JSON)',
+  sniff(head) {
+    const h = head.trimStart();
+    if (!h.startsWith('{') && !h.startsWith('[')) return 0;
+    if (!h.includes('"link"') || !h.includes('"name"')) return 0;
+    if (h.includes('"shortcuts"')) return 2;
+    return /"(creatorId|creator_id|viewCount|view_count|rowStatus|row_status)"/.test(h) ? 2 : 0;
+  },
+  async *parse(chunks) {
+    const doc = await jsonDocument(chunks);
+    if ('error' in doc) {
+      yield doc.error;
+      return;
+    }
+    const items = shortcutsOf(doc.value);
+    if (items === null) {
+      yield { line: 1, error: 'expected Slash’s shortcut list: {"shortcuts":[{"name","link",…}]}' };
+      return;
+    }
+    for (const [i, item] of items.entries()) yield shortcutRecord(item, i + 1);
+  },
+};

@@ -1,0 +1,251 @@
+import { AppError, isAppError } from '../domain/errors.js';
+import { decodeUtf8, NotUtf8Error, type ImportedRecord, type ImportFormat } from '../domain/imports/format.js';
+import { collisionReason, importSlug, SlugLedger } from '../domain/imports/mapping.js';
+import { detectFormat, formatNamed, formatNames, SNIFF_BYTES } from '../domain/imports/registry.js';
+import type { User } from '../store/types.js';
+import type { Actor } from './actor.js';
+import type { LinkContext } from './context.js';
+import { importRecord, type ImportAction } from './importer.js';
+
+/**
+ * Importing a whole file (docs/api.md#importing-from-other-tools): the format
+ * is named or detected from the first 64 KiB before anything is written, then
+ * every row is mapped to our rules (docs/import-formats.md#mapping) and
+ * imported on its own through importRecord, so one bad row never stops the
+ * others and a dry run reports exactly what the real run does. The file is
+ * read as it streams; what is held per row is its slug, for collisions.
+ */
+
+export interface ImportRequest {
+  /** A format name (`golink`, `csv`…); undefined: detect it. */
+  from?: string;
+  dryRun: boolean;
+  /** Owner of rows whose owners match no user (and of formats that name none); null: such rows are refused. */
+  fallbackOwner: { id: string; label: string } | null;
+  /** Give links to the owners the file names (admins and the operator only). */
+  keepFileOwners: boolean;
+}
+
+/** What happened to one row of the file. */
+export interface ImportRow {
+  /** The row's line in the file (its position, in a JSON document). */
+  line: number;
+  /** The slug here, when the row got that far. */
+  slug?: string;
+  /** The name as the file wrote it, when it differs from the slug (or there is no slug). */
+  written?: string;
+  action: ImportAction | 'refused';
+  /** Why a row was refused, or `unchanged` for a skipped one. */
+  reason?: string;
+  /** Fields an update changes. */
+  changes?: string[];
+  notes: string[];
+  /** The source tool's click count for the link. */
+  sourceClicks?: number;
+}
+
+export interface ImportSummary {
+  format: string;
+  dryRun: boolean;
+  rows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  refused: number;
+  /** Clicks the source counted for the links imported (created, updated or unchanged). */
+  sourceClicks: number;
+  /** Rows imported without their aliases / path forwarding, which this server cannot hold yet. */
+  withoutAliases: number;
+  withoutForwarding: number;
+}
+
+export interface ImportRun {
+  format: ImportFormat;
+  /** The rows' outcomes in file order; the run happens as they are read. */
+  rows: AsyncIterable<ImportRow>;
+  /** Totals so far; final once `rows` is done. */
+  summary: ImportSummary;
+  /** Bytes of the file read so far. */
+  bytesRead(): number;
+}
+
+/** The start of the text, and the whole text again (the start included) to read on. */
+async function peek(chunks: AsyncIterable<string>, size: number): Promise<{ head: string; all: AsyncIterable<string> }> {
+  const it = chunks[Symbol.asyncIterator]();
+  const taken: string[] = [];
+  let length = 0;
+  let done = false;
+  while (length < size) {
+    const next = await it.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    length += next.value.length;
+  }
+  const head = taken.join('');
+  async function* all(): AsyncIterable<string> {
+    if (head !== '') yield head;
+    while (!done) {
+      const next = await it.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head: head.slice(0, size), all: all() };
+}
+
+function formatFor(from: string | undefined, head: string): ImportFormat {
+  if (head.replace(/^\uFEFF/, '').trim() === '') throw new AppError('BAD_REQUEST', 'the file is empty', 'file');
+  if (from !== undefined && from !== '') {
+    const named = formatNamed(from);
+    if (!named) throw new AppError('BAD_REQUEST', `unknown format "${from}"; the formats are: ${formatNames()}`, 'from');
+    return named;
+  }
+  const detection = detectFormat(head);
+  if ('error' in detection) throw new AppError('BAD_REQUEST', detection.error, 'file');
+  return detection.format;
+}
+
+/**
+ * Opens an import: decides the format (BAD_REQUEST for an empty, unknown,
+ * ambiguous or non-UTF-8 file; FORBIDDEN when someone but an admin asks to
+ * keep the file's owners) before any row is read or written.
+ */
+export async function startImport(
+  ctx: LinkContext,
+  actor: Actor,
+  input: AsyncIterable<Uint8Array | string>,
+  request: ImportRequest,
+): Promise<ImportRun> {
+  if (request.keepFileOwners && actor.kind === 'user' && actor.user.role !== 'admin') {
+    throw new AppError('FORBIDDEN', 'only admins may keep the owners a file names');
+  }
+  const decoded = decodeUtf8(input);
+  let text: { head: string; all: AsyncIterable<string> };
+  try {
+    text = await peek(decoded.chunks, SNIFF_BYTES);
+  } catch (e) {
+    if (e instanceof NotUtf8Error) throw new AppError('BAD_REQUEST', e.message, 'file');
+    throw e;
+  }
+  const format = formatFor(request.from, text.head);
+  const summary: ImportSummary = {
+    format: format.name,
+    dryRun: request.dryRun,
+    rows: 0,
+    created: 0,
+    updated: 0,
+    skipped: 0,
+    refused: 0,
+    sourceClicks: 0,
+    withoutAliases: 0,
+    withoutForwarding: 0,
+  };
+  return { format, summary, rows: importRows(ctx, actor, format, text.all, request, summary), bytesRead: decoded.read };
+}
+
+async function* importRows(
+  ctx: LinkContext,
+  actor: Actor,
+  format: ImportFormat,
+  text: AsyncIterable<string>,
+  request: ImportRequest,
+  summary: ImportSummary,
+): AsyncIterable<ImportRow> {
+  const ledger = new SlugLedger();
+  const users = new Map<string, User | null>();
+  let lastLine = 0;
+  const count = (row: ImportRow): ImportRow => {
+    summary.rows++;
+    summary[row.action]++;
+    if (row.action !== 'refused') summary.sourceClicks += row.sourceClicks ?? 0;
+    lastLine = Math.max(lastLine, row.line);
+    return row;
+  };
+  try {
+    for await (const parsed of format.parse(text)) {
+      yield count(await importOne(ctx, actor, format, parsed, request, ledger, users, summary));
+    }
+  } catch (e) {
+    if (!(e instanceof NotUtf8Error)) throw e;
+    yield count({ line: lastLine + 1, action: 'refused', reason: 'the rest of the file is not UTF-8 text and was not read', notes: [] });
+  }
+}
+
+const refused = (line: number, written: string | undefined, reason: string, slug?: string): ImportRow => ({
+  line,
+  ...(slug !== undefined && { slug }),
+  ...(written !== undefined && written !== slug && { written }),
+  action: 'refused',
+  reason,
+  notes: [],
+});
+
+async function importOne(
+  ctx: LinkContext,
+  actor: Actor,
+  format: ImportFormat,
+  parsed: ImportedRecord,
+  request: ImportRequest,
+  ledger: SlugLedger,
+  users: Map<string, User | null>,
+  summary: ImportSummary,
+): Promise<ImportRow> {
+  const { line } = parsed;
+  if (!parsed.record) return refused(line, parsed.slug, parsed.error ?? 'this row could not be read');
+  const written = parsed.record.slug;
+  const mapped = importSlug(written);
+  if ('error' in mapped) return refused(line, written, mapped.error);
+  const { slug } = mapped;
+  const earlier = ledger.earlier(slug);
+  ledger.claim(slug, { line, written, as: 'slug' });
+  if (earlier) return refused(line, written, collisionReason(slug, earlier, 'slug'), slug);
+
+  const notes = [...(parsed.notes ?? [])];
+  if (mapped.changed) notes.unshift(`slug "${written}" became "${slug}"`);
+  const aliases: string[] = [];
+  for (const alias of parsed.record.aliases ?? []) {
+    const a = importSlug(alias);
+    if ('error' in a) return refused(line, written, `alias ${a.error}`, slug);
+    if (a.slug === slug || aliases.includes(a.slug)) continue;
+    const before = ledger.earlier(a.slug);
+    if (before) return refused(line, written, collisionReason(a.slug, before, 'alias'), slug);
+    const owner = await ctx.store.links.getBySlug(a.slug);
+    if (owner) return refused(line, written, `the alias "${a.slug}" is the slug of another link`, slug);
+    aliases.push(a.slug);
+  }
+  for (const a of aliases) ledger.claim(a, { line, written: a, as: 'alias' });
+
+  const record = { ...parsed.record, slug, ...(parsed.record.aliases !== undefined && { aliases }) };
+  const base = {
+    line,
+    slug,
+    ...(written !== slug && { written }),
+    ...(parsed.sourceClicks !== undefined && { sourceClicks: parsed.sourceClicks }),
+  };
+  try {
+    const outcome = await importRecord(ctx, actor, record, {
+      fallbackOwnerId: request.fallbackOwner?.id ?? null,
+      fallbackOwnerLabel: request.fallbackOwner?.label,
+      keepFileOwners: request.keepFileOwners,
+      dryRun: request.dryRun,
+      source: format.name,
+      users,
+    });
+    if (outcome.unsupported.includes('aliases')) summary.withoutAliases++;
+    if (outcome.unsupported.includes('forwarding')) summary.withoutForwarding++;
+    return {
+      ...base,
+      action: outcome.action,
+      ...(outcome.action === 'skipped' && { reason: 'unchanged' }),
+      ...(outcome.changes.length > 0 && { changes: outcome.changes }),
+      notes: [...notes, ...outcome.notes],
+    };
+  } catch (e) {
+    // A row that breaks a rule is reported and the rest go on; anything else (the database went away) ends the import.
+    if (!isAppError(e)) throw e;
+    return { ...base, action: 'refused', reason: e.message, notes };
+  }
+}

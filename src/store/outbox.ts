@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OutboxTable } from '../db/schema.js';
+import type { OutboxStatus } from '../domain/outbox.js';
+import type { Clock, Executor } from './types.js';
+
+/**
+ * The one outbox mail and webhooks deliver through (docs/notifications.md#delivery).
+ * Rows are written by recorders in the transaction of the change they
+ * announce; the dispatcher (workers/outbox.ts), under its job lease, claims
+ * due rows, attempts them and records each attempt with the row's next
+ * state in one transaction.
+ */
+
+export type OutboxChannel = 'mail' | 'webhook';
+
+export interface NewOutboxRow {
+  channel: OutboxChannel;
+  /** The recipient of a mail. */
+  userId?: string;
+  /** The endpoint of a webhook call. */
+  webhookId?: string;
+  /** Stable across retries and redeliveries of one message (the `webhook-id` header). */
+  messageId: string;
+  eventType: string;
+  payload: string;
+  /** When the first attempt is due. */
+  dueAt: number;
+}
+
+export interface OutboxRow {
+  id: string;
+  channel: OutboxChannel;
+  userId: string | null;
+  webhookId: string | null;
+  messageId: string;
+  eventType: string;
+  payload: string;
+  status: OutboxStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  finishedAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+export interface OutboxAttempt {
+  attempt: number;
+  at: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** The row's state after an attempt (or after deciding there is nothing to send). */
+export type OutboxNext = { status: 'pending'; nextAttemptAt: number } | { status: 'delivered' | 'failed' | 'skipped'; at: number };
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+function toRow(r: Selectable<OutboxTable>): OutboxRow {
+  return {
+    id: r.id,
+    channel: r.channel as OutboxChannel,
+    userId: r.user_id,
+    webhookId: r.webhook_id,
+    messageId: r.message_id,
+    eventType: r.event_type,
+    payload: r.payload,
+    status: r.status as OutboxStatus,
+    attempts: Number(r.attempts),
+    nextAttemptAt: Number(r.next_attempt_at),
+    createdAt: Number(r.created_at),
+    finishedAt: num(r.finished_at),
+    lastStatus: num(r.last_status),
+    lastError: r.last_error,
+  };
+}
+
+export class OutboxStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Clock,
+  ) {}
+
+  /** Adds deliveries inside the caller's transaction; returns their ids. */
+  async enqueue(rows: readonly NewOutboxRow[], tx: Executor): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const created = this.now();
+    const values = rows.map((r) => ({
+      id: randomUUID(),
+      channel: r.channel,
+      user_id: r.userId ?? null,
+      webhook_id: r.webhookId ?? null,
+      message_id: r.messageId,
+      event_type: r.eventType,
+      payload: r.payload,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: r.dueAt,
+      claimed_until: null,
+      created_at: created,
+      finished_at: null,
+      last_status: null,
+      last_error: null,
+    }));
+    await tx.insertInto('outbox').values(values).execute();
+    return values.map((v) => v.id);
+  }
+
+  /**
+   * Claims up to `limit` due rows for `holdMs`: a row is due when pending,
+   * its attempt time has come and no live claim holds it. Each claim is one
+   * conditional update, so two dispatchers (a lease changing hands) never
+   * both take a row; a crashed claimer's rows come back when the claim ends.
+   */
+  async claimDue(limit: number, holdMs: number, now: number = this.now()): Promise<OutboxRow[]> {
+    const candidates = await this.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    const claimed: OutboxRow[] = [];
+    for (const r of candidates) {
+      const u = await this.db
+        .updateTable('outbox')
+        .set({ claimed_until: now + holdMs })
+        .where('id', '=', r.id)
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+        .executeTakeFirst();
+      if (Number(u.numUpdatedRows) > 0) claimed.push(toRow(r));
+    }
+    return claimed;
+  }
+
+  /**
+   * Records one attempt and the row's next state in the caller's
+   * transaction, and releases the claim. `attempt` is null when nothing was
+   * sent (folded into another mail, or not due yet).
+   */
+  async settle(id: string, attempt: OutboxAttempt | null, next: OutboxNext, tx: Executor): Promise<void> {
+    if (attempt) {
+      await tx
+        .insertInto('outbox_attempts')
+        .values({
+          id: randomUUID(),
+          outbox_id: id,
+          attempt: attempt.attempt,
+          at: attempt.at,
+          duration_ms: Math.max(0, Math.round(attempt.durationMs)),
+          status_code: attempt.statusCode,
+          error: attempt.error,
+        })
+        .execute();
+    }
+    await tx
+      .updateTable('outbox')
+      .set({
+        status: next.status,
+        claimed_until: null,
+        ...(attempt ? { attempts: attempt.attempt, last_status: attempt.statusCode, last_error: attempt.error } : {}),
+        ...(next.status === 'pending' ? { next_attempt_at: next.nextAttemptAt } : { finished_at: next.at }),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async get(id: string, db: Executor = this.db): Promise<OutboxRow | null> {
+    const r = await db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toRow(r) : null;
+  }
+
+  /** Every attempt of the given rows, oldest first. */
+  async attempts(ids: readonly string[]): Promise<Map<string, OutboxAttempt[]>> {
+    const out = new Map<string, OutboxAttempt[]>();
+    if (ids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('outbox_attempts')
+      .selectAll()
+      .where('outbox_id', 'in', [...new Set(ids)])
+      .orderBy('outbox_id')
+      .orderBy('attempt')
+      .execute();
+    for (const r of rows) {
+      const list = out.get(r.outbox_id) ?? [];
+      list.push({
+        attempt: Number(r.attempt),
+        at: Number(r.at),
+        durationMs: Number(r.duration_ms),
+        statusCode: num(r.status_code),
+        error: r.error,
+      });
+      out.set(r.outbox_id, list);
+    }
+    return out;
+  }
+
+  /** One endpoint's deliveries, newest first, a keyset page after (created_at, id). */
+  async forWebhook(
+    webhookId: string,
+    opts: { before?: { createdAt: number; id: string }; limit: number },
+  ): Promise<{ rows: OutboxRow[]; hasMore: boolean }> {
+    let q = this.db.selectFrom('outbox').selectAll().where('webhook_id', '=', webhookId);
+    const before = opts.before;
+    if (before) {
+      q = q.where((eb) =>
+        eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
+      );
+    }
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(opts.limit + 1)
+      .execute();
+    return { rows: rows.slice(0, opts.limit).map(toRow), hasMore: rows.length > opts.limit };
+  }
+
+  /** Pending rows per channel: the outbox depth gauge. */
+  async depth(): Promise<Record<OutboxChannel, number>> {
+    const rows = await this.db
+      .selectFrom('outbox')
+      .select((eb) => ['channel', eb.fn.countAll<number | string>().as('n')])
+      .where('status', '=', 'pending')
+      .groupBy('channel')
+      .execute();
+    const out: Record<OutboxChannel, number> = { mail: 0, webhook: 0 };
+    for (const r of rows) if (r.channel === 'mail' || r.channel === 'webhook') out[r.channel] = Number(r.n);
+    return out;
+  }
+}

@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import type { ImportedRecord, ImportFormat } from '../../../src/domain/imports/format.js';
+import { golink, golinkDestination } from '../../../src/domain/imports/golink.js';
+import { jsonLines, linksCsv } from '../../../src/domain/imports/ours.js';
+import { detectFormat, formatNamed, IMPORT_FORMATS, SNIFF_BYTES } from '../../../src/domain/imports/registry.js';
+import { slash } from '../../../src/domain/imports/slash.js';
+import { trotto, trottoLink } from '../../../src/domain/imports/trotto.js';
+
+const FIXTURES = new URL('../../fixtures/imports/', import.meta.url);
+const fixture = (name: string): string => readFileSync(new URL(name, FIXTURES), 'utf8');
+
+async function* chunked(text: string, size = 29): AsyncIterable<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+async function parse(format: ImportFormat, text: string): Promise<ImportedRecord[]> {
+  const out: ImportedRecord[] = [];
+  for await (const r of format.parse(chunked(text))) out.push(r);
+  return out;
+}
+
+const at = (iso: string): number => Date.parse(iso);
+const bySlug = (rows: ImportedRecord[], slug: string): ImportedRecord => rows.find((r) => r.slug === slug)!;
+
+/** Every fixture and the format detection must pick for it. */
+const FIXTURE_FORMAT: Record<string, string> = {
+  'golink.jsonl': 'golink',
+  'trotto.json': 'trotto',
+  'slash.json': 'slash',
+  'joe-links.jsonl': 'jsonl',
+  'joe-links.csv': 'csv',
+  'shlink.csv': 'shlink-csv',
+  'shlink-legacy.csv': 'shlink-csv',
+  'shlink.json': 'shlink-json',
+  'yourls.csv': 'yourls-csv',
+  'yourls.json': 'yourls-json',
+  'bitly.csv': 'bitly-csv',
+  'dub.csv': 'dub-csv',
+  'kutt.json': 'kutt',
+};
+
+describe('detection', () => {
+  test('every fixture is detected as the format of the tool that wrote it', () => {
+    assert.deepEqual(readdirSync(FIXTURES).sort(), Object.keys(FIXTURE_FORMAT).sort(), 'every fixture is listed here');
+    for (const [file, name] of Object.entries(FIXTURE_FORMAT)) {
+      const detection = detectFormat(fixture(file).slice(0, SNIFF_BYTES));
+      assert.ok('format' in detection, `${file}: ${'error' in detection ? detection.error : ''}`);
+      assert.equal(detection.format.name, name, file);
+    }
+  });
+
+  test('a file two formats claim equally is refused with the candidates named', () => {
+    const detection = detectFormat('link,long url,keyword,url\nhttps://bit.ly/a,https://a.example/,a,https://a.example/\n');
+    assert.ok('error' in detection);
+    assert.deepEqual(detection.candidates.map((f) => f.name).sort(), ['bitly-csv', 'yourls-csv']);
+    assert.match(detection.error, /could be (bitly-csv or yourls-csv|yourls-csv or bitly-csv); name the format with from/);
+  });
+
+  test('an unknown file, an empty one and binary noise are refused, naming the formats there are', () => {
+    const unknown = detectFormat('name,email\nann,ann@example.com\n');
+    assert.ok('error' in unknown);
+    assert.match(unknown.error, /no format joe-links knows.*golink \(golink/);
+    const empty = detectFormat('\uFEFF  \n');
+    assert.ok('error' in empty);
+    assert.equal(empty.error, 'the file is empty');
+    assert.ok('error' in detectFormat('\u0000\u0001PK\u0003\u0004'));
+  });
+
+  test('names are unique and every name is found', () => {
+    assert.equal(new Set(IMPORT_FORMATS.map((f) => f.name)).size, IMPORT_FORMATS.length);
+    for (const f of IMPORT_FORMATS) assert.equal(formatNamed(f.name), f);
+    assert.equal(formatNamed('nope'), undefined);
+  });
+});
+
+describe('golink', () => {
+  test('the /.export lines: names, owners, creation times, clicks; templates translated or refused', async () => {
+    const rows = await parse(golink, fixture('golink.jsonl'));
+    assert.equal(rows.length, 10);
+    assert.deepEqual(bySlug(rows, 'cs'), {
+      line: 2,
+      slug: 'cs',
+      record: {
+        slug: 'cs',
+        url: 'https://cs.github.com/',
+        title: '',
+        description: '',
+        tags: [],
+        owners: ['amelie@example.com'],
+        createdAt: at('2022-06-03T22:15:29.993Z'),
+        forwardPathAndQuery: true,
+      },
+    });
+    assert.equal(bySlug(rows, 'go').record!.createdAt, at('2022-05-31T20:04:44.741Z'), 'the zone is applied');
+    assert.equal(bySlug(rows, 'go').sourceClicks, 1);
+    assert.equal(bySlug(rows, 'Meeting-Notes').record!.slug, 'Meeting-Notes', 'the name as written; our slug rules apply later');
+    const slack = bySlug(rows, 'slack');
+    assert.equal(slack.record!.url, 'https://company.slack.com/channels/$path');
+    assert.equal(slack.record!.forwardPathAndQuery, false);
+    assert.equal(slack.sourceClicks, 4);
+    const who = bySlug(rows, 'who');
+    assert.equal(who.record!.url, 'http://directory.example.com/');
+    assert.equal(who.record!.forwardPathAndQuery, true, 'a trailing {{.Path}} is path forwarding');
+    assert.match(bySlug(rows, 'me').error!, /\{\{\.User\}\}/);
+    assert.match(bySlug(rows, 'today').error!, /\{\{\.Now\}\}/);
+    assert.match(bySlug(rows, 'search').error!, /\{\{if\}\} or \{\{with\}\}/);
+    const tagged = bySlug(rows, 'tagged');
+    assert.equal(tagged.record!.owners, undefined, 'tagged devices are nobody here');
+    assert.equal(tagged.record!.createdAt, undefined, 'Go’s zero time is no date');
+    assert.deepEqual(tagged.notes, ['was owned by tagged devices in golink']);
+    assert.deepEqual(bySlug(rows, 'go.dev').record!.owners, ['amelie@github'], 'matched (or not) to a user later');
+  });
+
+  test('damaged lines are reported and the others still read', async () => {
+    const rows = await parse(
+      golink,
+      '{"Short":"a","Long":"https://a.example/"}\n{"Short":"b",\n[1]\n{"Short":"","Long":"x"}\n{"Short":"c"}\n',
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.line, r.slug, r.error]),
+      [
+        [1, 'a', undefined],
+        [2, undefined, 'not valid JSON'],
+        [3, undefined, 'expected a golink link object'],
+        [4, undefined, 'no Short name in this line'],
+        [5, 'c', 'no Long destination in this line'],
+      ],
+    );
+  });
+
+  test('what each template becomes', () => {
+    const cases: [string, unknown][] = [
+      ['https://example.com/a', { url: 'https://example.com/a', forwardPathAndQuery: true, notes: [] }],
+      ['https://example.com/{{.Path}}', { url: 'https://example.com/', forwardPathAndQuery: true, notes: [] }],
+      ['https://example.com/{{ .Path }}', { url: 'https://example.com/', forwardPathAndQuery: true, notes: [] }],
+      ['https://example.com/q?s={{QueryEscape .Path}}&x=1', 'https://example.com/q?s=$path&x=1'],
+      ['https://example.com/{{.Path}}/edit', 'https://example.com/$path/edit'],
+      ['https://example.com/?p=$price', { url: 'https://example.com/?p=%24price', forwardPathAndQuery: true }],
+    ];
+    for (const [long, want] of cases) {
+      const got = golinkDestination(long);
+      if (typeof want === 'string') {
+        assert.ok('url' in got, long);
+        assert.equal(got.url, want, long);
+        assert.equal(got.forwardPathAndQuery, false, long);
+        assert.match(got.notes.join(), /one path segment/);
+      } else if ('notes' in (want as object)) assert.deepEqual(got, want, long);
+      else assert.deepEqual('url' in got && [got.url, got.forwardPathAndQuery], ['https://example.com/?p=%24price', true]);
+    }
+    for (const [long, reason] of [
+      ['https://example.com/{{.Path}}?q={{.Path}}', /more than once/],
+      ['https://example.com/{{ToLower .Path}}', /\{\{ToLower \.Path\}\}, which has no joe-links equivalent/],
+      ['https://example.com/{{.Query}}', /do not define/],
+      ['https://{{with .Path}}{{.}}{{else}}host{{end}}.example/', /\{\{if\}\} or \{\{with\}\}/],
+      ['https://example.com/{{.Path', /unclosed/],
+    ] as const) {
+      const got = golinkDestination(long);
+      assert.ok('error' in got, long);
+      assert.match(got.error, reason, long);
+    }
+  });
+});
+
+describe('Trotto', () => {
+  test('the links API list: owners, created times, visits; programmatic links become templates', async () => {
+    const rows = await parse(trotto, fixture('trotto.json'));
+    assert.equal(rows.length, 5);
+    assert.deepEqual(rows[0], {
+      line: 1,
+      slug: 'benefits',
+      record: {
+        slug: 'benefits',
+        url: 'https://hr.acme.example/benefits',
+        title: '',
+        description: '',
+        tags: [],
+        owners: ['kay@acme.example'],
+        createdAt: at('2019-03-12T17:02:34.541Z'),
+      },
+      sourceClicks: 318,
+    });
+    assert.equal(rows[1]!.slug, 'gh');
+    assert.equal(rows[1]!.record!.url, 'https://github.com/acme/$arg');
+    assert.equal(rows[2]!.slug, 'jira');
+    assert.equal(rows[2]!.record!.url, 'https://acme.atlassian.net/browse/$arg1-$arg2');
+    assert.deepEqual(rows[3]!.notes, ['was in Trotto’s eng/ namespace (the file’s first links were in go/)']);
+    assert.match(rows[4]!.error!, /1 %s placeholder\(s\) but the destination has 0/);
+  });
+
+  test('keywords with words after a slash keep them for our slug rules', () => {
+    assert.deepEqual(trottoLink('eng/onboarding', 'https://x.example/'), { slug: 'eng/onboarding', url: 'https://x.example/', notes: [] });
+    assert.ok('error' in trottoLink('a/%s/b', 'https://x.example/%s'));
+  });
+});
+
+describe('Slash', () => {
+  test('the shortcuts list: tags, titles, visibility, archived rows, views; a literal $ stays literal', async () => {
+    const rows = await parse(slash, fixture('slash.json'));
+    assert.deepEqual(rows[0], {
+      line: 1,
+      slug: 'docs',
+      record: {
+        slug: 'docs',
+        url: 'https://docs.acme.example/',
+        title: 'Engineering docs',
+        description: 'Where the handbook lives',
+        tags: ['eng', 'docs'],
+        visibility: 'public',
+        createdAt: at('2024-01-15T10:00:00Z'),
+      },
+      sourceClicks: 42,
+    });
+    assert.equal(rows[1]!.record!.visibility, 'secure');
+    assert.equal(rows[1]!.record!.url, 'https://payroll.acme.example/?period=%24month');
+    assert.equal(rows[1]!.notes!.length, 2);
+    assert.equal(rows[2]!.record!.archivedAt, at('2024-03-01T00:00:00Z'));
+  });
+
+  test('snake_case names, second timestamps and the creator’s email', async () => {
+    const rows = await parse(
+      slash,
+      JSON.stringify([
+        { name: 'x', link: 'https://x.example/', created_ts: 1700000000, view_count: '9', creator: { email: 'ann@example.com' } },
+      ]),
+    );
+    assert.equal(rows[0]!.record!.createdAt, 1700000000000);
+    assert.equal(rows[0]!.sourceClicks, 9);
+    assert.deepEqual(rows[0]!.record!.owners, ['ann@example.com']);
+  });
+});
+
+describe('our own formats through the same interface', () => {
+  test('JSON Lines carry aliases and path forwarding', async () => {
+    const rows = await parse(jsonLines, fixture('joe-links.jsonl'));
+    assert.deepEqual(rows[1]!.record!.aliases, ['repos']);
+    assert.equal(rows[1]!.record!.forwardPathAndQuery, false);
+    assert.equal(rows[1]!.record!.url, 'https://git.acme.example/$name', 'our own templates are meant');
+    assert.match(
+      (await parse(jsonLines, '{"slug":"a","url":"https://a.example/","forward_path_and_query":"yes"}\n'))[0]!.error!,
+      /true or false/,
+    );
+  });
+
+  test('CSV is read as it streams, with a bad header refused once', async () => {
+    const rows = await parse(linksCsv, 'slug,url,title\r\na,https://a.example/,"A, with\nbreak"\r\nb,https://b.example/,B\r\n');
+    assert.deepEqual(
+      rows.map((r) => [r.line, r.slug, r.record?.title]),
+      [
+        [2, 'a', 'A, with\nbreak'],
+        [4, 'b', 'B'],
+      ],
+    );
+    assert.deepEqual(await parse(linksCsv, 'slug,url,owner\n'), [
+      { line: 1, error: 'not valid CSV: line 1: unknown column "owner" (the header is slug,url,title,description,tags)' },
+    ]);
+  });
+});

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { asSystem, asUser, LinkService, type ImportRequest, type ImportRow, type LinkEvent } from '../../src/links/index.js';
+import type { User } from '../../src/store/types.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+
+/**
+ * Importing whole files through the links layer on every database: the
+ * format decided before anything is written, our slug and URL rules per row,
+ * collisions reported and never merged, owners, the dry run reporting what
+ * the real run does, and a second run changing nothing.
+ */
+
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url), 'utf8');
+
+async function* bytes(text: string, size = 1000): AsyncIterable<Uint8Array> {
+  const all = Buffer.from(text, 'utf8');
+  for (let i = 0; i < all.length; i += size) yield all.subarray(i, i + size);
+}
+
+const summaryLine = (s: { created: number; updated: number; skipped: number; refused: number }) =>
+  `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.refused} refused`;
+
+describeEachDatabase('importing files', (ctx) => {
+  let n = 0;
+  const setup = async () => {
+    const { store } = ctx();
+    const service = new LinkService(store);
+    const events: LinkEvent[] = [];
+    service.events.subscribe((e) => void events.push(e));
+    const user = (name: string, role: 'user' | 'admin' = 'user'): Promise<User> =>
+      store.users.create({ email: `${name.toLowerCase()}-${++n}@example.test`, displayName: name, role });
+    const run = async (actor: Parameters<LinkService['importFile']>[0], text: string, request: Partial<ImportRequest> = {}) => {
+      const started = await service.importFile(actor, bytes(text), {
+        dryRun: false,
+        fallbackOwner: null,
+        keepFileOwners: false,
+        ...request,
+      });
+      const rows: ImportRow[] = [];
+      for await (const row of started.rows) rows.push(row);
+      await service.events.idle();
+      return { format: started.format.name, rows, summary: started.summary };
+    };
+    return { store, service, events, user, run };
+  };
+
+  test('a golink export: slugs made valid, templates translated or refused, owned by the importer, events name the format', async () => {
+    const { store, events, user, run } = await setup();
+    const ann = await user('Ann');
+    const dry = await run(asUser(ann), fixture('golink.jsonl'), { dryRun: true });
+    assert.equal(await store.links.count(), 0, 'a dry run writes nothing');
+    const real = await run(asUser(ann), fixture('golink.jsonl'));
+    assert.deepEqual(
+      dry.rows.map((r) => [r.line, r.action, r.reason]),
+      real.rows.map((r) => [r.line, r.action, r.reason]),
+      'the dry run reports what the real run does',
+    );
+    assert.equal(real.format, 'golink');
+    assert.equal(summaryLine(real.summary), '7 created, 0 updated, 0 skipped, 3 refused');
+    assert.equal(real.summary.sourceClicks, 1 + 4 + 27, 'clicks of the imported links only');
+    const row = (slug: string) => real.rows.find((r) => r.slug === slug || r.written === slug)!;
+    assert.equal(row('meeting-notes').written, 'Meeting-Notes');
+    assert.deepEqual(row('meeting-notes').notes.slice(0, 1), ['slug "Meeting-Notes" became "meeting-notes"']);
+    assert.equal(row('go-dev').action, 'created');
+    assert.equal((await store.links.getBySlug('slack'))!.url, 'https://company.slack.com/channels/$path');
+    assert.match(row('me').reason!, /\{\{\.User\}\}/);
+    const notes = await store.links.view((await store.links.getBySlug('cs'))!.id);
+    assert.deepEqual(
+      notes!.owners.map((o) => o.email),
+      [ann.email],
+      'a user imports as the owner of what they import',
+    );
+    assert.equal(notes!.createdAt, Date.parse('2022-06-03T22:15:29.993Z'), 'the creation time carries over');
+    const created = events.filter((e) => e.kind === 'created');
+    assert.equal(created.length, 7);
+    assert.ok(created.every((e) => e.kind === 'created' && e.source === 'golink'));
+
+    events.length = 0;
+    const again = await run(asUser(ann), fixture('golink.jsonl'));
+    assert.equal(summaryLine(again.summary), '0 created, 0 updated, 7 skipped, 3 refused', 'a second run changes nothing');
+    assert.ok(again.rows.filter((r) => r.action === 'skipped').every((r) => r.reason === 'unchanged'));
+    assert.deepEqual(events, []);
+  });
+
+  test('collisions inside the file and with links the importer may not edit are refused; the rest is imported', async () => {
+    const { store, service, user, run } = await setup();
+    const ann = await user('Ann');
+    const ben = await user('Ben');
+    await service.create(asUser(ben), { slug: 'bens-link', url: 'https://ben.example/' });
+    await service.create(asUser(ann), { slug: 'anns-link', url: 'https://ann.example/' });
+    await service.create(asUser(ben), { slug: 'cals-link', url: 'https://cal.example/' });
+    const lines = [
+      { slug: 'Team_Wiki', url: 'https://wiki.example/' },
+      { slug: 'team-wiki', url: 'https://other-wiki.example/' },
+      { slug: 'bens-link', url: 'https://mine.example/' },
+      { slug: 'anns-link', url: 'https://ann.example/moved' },
+      { slug: 'xss', url: 'javascript:alert(1)' },
+      { slug: '日本', url: 'https://jp.example/' },
+      { slug: 'API', url: 'https://api.example/' },
+      { slug: 'with-alias', url: 'https://a.example/', aliases: ['Cals_Link'] },
+      { slug: 'with-alias-2', url: 'https://b.example/', aliases: ['Team-Wiki'] },
+      { slug: 'fine', url: 'https://fine.example/' },
+    ];
+    const text = lines.map((l) => JSON.stringify(l)).join('\n');
+    const { rows, summary } = await run(asUser(ann), text, { from: 'jsonl' });
+    const reasons = rows.map((r) => [r.line, r.action, r.reason ?? '']);
+    assert.deepEqual(reasons, [
+      [1, 'created', ''],
+      [2, 'refused', 'the slug "team-wiki" is already the slug of line 1 (written "Team_Wiki")'],
+      [3, 'refused', 'slug is taken by a link you may not edit'],
+      [4, 'updated', ''],
+      [5, 'refused', 'url must start with http:// or https://'],
+      [6, 'refused', '"日本" has no letters or digits to make a slug of'],
+      [7, 'refused', reasons[6]![2]],
+      [8, 'refused', 'the alias "cals-link" is the slug of another link'],
+      [9, 'refused', 'the alias "team-wiki" is already the slug of line 1 (written "Team_Wiki")'],
+      [10, 'created', ''],
+    ]);
+    assert.match(String(reasons[6]![2]), /"api" is reserved/);
+    assert.deepEqual(rows[3]!.changes, ['url']);
+    assert.equal(summaryLine(summary), '2 created, 1 updated, 0 skipped, 7 refused');
+    assert.equal((await store.links.getBySlug('bens-link'))!.url, 'https://ben.example/', 'someone else’s link is untouched');
+    assert.equal((await store.links.getBySlug('team-wiki'))!.url, 'https://wiki.example/', 'the first row wins, the second is reported');
+  });
+
+  test('owners: an admin may keep the file’s owners, unknown ones go to the fallback; anyone else may not ask', async () => {
+    const { store, user, run, service } = await setup();
+    const admin = await user('Root', 'admin');
+    const kay = await store.users.create({ email: 'kay@acme.example', displayName: 'Kay' });
+    const mel = await user('Mel');
+    const kept = await run(asUser(admin), fixture('trotto.json'), {
+      keepFileOwners: true,
+      fallbackOwner: { id: admin.id, label: admin.email },
+    });
+    assert.equal(summaryLine(kept.summary), '4 created, 0 updated, 0 skipped, 1 refused');
+    const owners = async (slug: string) => (await store.links.view((await store.links.getBySlug(slug))!.id))!.owners.map((o) => o.email);
+    assert.deepEqual(await owners('benefits'), [kay.email]);
+    assert.deepEqual(await owners('gh'), [admin.email], 'jay is not a user here');
+    assert.match(kept.rows[1]!.notes.join('; '), /owner jay@acme.example matches no user; given to root-/);
+    assert.equal((await store.links.getBySlug('jira'))!.url, 'https://acme.atlassian.net/browse/$arg1-$arg2');
+    assert.equal(kept.summary.sourceClicks, 318 + 1204 + 77 + 0);
+
+    await assert.rejects(
+      service.importFile(asUser(mel), bytes(fixture('trotto.json')), { dryRun: true, fallbackOwner: null, keepFileOwners: true }),
+      {
+        code: 'FORBIDDEN',
+      },
+    );
+    const operator = await run(asSystem('cli'), fixture('slash.json'), { dryRun: true });
+    assert.equal(operator.summary.refused, 3, 'without owners in the file and no fallback, rows are refused');
+    assert.match(operator.rows[0]!.reason!, /no owner/);
+  });
+
+  test('files refused whole before anything is written: empty, unknown, ambiguous, not UTF-8, unknown from', async () => {
+    const { store, service, user } = await setup();
+    const ann = await user('Ann');
+    const before = await store.links.count();
+    const start = (input: AsyncIterable<Uint8Array>, from?: string) =>
+      service.importFile(asUser(ann), input, { from, dryRun: false, fallbackOwner: null, keepFileOwners: false });
+    await assert.rejects(start(bytes('  \n')), { code: 'BAD_REQUEST', message: 'the file is empty' });
+    await assert.rejects(start(bytes('name,email\nann,ann@example.test\n')), { code: 'BAD_REQUEST', message: /no format joe-links knows/ });
+    await assert.rejects(start(bytes('link,long url,keyword,url\nx,https://x.example/,x,https://x.example/\n')), {
+      code: 'BAD_REQUEST',
+      message: /could be .*bitly-csv/,
+    });
+    await assert.rejects(start(bytes('slug,url\nok,https://ok.example/\n'), 'nope'), {
+      code: 'BAD_REQUEST',
+      message: /unknown format "nope"/,
+    });
+    async function* latin1(): AsyncIterable<Uint8Array> {
+      yield Buffer.from('slug,url\ncaf\xe9,https://x.example/\n', 'latin1');
+    }
+    await assert.rejects(start(latin1()), { code: 'BAD_REQUEST', message: 'the file is not UTF-8 text' });
+    assert.equal(await store.links.count(), before);
+  });
+
+  test('a file that stops being UTF-8 halfway keeps the rows before it and says where it stopped', async () => {
+    const { store, service, user } = await setup();
+    const ann = await user('Ann');
+    async function* input(): AsyncIterable<Uint8Array> {
+      // Past the first 64 KiB, so detection has already succeeded when the bad bytes come.
+      yield Buffer.from(`${JSON.stringify({ slug: 'half-a', url: 'https://a.example/', padding: 'x'.repeat(70_000) })}\n`, 'utf8');
+      yield Buffer.from([0xff, 0xfe, 0x0a]);
+    }
+    const started = await service.importFile(asUser(ann), input(), { dryRun: false, fallbackOwner: null, keepFileOwners: false });
+    const rows: ImportRow[] = [];
+    for await (const r of started.rows) rows.push(r);
+    assert.deepEqual(
+      rows.map((r) => [r.action, r.reason]),
+      [
+        ['created', undefined],
+        ['refused', 'the rest of the file is not UTF-8 text and was not read'],
+      ],
+    );
+    assert.ok(await store.links.getBySlug('half-a'));
+  });
+});
