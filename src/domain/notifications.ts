@@ -92,7 +92,9 @@ export function notificationText(n: NotificationFacts, opts: { prefix: string; r
   const link = `${opts.prefix}/${n.linkSlug}`;
   const d = n.detail;
   const who = actorName(d.actor);
-  const them = (p: NotificationPerson | undefined) => (p === undefined ? 'someone' : p.id === opts.readerId ? 'you' : personName(p));
+  const actorId = d.actor.type === 'user' ? d.actor.id : null;
+  const them = (p: NotificationPerson | undefined) =>
+    p === undefined ? 'someone' : p.id === opts.readerId ? 'you' : p.id === actorId ? 'themselves' : personName(p);
   switch (n.kind) {
     case 'link_shared':
       return `${who} shared the secure link ${link} with you`;

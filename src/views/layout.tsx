@@ -201,6 +201,9 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
                   <NavLink href="/admin/keywords" path={ctx.path} icon="terminal">
                     Keywords
                   </NavLink>
+                  <NavLink href="/admin/webhooks" path={ctx.path} icon="bolt">
+                    Webhooks
+                  </NavLink>
                 </ul>
               </details>
             </li>

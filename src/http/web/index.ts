@@ -19,6 +19,7 @@ import { registerLandingRoute } from './landing.js';
 import { registerImportRoutes } from './importLinks.js';
 import { registerLinkRoutes } from './links.js';
 import { registerNotificationRoutes } from './notifications.js';
+import { registerWebhookRoutes } from './webhooks.js';
 import { installNulGuard } from './nulGuard.js';
 import { forwardAuthHook, vanishedUserHook } from './session.js';
 import { registerStatsRoutes } from './stats.js';
@@ -79,6 +80,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       registerNotificationRoutes(pages, deps);
       registerAdminRoutes(pages, deps);
       registerAdminLinkRoutes(pages, deps);
+      registerWebhookRoutes(pages, deps);
       deps.extend?.(pages);
     });
     registerStateLinkPages(site, deps);
