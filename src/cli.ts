@@ -6,6 +6,7 @@ import { registerLinkTransferCommands } from './cliLinks.js';
 import { registerMaintenanceCommands } from './cliMaintenance.js';
 import { ConfigError, loadConfig } from './config.js';
 import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db/migrate.js';
+import { splitAliasList } from './domain/aliases.js';
 import { isAppError } from './domain/errors.js';
 import { splitTagList } from './domain/tags.js';
 import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './cliSupport.js';
@@ -118,6 +119,8 @@ export function buildCli(): Command {
     .option('--visibility <mode>', 'public | private | secure', 'public')
     .option('--tags <list>', 'comma-separated tags')
     .option('--as <email>', 'the user the link history names as having made the change (default: the CLI alone)')
+    .option('--aliases <list>', 'comma-separated more names for the link (at most 10)')
+    .option('--forward', 'append a visit’s extra path and query to the destination', false)
     .action(
       async (o: {
         slug: string;
@@ -128,6 +131,8 @@ export function buildCli(): Command {
         visibility: string;
         tags?: string;
         as?: string;
+        aliases?: string;
+        forward: boolean;
       }) => {
         await withStore(async (store) => {
           const owner = await requireUser(store, o.owner);
@@ -138,9 +143,12 @@ export function buildCli(): Command {
             description: o.description,
             visibility: o.visibility,
             tags: o.tags ? splitTagList(o.tags) : [],
+            aliases: o.aliases ? splitAliasList(o.aliases) : [],
+            forwardPathAndQuery: o.forward,
             ownerId: owner.id,
           });
-          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id})`);
+          const aka = link.aliases.length > 0 ? `, also ${link.aliases.join(', ')}` : '';
+          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id}${aka})`);
         });
       },
     );

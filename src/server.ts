@@ -9,6 +9,7 @@ import { createClickRecorder } from './workers/clickSink.js';
 import { historyRecorder, LinkEventBus, LinkService } from './links/index.js';
 import { createLinkSuggestions } from './llm/index.js';
 import { notificationRecorder } from './notify/linkEvents.js';
+import { webhookRecorder } from './notify/webhooks.js';
 import { Resolver } from './resolve/resolver.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
@@ -62,11 +63,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const events = new LinkEventBus((err, event) =>
       log?.error({ err, kind: event.kind, linkId: event.linkId }, 'link event subscriber failed'),
     );
-    // Recorders write in the transaction of each change: its history event, notifications and their outbox rows.
-    const links = new LinkService(store, {
-      events,
-      recorders: [historyRecorder(store), notificationRecorder(store, { mail: config.mail.smtp !== null })],
-    });
+    // Recorders write in the transaction of each change: its history event, notifications, mail and webhook deliveries.
+    const recorders = [historyRecorder(store), notificationRecorder(store, { mail: config.mail.smtp !== null }), webhookRecorder(store)];
+    const links = new LinkService(store, { events, recorders });
     const ipHashSecret = await store.settings.ipHashSecret();
     let clickWriter: ClickRecorder | null = null;
     const suggestions = createLinkSuggestions(config);

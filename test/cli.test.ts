@@ -53,6 +53,29 @@ describe('joe-links CLI', () => {
     assert.equal(created.code, 0, created.stderr);
     const list = run(['links', 'list'], { cwd });
     assert.match(list.stdout, /^jira\tprivate\thttps:\/\/jira\.test\/\$ticket\ta@example\.com\tEng Tools,jira$/m);
+    const named = run(
+      [
+        'links',
+        'create',
+        '--slug',
+        'docs',
+        '--url',
+        'https://docs.test',
+        '--owner',
+        'a@example.com',
+        '--aliases',
+        'handbook,kb',
+        '--forward',
+      ],
+      { cwd },
+    );
+    assert.equal(named.code, 0, named.stderr);
+    assert.match(named.stdout, /^created docs → https:\/\/docs\.test \(public, [0-9a-f-]{36}, also handbook, kb\)$/m);
+    const clash = run(['links', 'create', '--slug', 'other', '--url', 'https://o.test', '--owner', 'a@example.com', '--aliases', 'kb'], {
+      cwd,
+    });
+    assert.equal(clash.code, 1);
+    assert.match(clash.stderr, /alias is already taken: "kb"/);
   });
 
   test('bad input prints one clear line and exits non-zero, changing nothing', () => {
@@ -105,7 +128,11 @@ describe('joe-links CLI', () => {
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const addr = await new Promise<string>((resolveAddr, reject) => {
-      const t = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
+      // Generous: a loaded machine starts slowly. On failure the server is stopped, so the file never hangs.
+      const t = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no listening line: ${out}`));
+      }, 90_000);
       const check = () => {
         const m = /listening on ([^"\s]+)/.exec(out);
         if (m) {

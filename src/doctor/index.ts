@@ -35,6 +35,6 @@ export async function runDoctor(opts: { env: Record<string, string | undefined>;
   results.push(...checkSqliteFiles(config, cwd));
   results.push(...(await checkDatabase(config, cwd, migrationNames().length)));
   results.push(await checkSignIn(config));
-  results.push(await checkMail(env.JOE_SMTP_URL?.trim() || undefined));
+  results.push(await checkMail(config.mail));
   return results;
 }

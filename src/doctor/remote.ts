@@ -1,6 +1,6 @@
-import nodemailer from 'nodemailer';
 import { discoverProvider } from '../auth/oidc.js';
 import type { Config } from '../config.js';
+import { smtpSender } from '../workers/mailChannel.js';
 import { errorText, fail, ok, type CheckResult } from './check.js';
 
 /**
@@ -30,39 +30,20 @@ export async function checkSignIn(config: Pick<Config, 'authMode' | 'oidc' | 'au
   }
 }
 
-/** Seconds a mail server may take to accept the connection and greet. */
-const SMTP_TIMEOUT_MS = 5_000;
-
 /**
- * Mail is configured by JOE_SMTP_URL (`smtp://user:pass@host:587`, or `smtps://` for TLS from
- * the first byte); the check connects, greets and logs in as sending would, and sends nothing.
+ * Mail is configured by JOE_SMTP_URL, read and checked with the rest of the configuration
+ * (a malformed URL fails the configuration check); this check connects, greets and logs in
+ * through the same transport sending uses, and sends nothing.
  */
-export async function checkMail(smtpUrl: string | undefined): Promise<CheckResult> {
+export async function checkMail(mail: Pick<Config, 'mail'>['mail']): Promise<CheckResult> {
   const CHECK = 'mail';
-  if (!smtpUrl) return ok(CHECK, 'JOE_SMTP_URL is not set: no mail is sent');
-  let url: URL;
-  try {
-    url = new URL(smtpUrl);
-  } catch {
-    return fail(CHECK, 'JOE_SMTP_URL is not a URL', 'write it as smtp://user:password@host:587 or smtps://user:password@host:465');
-  }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
-    return fail(
-      CHECK,
-      `JOE_SMTP_URL starts with ${url.protocol}`,
-      'write it as smtp://user:password@host:587 or smtps://user:password@host:465',
-    );
-  }
-  const where = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  });
+  const smtp = mail.smtp;
+  if (smtp === null) return ok(CHECK, 'JOE_SMTP_URL is not set: no mail is sent');
+  const where = `${smtp.host}:${smtp.port}`;
+  const transport = smtpSender(smtp);
   try {
     await transport.verify();
-    return ok(CHECK, `${where} accepted the connection${url.username ? ' and the login' : ''}`);
+    return ok(CHECK, `${where} accepted the connection${smtp.user !== null ? ' and the login' : ''}`);
   } catch (e) {
     // The message may quote the server, never the URL: the password stays out of it.
     return fail(CHECK, `${where}: ${errorText(e)}`, 'check the host, port, TLS (smtp:// or smtps://) and credentials in JOE_SMTP_URL');

@@ -159,3 +159,17 @@ export function deriveHealth(
   if (row.consecutiveFailures >= BROKEN_AFTER_FAILURES) return { status: 'broken', ...facts };
   return { status: 'ok', ...facts };
 }
+
+/**
+ * Whether a recorded outcome moved a link between ok and broken
+ * (docs/notifications.md#what-you-are-notified-about): broken is reached
+ * when the failures counted reach BROKEN_AFTER_FAILURES, ok again when a
+ * success resets them. Skipped and rate-limited outcomes move nothing.
+ */
+export function healthTransition(previousFailures: number, next: HealthRowValues): { from: 'ok' | 'broken'; to: 'ok' | 'broken' } | null {
+  const wasBroken = previousFailures >= BROKEN_AFTER_FAILURES;
+  const isBroken = next.consecutiveFailures >= BROKEN_AFTER_FAILURES;
+  if (next.skipped || wasBroken === isBroken) return null;
+  if (!isBroken && next.consecutiveFailures !== 0) return null;
+  return isBroken ? { from: 'ok', to: 'broken' } : { from: 'broken', to: 'ok' };
+}

@@ -14,6 +14,7 @@ export const RESERVED_SLUGS: readonly string[] = Object.freeze([
   'links',
   'mcp',
   'metrics',
+  'notifications',
   'readyz',
   's',
   'static',
@@ -44,6 +45,47 @@ export function slugError(slug: string, noun: 'slug' | 'alias' = 'slug'): string
     return `${noun} is reserved and cannot be used: "${slug}" (reserved: ${RESERVED_SLUGS.join(', ')})`;
   }
   return null;
+}
+
+/**
+ * The slug someone most likely meant by what they typed (docs/links.md#slug-suggestions):
+ * lowercased, accents dropped, every run of other characters one hyphen, no hyphen at either
+ * end, at most 128 characters. `Bad Slug!` → `bad-slug`, `Café Menu` → `cafe-menu`. Null when
+ * nothing usable is left or the result is reserved. The web form's live check and its
+ * messages both use this one function.
+ */
+export function suggestSlug(input: string): string | null {
+  const folded = input
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+  const dashed = folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const cut = dashed.slice(0, SLUG_MAX_LENGTH).replace(/-+$/, '');
+  return cut !== '' && slugError(cut) === null ? cut : null;
+}
+
+/** What the web form says about a slug it cannot use, in plain words, with the slug it may have meant. */
+export interface SlugAdvice {
+  message: string;
+  /** A usable slug close to what was typed, offered as a one-click fix; null when there is none. */
+  suggestion: string | null;
+}
+
+/**
+ * The plain-language counterpart of `slugError` for people (docs/web-ui.md#link-forms); null
+ * for a usable slug. The API keeps `slugError`'s messages, which programs may match on.
+ */
+export function slugAdvice(slug: string): SlugAdvice | null {
+  if (slug === '') return { message: 'Choose a short name for the link.', suggestion: null };
+  const error = slugError(slug);
+  if (error === null) return null;
+  if (RESERVED.has(slug)) return { message: `'${slug}' is used by the app. Choose another name.`, suggestion: null };
+  const suggestion = suggestSlug(slug);
+  const rule =
+    slug.length > SLUG_MAX_LENGTH
+      ? `That is too long: a short name has at most ${SLUG_MAX_LENGTH} characters.`
+      : 'A short name uses lowercase letters, digits and hyphens, and starts and ends with a letter or digit.';
+  return { message: rule, suggestion };
 }
 
 export function assertValidSlug(slug: string): void {

@@ -277,3 +277,35 @@ export function validateKeywordTemplate(raw: string): string {
   if (hostError !== null) throw new AppError('BAD_REQUEST', hostError, 'url_template');
   return template;
 }
+
+/**
+ * A destination with a visit's extra path segments and query appended
+ * (docs/links.md#path-and-query-forwarding): each segment is the decoded
+ * value re-encoded as one path segment (so `%2F`, `\`, `?` and `#` stay inside
+ * it), appended after the destination's path; the visit's query parameters
+ * follow the destination's own, which are kept as written. Only the path and
+ * query are ever touched, through a URL parser, and the result must keep the
+ * destination's scheme, user, password, host and port. Null when it cannot:
+ * a `.` or `..` segment (a parser would walk up the destination's path) or a
+ * destination that does not parse.
+ */
+export function forwardPathAndQuery(destination: string, segments: readonly string[], query: URLSearchParams | null): string | null {
+  let url: URL;
+  try {
+    url = new URL(destination);
+  } catch {
+    return null;
+  }
+  const { protocol, username, password, host } = url;
+  if (segments.length > 0) {
+    if (segments.some((s) => s === '.' || s === '..')) return null;
+    const base = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+    url.pathname = base + segments.map(encodeSegment).join('/');
+  }
+  const extra = query === null ? '' : query.toString();
+  if (extra !== '') url.search = url.search === '' ? extra : `${url.search.slice(1)}&${extra}`;
+  const out = url.href;
+  const check = new URL(out);
+  const same = check.protocol === protocol && check.username === username && check.password === password && check.host === host;
+  return same ? out : null;
+}

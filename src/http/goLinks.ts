@@ -148,7 +148,7 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
     const viewer = viewerOf(req);
     const done = metrics.redirectDuration.startTimer();
     try {
-      const outcome = resolver.resolve({ path, host: requestHost(req), viewer });
+      const outcome = resolver.resolve({ path, host: requestHost(req), viewer, query: q === -1 ? '' : url.slice(q + 1) });
       return outcome instanceof Promise
         ? outcome.then(
             (o) => answer(req, res, o, done),

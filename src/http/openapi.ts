@@ -32,7 +32,9 @@ const TAG_GROUPS: Array<{ name: string; description: string }> = [
   { name: 'Tags', description: 'The tag taxonomy' },
   { name: 'Tokens', description: 'Personal access tokens of the caller' },
   { name: 'Users', description: 'The calling user' },
+  { name: 'Notifications', description: 'The caller’s notifications and which of them are mailed' },
   { name: 'Admin', description: 'Instance-wide views and changes (role admin)' },
+  { name: 'Webhooks', description: 'Signed webhook endpoints and their deliveries (role admin)' },
   { name: 'Config', description: 'Public client settings' },
   { name: 'Keywords', description: 'Root-forward keywords' },
 ];

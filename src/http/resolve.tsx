@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
+import { asUser, fullLinkResource, type LinkService } from '../links/index.js';
 import { slugError } from '../domain/slug.js';
+import { placeholderNames } from '../domain/url.js';
 import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver } from '../resolve/resolver.js';
 import type { Store } from '../store/index.js';
 import { viewerOf, type User } from '../store/types.js';
 import { Expired } from '../views/pages/expired.js';
+import { FillIn, neededPhrase } from '../views/pages/fillIn.js';
 import { Forbidden, NotFound } from '../views/pages/errors.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
 import { clickOf, takeResolution } from './goLinks.js';
@@ -18,7 +21,14 @@ export interface ResolverDeps {
   store: Store;
   resolver: Resolver;
   metrics: Metrics;
+  links: LinkService;
   recordClick(event: ClickEvent): void;
+}
+
+/** Whether a request asks for JSON rather than a page (`curl -H 'Accept: application/json'`). */
+function wantsJson(req: FastifyRequest): boolean {
+  const accept = req.headers.accept ?? '';
+  return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
 }
 
 const NO_STORE = REDIRECT_CACHE_CONTROL;
@@ -60,6 +70,76 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     );
   };
 
+  /**
+   * `go/<name>+` (docs/links.md#the-plus-suffix): the link page's own access rule, through
+   * the links layer. Capable viewers are sent to the page (or get the REST link body);
+   * anyone else learns no more than the page would tell them: sign in first, 403 for a
+   * public link (its existence is no secret), 404 for any other link and for no link at all.
+   */
+  const details = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Extract<Resolution, { kind: 'details' }>,
+    user: User | null,
+  ): Promise<FastifyReply> => {
+    reply.header('cache-control', NO_STORE);
+    const json = wantsJson(req);
+    const fail = async (status: 401 | 403 | 404): Promise<FastifyReply> => {
+      if (json) {
+        const body = {
+          401: { error: 'sign in to see this link', code: 'UNAUTHORIZED' },
+          403: { error: 'forbidden', code: 'FORBIDDEN' },
+          404: { error: 'link not found', code: 'NOT_FOUND' },
+        }[status];
+        return reply.code(status).send(body);
+      }
+      if (status === 401)
+        return reply
+          .code(302)
+          .header('location', `/auth/login?return_url=${encodeURIComponent(req.url)}`)
+          .send();
+      if (status === 403) return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
+      // The same page whether no link has the name or the viewer may not know it.
+      return notFound(req, reply, outcome.slug, true, user);
+    };
+    if (outcome.linkId === null) return fail(404);
+    if (!user) return fail(401);
+    const access = await deps.links.access(asUser(user), { id: outcome.linkId }, 'canView');
+    if (access.outcome === 'not_found') return fail(404);
+    if (access.outcome === 'forbidden') return fail(access.link.visibility === 'public' ? 403 : 404);
+    if (!json) return reply.code(302).header('location', `/dashboard/links/${access.link.id}`).send();
+    const view = await store.links.view(access.link.id);
+    if (!view) return fail(404);
+    return reply.code(200).send(await fullLinkResource(store, view));
+  };
+
+  /** A template opened without all its values (docs/links.md#fill-in-page): ask for them. */
+  const fillIn = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Extract<Resolution, { kind: 'fill_in' }>,
+    user: User | null,
+  ): Promise<FastifyReply> => {
+    reply.header('cache-control', NO_STORE);
+    const names = placeholderNames(outcome.link.url).map((n) => n.slice(1));
+    const variables = names.map((name, i) => ({ name, value: outcome.values[i] ?? '' }));
+    // A forwarding link passes the visit's other query parameters on: the form keeps them.
+    const q = req.url.indexOf('?');
+    const carried =
+      outcome.link.forwardPathAndQuery && q !== -1
+        ? [...new URLSearchParams(req.url.slice(q + 1))].filter(([k]) => !names.includes(k))
+        : [];
+    const ctx = await pageContext(deps, req, user);
+    const missing = variables.filter((v) => v.value === '').map((v) => v.name);
+    return sendHtml(
+      req,
+      reply,
+      ctx,
+      `${ctx.shortKeyword}/${outcome.slug} needs ${neededPhrase(missing)}`,
+      <FillIn shortKeyword={ctx.shortKeyword} name={outcome.slug} template={outcome.link.url} variables={variables} carried={carried} />,
+    );
+  };
+
   const render = async (req: FastifyRequest, reply: FastifyReply, outcome: Resolution, user: User | null): Promise<FastifyReply> => {
     switch (outcome.kind) {
       case 'redirect':
@@ -94,6 +174,10 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       }
       case 'not_found':
         return notFound(req, reply, outcome.slug, outcome.offerCreate, user);
+      case 'details':
+        return details(req, reply, outcome, user);
+      case 'fill_in':
+        return fillIn(req, reply, outcome, user);
       case 'handoff':
         // Only the front hands off, and it leaves nothing to render: the web layer's hooks settle the visitor first.
         return notFound(req, reply, '', false, null);
@@ -108,7 +192,8 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       if (left) return await render(req, reply, left, user);
       const q = req.url.indexOf('?');
       const path = (q === -1 ? req.url : req.url.slice(0, q)).slice(1);
-      const outcome = await resolver.resolve({ path, host: requestHost(req), viewer: { kind: 'known', user } });
+      const query = q === -1 ? '' : req.url.slice(q + 1);
+      const outcome = await resolver.resolve({ path, host: requestHost(req), viewer: { kind: 'known', user }, query });
       return await render(req, reply, outcome, user);
     } finally {
       done();

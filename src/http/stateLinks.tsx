@@ -23,7 +23,7 @@ import { pageContext, sendHtml } from './web/render.js';
 
 export interface StateLinkDeps {
   config: Config;
-  store: Pick<Store, 'now' | 'sessions' | 'stateLinks' | 'users'>;
+  store: Pick<Store, 'notifications' | 'now' | 'sessions' | 'stateLinks' | 'users'>;
 }
 
 type ErrorCode =

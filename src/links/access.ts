@@ -14,7 +14,7 @@ import { actorViewer, SYSTEM_CAPS, type Actor } from './actor.js';
 
 export type Capability = keyof LinkCaps;
 
-/** How a surface names a link: REST and the web by id, MCP and the CLI by slug or id. */
+/** How a surface names a link: REST and the web by id, MCP and the CLI by slug, alias or id. */
 export type LinkLookup = { id: string } | { slugOrId: string };
 
 export type LinkAccess =
@@ -38,8 +38,8 @@ async function find(store: AccessStore, lookup: LinkLookup): Promise<Link | null
   if ('id' in lookup) return isUuid(lookup.id) ? store.links.get(lookup.id) : null;
   const ref = lookup.slugOrId.trim();
   if (ref === '') return null;
-  // Stored slugs are lower case; a slug is tried before an id, as the resolver would.
-  return (await store.links.getBySlug(ref.toLowerCase())) ?? (isUuid(ref) ? store.links.get(ref) : null);
+  // Stored names are lower case; a slug, then an alias, is tried before an id, as the resolver would.
+  return (await store.links.getByName(ref.toLowerCase())) ?? (isUuid(ref) ? store.links.get(ref) : null);
 }
 
 export async function capsOf(store: AccessStore, actor: Actor, linkId: string): Promise<LinkCaps> {

@@ -43,7 +43,7 @@ export interface AuthedContext extends ToolContext {
 }
 
 /** The `link` argument every per-link tool takes. */
-export const LinkRef = Type.String({ description: 'the link’s slug, or its id' });
+export const LinkRef = Type.String({ description: 'the link’s slug, one of its aliases, or its id' });
 
 /**
  * A `link` argument, a slug first, then an id, through the links layer's one

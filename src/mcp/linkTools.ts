@@ -24,7 +24,7 @@ const MAX_SHARE_WITH = 50;
 const text = (description: string) => Type.String({ description });
 
 /** The full payload for a caller holding CanView; the roster only with CanManageShares. */
-async function payloadFor(ctx: AuthedContext, view: LinkView, canManageShares: boolean): Promise<Payload> {
+export async function payloadFor(ctx: AuthedContext, view: LinkView, canManageShares: boolean): Promise<Payload> {
   const sharedWith = canManageShares ? (await ctx.store.shares.list(view.id)).map((s) => s.email) : undefined;
   return linkPayload(await fullLinkResource(ctx.store, view), ctx.origin, sharedWith);
 }
@@ -33,7 +33,8 @@ export const createLinkTool = defineTool({
   name: 'create_link',
   description:
     'Create a go link owned by you. Visibility defaults to "private", or "secure" when share_with names anyone; ' +
-    'share_with users must already have signed in once. Fails with duplicate_slug when the slug exists.',
+    'share_with users must already have signed in once. Fails with duplicate_slug when the slug is taken (as a slug or an alias), ' +
+    'duplicate_alias when an alias is.',
   input: Type.Object(
     {
       slug: text('lower-case letters, digits and inner hyphens; at most 128 characters; not reserved'),
@@ -48,6 +49,14 @@ export const createLinkTool = defineTool({
       visibility: Type.Optional(text('"public", "private" or "secure"; default "private", or "secure" when share_with is given')),
       expires_at: Type.Optional(text('RFC 3339 date-time in the future, e.g. 2030-01-02T15:04:05Z; empty = never expires')),
       health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
+      aliases: Type.Optional(
+        Type.Array(Type.String(), {
+          description: 'at most 10 more names that resolve like the slug; slug rules; unique among all slugs and aliases',
+        }),
+      ),
+      forward_path_and_query: Type.Optional(
+        Type.Boolean({ description: 'append a visit’s extra path and query to the destination (go/docs/a?b=c → <url>/a?b=c)' }),
+      ),
       share_with: Type.Optional(
         Type.Array(Type.String(), { maxItems: MAX_SHARE_WITH, description: 'emails of existing users to share the link with' }),
       ),
@@ -67,6 +76,8 @@ export const createLinkTool = defineTool({
         tags: args.tags,
         expiresAt: args.expires_at === '' ? null : expiryFromRfc3339(args.expires_at),
         healthChecksDisabled: args.health_checks_disabled,
+        aliases: args.aliases,
+        forwardPathAndQuery: args.forward_path_and_query,
         shareWith: emails,
       })
       .catch((e: unknown) => {
@@ -134,7 +145,7 @@ export const updateLinkTool = defineTool({
   name: 'update_link',
   description:
     'Change a link you own or co-own (admins: any). Only the fields you pass change. expires_at null or "" clears the expiry; ' +
-    'tags replaces the whole set ([] clears it); archived true/false archives or restores the link.',
+    'tags and aliases each replace the whole set ([] clears it); archived true/false archives or restores the link.',
   input: Type.Object(
     {
       link: LinkRef,
@@ -148,6 +159,8 @@ export const updateLinkTool = defineTool({
       ),
       archived: Type.Optional(Type.Boolean({ description: 'true archives (keeping the first archive time), false restores' })),
       health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
+      aliases: Type.Optional(Type.Array(Type.String(), { description: 'replaces every alias ([] removes them all); at most 10' })),
+      forward_path_and_query: Type.Optional(Type.Boolean({ description: 'append a visit’s extra path and query to the destination' })),
     },
     { additionalProperties: false },
   ),
@@ -161,6 +174,8 @@ export const updateLinkTool = defineTool({
       visibility: args.visibility,
       archived: args.archived,
       healthChecksDisabled: args.health_checks_disabled,
+      aliases: args.aliases,
+      forwardPathAndQuery: args.forward_path_and_query,
     };
     // Present-but-null is told apart from absent: the arguments arrive exactly as the client sent them.
     if (Object.prototype.hasOwnProperty.call(args, 'expires_at')) {

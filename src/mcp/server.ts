@@ -15,6 +15,7 @@ import type { Metrics } from '../metrics.js';
 import { APP_VERSION } from '../version.js';
 import type { AuthedContext, ToolContext, ToolDefinition } from './context.js';
 import { ToolError, toToolError } from './errors.js';
+import { getLinkHistoryTool, restoreLinkVersionTool } from './historyTools.js';
 import { createLinkTool, deleteLinkTool, getLinkTool, listLinksTool, updateLinkTool } from './linkTools.js';
 import {
   addCoOwnerTool,
@@ -46,6 +47,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   unshareLinkTool,
   addCoOwnerTool,
   getLinkStatsTool,
+  getLinkHistoryTool,
+  restoreLinkVersionTool,
   suggestLinkMetadataTool,
   listKeywordsTool,
 ];

@@ -5,8 +5,8 @@ import { classifyAddress } from '../domain/addressClass.js';
 
 /**
  * The one outbound HTTP client for user-supplied destinations (docs/lifecycle.md#ssrf-guard):
- * the health checker and destination context fetching both go through it, and
- * nothing else opens a socket to a destination.
+ * the health checker, destination context fetching and webhook deliveries
+ * all go through it, and nothing else opens a socket to a destination.
  *
  * The SSRF guard runs inside the connector, at dial time: each connection
  * resolves its host once, drops every address the classifier refuses, and
@@ -41,7 +41,13 @@ export interface GuardedClientOptions {
 }
 
 export interface FetchOptions {
-  method: 'HEAD' | 'GET';
+  method: 'HEAD' | 'GET' | 'POST';
+  /** Request body (POST), sent as given. */
+  body?: string;
+  /** Extra request headers; the client's user agent and accept stay its own. */
+  headers?: Record<string, string>;
+  /** False: a redirect is the final response, never followed (webhook deliveries). */
+  followRedirects?: boolean;
   /** Bounds the whole request: connect, TLS, headers, every redirect hop and the body. */
   timeoutMs: number;
   maxRedirects?: number;
@@ -246,7 +252,8 @@ export class GuardedClient {
           origin: current.origin,
           path: `${current.pathname}${current.search}`,
           method,
-          headers: { 'user-agent': this.userAgent, accept: '*/*' },
+          headers: { ...opts.headers, 'user-agent': this.userAgent, accept: '*/*' },
+          body: method === 'POST' ? opts.body : undefined,
           signal,
           // A fresh connection per request: every request passes the dial-time check.
           reset: true,
@@ -255,7 +262,7 @@ export class GuardedClient {
         });
         const locationHeader = res.headers.location;
         const location = Array.isArray(locationHeader) ? locationHeader[0] : locationHeader;
-        if (REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
+        if (opts.followRedirects !== false && REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
           let next: URL | null = null;
           try {
             next = new URL(location, current);

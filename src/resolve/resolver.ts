@@ -1,7 +1,7 @@
 import { resolveAccess, type LinkFacts } from '../domain/caps.js';
 import { lifecycleState } from '../domain/lifecycle.js';
 import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
-import { fillKeywordTemplate, fillTemplateSafely, hasPlaceholders, placeholderNames } from '../domain/url.js';
+import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, placeholderNames } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
 import { KEYWORD_PATTERN } from '../store/keywords.js';
@@ -23,6 +23,8 @@ export interface ResolveRequest {
   /** The request's host name, without port. */
   host: string;
   viewer: ViewerSource;
+  /** The query string without its `?`; '' when there is none. Read only for templates and forwarding links. */
+  query: string;
 }
 
 /**
@@ -45,6 +47,18 @@ export type Resolution =
   | { kind: 'expired'; slug: string; link: ResolveTarget }
   /** `slug` is the first path segment as typed (decoded); a create offer only for plain misses. */
   | { kind: 'not_found'; slug: string; offerCreate: boolean }
+  /**
+   * A template visited without all of its values (docs/links.md#fill-in-page): the page
+   * asks for them. `values` holds one entry per variable in order of first appearance,
+   * null where none was given. Reached only past the visibility and lifecycle gates.
+   */
+  | { kind: 'fill_in'; slug: string; link: ResolveTarget; values: (string | null)[] }
+  /**
+   * `go/<name>+` (docs/links.md#the-plus-suffix): the link's page, for whoever may see it.
+   * The resolver only finds the link (null: no link has that name); the web layer applies
+   * the link page's access rule, so a miss and a link the viewer may not know look alike.
+   */
+  | { kind: 'details'; slug: string; linkId: string | null }
   /**
    * The web layer must settle who is asking first: the session's user has been
    * deleted (it signs the browser out), or a forward-auth user has never been
@@ -78,6 +92,9 @@ const keywordRedirect = (template: string, slug: string, path: string): Resoluti
 };
 const HANDOFF: Resolution = { kind: 'handoff' };
 
+/** The suffix that asks for a link's page instead of its destination (`go/jira+`). */
+const DETAILS_SUFFIX = '+';
+
 /**
  * The one go-link resolver: path keyword → host keyword → exact (case-folded)
  * → normalisation forgiveness → longest prefix; each hit passes the
@@ -95,7 +112,7 @@ export class Resolver {
     return runMaybeSync(this.pipeline(req));
   }
 
-  private *pipeline({ path, host, viewer }: ResolveRequest): Pipeline<Resolution> {
+  private *pipeline({ path, host, viewer, query }: ResolveRequest): Pipeline<Resolution> {
     const { store } = this;
     if (path === '') return miss('', false);
 
@@ -128,26 +145,45 @@ export class Resolver {
 
     if (folded !== null) {
       if (exact === undefined) exact = isSlugShaped(folded) ? yield* wait(store.links.lookupForResolve(folded)) : null;
-      if (exact) return yield* this.follow(exact, folded, null, viewer);
-      for (const candidate of normalizationCandidates(folded)) {
+      if (exact) return yield* this.follow(exact, folded, null, viewer, query);
+      // Everything below runs only on a miss of the slug itself: a slug's hit never pays for it.
+      if (folded.endsWith(DETAILS_SUFFIX)) {
+        const name = folded.slice(0, -DETAILS_SUFFIX.length);
+        const hit = isSlugShaped(name) ? yield* this.named(name) : null;
+        return { kind: 'details', slug: name, linkId: hit ? hit.id : null };
+      }
+      for (const candidate of [folded, ...normalizationCandidates(folded)]) {
         if (!isSlugShaped(candidate)) continue;
-        const hit = yield* wait(store.links.lookupForResolve(candidate));
-        if (hit) return yield* this.follow(hit, candidate, null, viewer);
+        // The typed name itself was looked up as a slug above; only its aliases are left.
+        const hit = candidate === folded ? yield* wait(store.links.lookupAliasForResolve(candidate)) : yield* this.named(candidate);
+        if (hit) return yield* this.follow(hit, candidate, null, viewer, query);
       }
     } else {
       // Longest prefix first; slugs never contain `/`, so only slug-shaped prefixes can hit.
       for (let n = segments.length - 1; n >= 1; n--) {
         const prefix = segments.slice(0, n).join('/').toLowerCase();
         if (!isSlugShaped(prefix)) continue;
-        const hit = yield* wait(store.links.lookupForResolve(prefix));
-        if (hit) return yield* this.follow(hit, prefix, segments.slice(n), viewer);
+        const hit = yield* this.named(prefix);
+        if (hit) return yield* this.follow(hit, prefix, segments.slice(n), viewer, query);
       }
     }
     return miss(first, true);
   }
 
+  /** The link a name leads to: its slug first, then its aliases (docs/links.md#aliases). */
+  private *named(name: string): Pipeline<ResolveTarget | null> {
+    const bySlug = yield* wait(this.store.links.lookupForResolve(name));
+    return bySlug ?? (yield* wait(this.store.links.lookupAliasForResolve(name)));
+  }
+
   /** Visibility first, lifecycle second, then the destination itself. */
-  private *follow(link: ResolveTarget, slug: string, rest: readonly string[] | null, viewer: ViewerSource): Pipeline<Resolution> {
+  private *follow(
+    link: ResolveTarget,
+    slug: string,
+    rest: readonly string[] | null,
+    viewer: ViewerSource,
+    query: string,
+  ): Pipeline<Resolution> {
     const { store } = this;
     const secure = link.visibility === 'secure';
     let who: Viewer = null;
@@ -177,12 +213,41 @@ export class Resolver {
     if (state === 'archived') return miss(slug, false);
     if (state === 'expired') return { kind: 'expired', slug, link };
     let location = link.url;
+    let extra = link.forwardPathAndQuery ? rest : null;
+    let params: URLSearchParams | null = null;
     if (hasPlaceholders(link.url)) {
-      // A bare visit to a variable link, or the wrong number of values, is a miss without a create offer.
-      if (rest === null || rest.length !== placeholderNames(link.url).length) return miss(slug, false);
-      const filled = fillTemplateSafely(link.url, rest);
+      const names = placeholderNames(link.url);
+      const given = rest ?? [];
+      // More values than variables: a forwarding link passes the others on, any other link misses.
+      if (given.length > names.length && !link.forwardPathAndQuery) return miss(slug, false);
+      let values: readonly string[];
+      if (given.length === names.length && !given.includes('')) {
+        // Every value in the path, as a template is mostly used: taken as they are.
+        values = given;
+        extra = null;
+      } else {
+        extra = link.forwardPathAndQuery ? given.slice(names.length) : null;
+        params = query === '' ? null : new URLSearchParams(query);
+        const found = names.map((name, i): string | null => {
+          const positional = given[i];
+          if (positional !== undefined && positional !== '') return positional;
+          // A variable named in the query fills it (`go/jira?ticket=ABC-123`) and is not forwarded.
+          const byName = params?.get(name.slice(1));
+          if (byName === undefined || byName === null || byName === '') return null;
+          params!.delete(name.slice(1));
+          return byName;
+        });
+        if (found.includes(null)) return { kind: 'fill_in', slug, link, values: found };
+        values = found as string[];
+      }
+      const filled = fillTemplateSafely(link.url, values);
       if (filled === null) return miss(slug, false);
       location = filled;
+    }
+    if (link.forwardPathAndQuery && ((extra !== null && extra.length > 0) || query !== '')) {
+      const forwarded = forwardPathAndQuery(location, extra ?? [], params ?? new URLSearchParams(query));
+      if (forwarded === null) return miss(slug, false);
+      location = forwarded;
     }
     return { kind: 'redirect', location, linkId: link.id, userId: who?.id ?? null, htmxAware: true };
   }

@@ -7,6 +7,7 @@ import { contains, ilike, like, startsWith } from './sql.js';
 import type { Clock, Viewer } from './types.js';
 
 export interface Suggestion {
+  /** The name to type: a link's slug, or one of its aliases (docs/links.md#aliases). */
   slug: string;
   title: string;
 }
@@ -27,17 +28,24 @@ export class DiscoveryStore {
     private readonly now: Clock,
   ) {}
 
-  /** Slugs within edit distance 2 of `q`, nearest first, then byte order. */
+  /** Names (slugs and aliases) within edit distance 2 of `q`, nearest first, then byte order. */
   private async typoMatches(q: string, viewer: Viewer, exclude: ReadonlySet<string>): Promise<Array<Suggestion & { distance: number }>> {
     const len = codePointLength(q);
-    const rows = await this.db
-      .selectFrom('links')
-      .select(['links.slug', 'links.title'])
-      .where(discoverableBy(viewer))
-      .where(activeAt(this.now()))
-      .where((eb) => eb(eb.fn('length', ['links.slug']), '>=', len - TYPO_DISTANCE))
-      .where((eb) => eb(eb.fn('length', ['links.slug']), '<=', len + TYPO_DISTANCE))
-      .execute();
+    const [slugs, aliases] = await Promise.all([
+      this.db
+        .selectFrom('links')
+        .select(['links.slug', 'links.title'])
+        .where(discoverableBy(viewer))
+        .where(activeAt(this.now()))
+        .where((eb) => eb(eb.fn('length', ['links.slug']), '>=', len - TYPO_DISTANCE))
+        .where((eb) => eb(eb.fn('length', ['links.slug']), '<=', len + TYPO_DISTANCE))
+        .execute(),
+      this.aliases(viewer)
+        .where((eb) => eb(eb.fn('length', ['link_names.name']), '>=', len - TYPO_DISTANCE))
+        .where((eb) => eb(eb.fn('length', ['link_names.name']), '<=', len + TYPO_DISTANCE))
+        .execute(),
+    ]);
+    const rows = [...slugs, ...aliases];
     const out: Array<Suggestion & { distance: number }> = [];
     for (const r of rows) {
       if (r.slug === q || exclude.has(r.slug)) continue;
@@ -47,22 +55,51 @@ export class DiscoveryStore {
     return out.sort((a, b) => a.distance - b.distance || byteOrder(a.slug, b.slug));
   }
 
-  /** Up to three near-miss slugs for a 404 (docs/links.md#forgiveness-and-did-you-mean); query errors yield none. */
-  async didYouMean(firstSegment: string, viewer: Viewer): Promise<string[]> {
+  /** The aliases of links the viewer may discover and that are active, as (slug, title) rows. */
+  private aliases(viewer: Viewer) {
+    return this.db
+      .selectFrom('link_names')
+      .innerJoin('links', 'links.id', 'link_names.link_id')
+      .select(['link_names.name as slug', 'links.title'])
+      .where('link_names.is_alias', '=', 1)
+      .where(discoverableBy(viewer))
+      .where(activeAt(this.now()));
+  }
+
+  /** Up to three near-miss links, nearest first, for a 404 (docs/links.md#forgiveness-and-did-you-mean); query errors yield none. */
+  async didYouMean(firstSegment: string, viewer: Viewer): Promise<Suggestion[]> {
     const q = firstSegment.toLowerCase();
     if (codePointLength(q) <= 1) return [];
     try {
-      return (await this.typoMatches(q, viewer, new Set())).slice(0, 3).map((s) => s.slug);
+      return (await this.typoMatches(q, viewer, new Set())).slice(0, 3).map(({ slug, title }) => ({ slug, title }));
     } catch {
       return [];
     }
   }
 
-  /** Prefix, substring, then title/description matches, then typos (docs/links.md#autocomplete-and-search). */
+  /**
+   * Prefix, substring, then title/description matches, then typos
+   * (docs/links.md#autocomplete-and-search); an alias matches by its name as a slug does.
+   */
   async suggest(rawQ: string, viewer: Viewer, limit: number): Promise<Suggestion[]> {
     const q = truncateCodePoints(rawQ.toLowerCase(), 64);
     if (q === '') return [];
-    const rows = await this.db
+    const aliasRows = this.aliases(viewer)
+      .select((eb) =>
+        eb
+          .case()
+          .when(like('link_names.name', startsWith(q)))
+          .then(0)
+          .else(1)
+          .end()
+          .as('band'),
+      )
+      .where(like('link_names.name', contains(q)))
+      .orderBy('band')
+      .orderBy('link_names.name')
+      .limit(SUGGEST_CANDIDATES)
+      .execute();
+    const slugRows = this.db
       .selectFrom('links')
       .select((eb) => [
         'links.slug',
@@ -84,6 +121,7 @@ export class DiscoveryStore {
       .orderBy('links.slug')
       .limit(SUGGEST_CANDIDATES)
       .execute();
+    const rows = (await Promise.all([slugRows, aliasRows])).flat();
     const ranked = rows
       .map((r) => ({ slug: r.slug, title: r.title ?? '', band: Number(r.band) }))
       .sort((a, b) => a.band - b.band || byteOrder(a.slug, b.slug))

@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import {
   BROKEN_AFTER_FAILURES,
   deriveHealth,
+  healthTransition,
   nextHealthRow,
   type HealthRowValues,
   type LinkHealth,
@@ -12,7 +13,7 @@ import { hasPlaceholders } from '../domain/url.js';
 import { activeAt, type AccessStore } from './access.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
-import type { Clock, Link, LinkOwner, Viewer } from './types.js';
+import type { Clock, Executor, Link, LinkOwner, Viewer } from './types.js';
 
 /** A link the checker should probe now. */
 export interface DueLink {
@@ -36,6 +37,21 @@ export interface BrokenLinkRow {
   lastError: string | null;
   lastCheckedAt: number | null;
 }
+
+/** A link that turned broken, or ok again, with the probe that did it. */
+export interface HealthChange {
+  linkId: string;
+  from: 'ok' | 'broken';
+  to: 'ok' | 'broken';
+  at: number;
+}
+
+/**
+ * Runs inside the transaction that records the outcome (notifications and
+ * webhook deliveries, docs/notifications.md#delivery), so the change and
+ * what it announces commit together. Throwing rolls the outcome back.
+ */
+export type HealthChangeRecorder = (tx: Executor, change: HealthChange) => Promise<void>;
 
 export interface StoredHealthRow extends HealthRowValues {
   linkId: string;
@@ -119,7 +135,13 @@ export class HealthStore {
    * what a completed probe writes; `t` is its completion time. Returns null
    * when the link was deleted while it was being probed (nothing to record).
    */
-  async record(linkId: string, outcome: ProbeOutcome, intervalMs: number, t: number = this.now()): Promise<HealthRowValues | null> {
+  async record(
+    linkId: string,
+    outcome: ProbeOutcome,
+    intervalMs: number,
+    t: number = this.now(),
+    onChange?: HealthChangeRecorder,
+  ): Promise<HealthRowValues | null> {
     const write = () =>
       retryOnDeadlock(() =>
         this.db.transaction().execute(async (trx) => {
@@ -139,6 +161,8 @@ export class HealthStore {
               .insertInto('link_health')
               .values({ link_id: linkId, ...values })
               .execute();
+          const change = healthTransition(prev ? Number(prev.consecutive_failures) : 0, next);
+          if (change && onChange) await onChange(trx, { linkId, ...change, at: t });
           return next;
         }),
       );
@@ -157,11 +181,11 @@ export class HealthStore {
    * every given link in one query, with the surfacing rule applied. Gating by
    * viewer is `visibleTo`'s job; this is for callers that already hold CanView.
    */
-  async forLinks(links: readonly HealthSubject[], now: number = this.now()): Promise<Map<string, LinkHealth>> {
+  async forLinks(links: readonly HealthSubject[], now: number = this.now(), db: Executor = this.db): Promise<Map<string, LinkHealth>> {
     const out = new Map<string, LinkHealth>();
     if (links.length === 0) return out;
     const ids = [...new Set(links.map((l) => l.id))];
-    const rows = await this.db
+    const rows = await db
       .selectFrom('link_health')
       .select(['link_id', 'last_checked_at', 'last_status', 'consecutive_failures', 'skipped'])
       .where('link_id', 'in', ids)

@@ -16,6 +16,8 @@ import { LinkStore } from './links.js';
 import { LoginTokenStore } from './loginTokens.js';
 import { NotificationStore } from './notifications.js';
 import { OutboxStore } from './outbox.js';
+import { WebhookStore } from './webhooks.js';
+import { ExpiryNoticeStore } from './expiryNotices.js';
 import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
@@ -74,6 +76,10 @@ export interface Store {
   notifications: NotificationStore;
   /** Durable deliveries of mail and webhooks (docs/notifications.md#delivery). */
   outbox: OutboxStore;
+  /** Registered webhook endpoints (docs/notifications.md#webhooks). */
+  webhooks: WebhookStore;
+  /** Expiry values already announced (the expiry watch). */
+  expiryNotices: ExpiryNoticeStore;
   /**
    * Runs `fn` in one transaction, again from the start if it loses a
    * deadlock (so `fn` must be safe to repeat); a busy or unreachable
@@ -120,6 +126,8 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     linkEvents: new LinkEventStore(k),
     notifications: new NotificationStore(k, now),
     outbox: new OutboxStore(k, now),
+    webhooks: new WebhookStore(k, now),
+    expiryNotices: new ExpiryNoticeStore(k),
     async transaction<T>(fn: (tx: Executor) => Promise<T>, isolation?: 'repeatable read'): Promise<T> {
       try {
         return await retryOnDeadlock(() => {

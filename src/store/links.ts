@@ -227,6 +227,20 @@ export class LinkStore {
   }
 
   /** Whether a link already has this name, as its slug or as an alias (docs/links.md#aliases). */
+  /** The link a name belongs to, as its slug or one of its aliases (docs/links.md#aliases). */
+  async getByName(name: string, db: Executor = this.db): Promise<Link | null> {
+    const bySlug = await this.getBySlug(name, db);
+    if (bySlug) return bySlug;
+    const r = await db
+      .selectFrom('link_names')
+      .innerJoin('links', 'links.id', 'link_names.link_id')
+      .select(LINK_COLUMNS)
+      .where('link_names.name', '=', name)
+      .where('link_names.is_alias', '=', 1)
+      .executeTakeFirst();
+    return r ? toLink(r) : null;
+  }
+
   async slugTaken(slug: string, db: Executor = this.db): Promise<boolean> {
     return (await this.names.holders([slug], db)).size > 0;
   }

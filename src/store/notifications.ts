@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, NotificationsTable } from '../db/schema.js';
+import { clickIds } from '../domain/click.js';
 import { isNotificationKind, NOTIFICATION_KINDS, type NotificationDetail, type NotificationKind } from '../domain/notifications.js';
 import type { Clock, Executor } from './types.js';
 
@@ -60,16 +60,21 @@ function toNotification(r: Selectable<NotificationsTable>): Notification {
 }
 
 export class NotificationStore {
+  /** Time-ordered ids, so notifications made in the same millisecond still list newest first. */
+  private readonly nextId: () => string;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
-  ) {}
+  ) {
+    this.nextId = clickIds(now);
+  }
 
   /** Inserts in the caller's transaction (a recorder's); returns the rows as stored. */
   async insert(rows: readonly NewNotification[], tx: Executor): Promise<Notification[]> {
     if (rows.length === 0) return [];
     const at = this.now();
-    const stored = rows.map((r): Notification => ({ ...r, id: randomUUID(), createdAt: at, readAt: null, mailState: r.mailState }));
+    const stored = rows.map((r): Notification => ({ ...r, id: this.nextId(), createdAt: at, readAt: null, mailState: r.mailState }));
     await tx
       .insertInto('notifications')
       .values(

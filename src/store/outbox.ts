@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OutboxTable } from '../db/schema.js';
+import { clickIds } from '../domain/click.js';
 import type { OutboxStatus } from '../domain/outbox.js';
 import type { Clock, Executor } from './types.js';
 
@@ -78,17 +79,22 @@ function toRow(r: Selectable<OutboxTable>): OutboxRow {
 }
 
 export class OutboxStore {
+  /** Time-ordered ids: rows due at the same moment are attempted in the order they were written. */
+  private readonly nextId: () => string;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: Clock,
-  ) {}
+  ) {
+    this.nextId = clickIds(now);
+  }
 
   /** Adds deliveries inside the caller's transaction; returns their ids. */
   async enqueue(rows: readonly NewOutboxRow[], tx: Executor): Promise<string[]> {
     if (rows.length === 0) return [];
     const created = this.now();
     const values = rows.map((r) => ({
-      id: randomUUID(),
+      id: this.nextId(),
       channel: r.channel,
       user_id: r.userId ?? null,
       webhook_id: r.webhookId ?? null,
@@ -219,6 +225,23 @@ export class OutboxStore {
       .limit(opts.limit + 1)
       .execute();
     return { rows: rows.slice(0, opts.limit).map(toRow), hasMore: rows.length > opts.limit };
+  }
+
+  /**
+   * Sends a webhook delivery again as a new delivery of the same message
+   * (same `webhook-id`, same body), due now. Null when the delivery is not
+   * one of this endpoint's.
+   */
+  async redeliver(id: string, webhookId: string): Promise<OutboxRow | null> {
+    return this.db.transaction().execute(async (tx) => {
+      const row = await this.get(id, tx);
+      if (!row || row.webhookId !== webhookId) return null;
+      const [newId] = await this.enqueue(
+        [{ channel: 'webhook', webhookId, messageId: row.messageId, eventType: row.eventType, payload: row.payload, dueAt: this.now() }],
+        tx,
+      );
+      return this.get(newId!, tx);
+    });
   }
 
   /** Pending rows per channel: the outbox depth gauge. */

@@ -14,6 +14,8 @@ export interface PageContext {
   shortKeyword: string;
   /** A message left by the form post that redirected here (docs/web-ui.md#feedback), shown once. */
   flash?: { level: 'success' | 'error' | 'info'; message: string } | null;
+  /** The bell's number: the signed-in user's unread notifications, counted only for full pages. */
+  unreadNotifications?: number;
 }
 
 export function parseTheme(v: string | undefined): Theme | null {

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { asset } from './assets.js';
 import type { PageContext, ThemeChoice } from './context.js';
 import { Icon, type IconName } from './partials/icons.js';
+import { NotificationBell } from './partials/notificationBell.js';
 import { Avatar, ToastMessage } from './partials/ui.js';
 import { APP_VERSION } from '../version.js';
 
@@ -77,7 +78,7 @@ function ThemeSwitch({ ctx, vertical = false }: { ctx: PageContext; vertical?: b
   const chosen: ThemeChoice = ctx.theme ?? 'system';
   return (
     <form method="post" action="/dashboard/theme" class="m-0">
-      <input type="hidden" name="return" value={ctx.path} />
+      <input type="hidden" name="back" value="1" />
       <div role="group" aria-label="Theme" class={`join${vertical ? ' join-vertical w-full' : ' w-full'}`}>
         {THEME_CHOICES.map(([value, label, icon]) => (
           <button
@@ -159,8 +160,9 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
   const name = user.displayName || user.email;
   return (
     <aside class="bg-base-200 min-h-full w-64 flex flex-col border-r border-base-300">
-      <div class="p-4">
+      <div class="p-4 flex items-center justify-between gap-2">
         <Brand href="/dashboard" />
+        <NotificationBell id="notification-bell" unread={ctx.unreadNotifications ?? 0} />
       </div>
       <nav aria-label="Main" class="flex-1">
         <ul class="menu w-full gap-0.5">
@@ -227,6 +229,15 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
               </a>
             </li>
             <li>
+              <a
+                href="/dashboard/settings/notifications"
+                aria-current={ctx.path.startsWith('/dashboard/settings/notifications') ? 'page' : undefined}
+              >
+                <Icon name="bell" class="size-5" />
+                Notification settings
+              </a>
+            </li>
+            <li>
               <form method="post" action="/auth/logout" class="p-0">
                 <button type="submit" class="w-full flex items-center gap-2 px-3 py-1.5 text-left">
                   <Icon name="logout" class="size-5" />
@@ -264,6 +275,9 @@ function SignedInShell({ ctx, children }: { ctx: PageContext; children: Componen
             <Icon name="menu" class="size-6" />
           </label>
           <Brand href="/dashboard" />
+          <div class="ml-auto">
+            <NotificationBell id="notification-bell-mobile" unread={ctx.unreadNotifications ?? 0} />
+          </div>
         </header>
         <main id="main" class="flex-1 w-full max-w-7xl mx-auto p-4 md:p-8">
           {children}
@@ -288,9 +302,12 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <title>{`${title} — Joe Links`}</title>
         <script src={asset('js/theme.js')}></script>
         <link rel="icon" type="image/svg+xml" href={asset('img/favicon.svg')} />
+        {/* The instance as a browser search engine (docs/usage.md#opensearch). */}
+        <link rel="search" type="application/opensearchdescription+xml" title={`${ctx.shortKeyword} links`} href="/_/opensearch.xml" />
         <link rel="stylesheet" href={asset('css/app.css')} />
         <script src={asset('js/htmx.js')} defer></script>
         <script src={asset('js/app.js')} defer></script>
+        <script src={asset('js/slug-field.js')} defer></script>
         <script src={asset('js/localtime.js')} defer></script>
       </head>
       <body class="min-h-screen bg-base-100 text-base-content">

@@ -10,6 +10,7 @@ import {
   type Lookup,
 } from '../net/guardedClient.js';
 import { ROOT } from '../paths.js';
+import type { HealthChangeRecorder } from '../store/health.js';
 import type { Store } from '../store/index.js';
 import type { PeriodicJob } from './scheduler.js';
 
@@ -53,6 +54,8 @@ export interface HealthCheckerOptions {
   allowPrivate: boolean;
   log: Log;
   maxProbesPerRun?: number;
+  /** Told, inside the recording transaction, when a link turns broken or ok again (notifications, webhooks). */
+  onHealthChange?: HealthChangeRecorder;
   /** Name resolution and address policy of the guarded client (tests inject both). */
   lookup?: Lookup;
   addressAllowed?: GuardedClientOptions['addressAllowed'];
@@ -177,7 +180,7 @@ export class HealthChecker {
             summary.aborted++;
             continue;
           }
-          await store.health.record(item.id, outcome, intervalMs, store.now());
+          await store.health.record(item.id, outcome, intervalMs, store.now(), this.opts.onHealthChange);
           if (outcome.kind === 'success') summary.success++;
           else if (outcome.kind === 'failure') summary.failure++;
           else if (outcome.kind === 'rate-limited') summary.rateLimited++;

@@ -6,7 +6,10 @@ import type { Store } from '../store/index.js';
 import { clickPrunerJob, logRetentionAtStartup } from './clickPruner.js';
 import { clickRollupJob } from './clickRollup.js';
 import { healthCheckerJob } from './healthChecker.js';
+import { healthChangeRecorder } from '../notify/lifecycle.js';
+import { expiryWatchJob } from './expiryWatch.js';
 import { mailChannel, smtpSender } from './mailChannel.js';
+import { webhookChannel } from './webhookChannel.js';
 import { OutboxDispatcher, outboxJob, type ChannelHandler } from './outbox.js';
 import type { PeriodicJob } from './scheduler.js';
 import { sqliteBackupJobs } from './sqliteBackup.js';
@@ -38,14 +41,22 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
       },
     },
     // Disabled means never started: no probe is sent and no link_health row is written.
-    ...(deps.config.healthChecks.enabled ? [healthCheckerJob({ store, log, ...deps.config.healthChecks })] : []),
+    ...(deps.config.healthChecks.enabled
+      ? [healthCheckerJob({ store, log, ...deps.config.healthChecks, onHealthChange: healthChangeRecorder(store, notifyOptions(deps)) })]
+      : []),
     stateLinkSweepJob(store, deps.config.stateLinks.intervalMs, log),
     ...sqliteBackupJobs(deps.sqlite, store, { ...deps.config.backup, intervalMs: deps.config.stateLinks.intervalMs }, log),
     clickRollupJob(store.clickRollups, log),
     // Retention is opt-in: unset or 0 means the pruner does not exist and no click is ever deleted.
     ...retentionJobs(deps),
+    expiryWatchJob(store, notifyOptions(deps), log),
     outboxJob(outboxDispatcher(deps)),
   ];
+}
+
+/** Notifications are mailed only when mail is configured. */
+export function notifyOptions(deps: Pick<JobDeps, 'config'>): { mail: boolean } {
+  return { mail: deps.config.mail.smtp !== null };
 }
 
 /** The one dispatcher of mail and webhook deliveries (docs/notifications.md#delivery). */
@@ -63,6 +74,7 @@ export function outboxDispatcher(deps: JobDeps): OutboxDispatcher {
       }),
     );
   }
+  channels.push(webhookChannel({ store, retryBaseMs: config.webhooks.retryBaseMs, allowPrivate: config.webhooks.allowPrivate }));
   return new OutboxDispatcher({ store, channels, log: deps.log, metrics: deps.metrics });
 }
 

@@ -27,6 +27,8 @@ export interface MailSender {
     html: string;
     headers: Record<string, string>;
   }): Promise<{ response?: string }>;
+  /** Connects, greets and logs in without sending (`joe-links doctor`). */
+  verify(): Promise<unknown>;
   close(): void;
 }
 

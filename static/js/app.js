@@ -344,7 +344,8 @@
 
   var PLACEHOLDER = /\$[a-z][a-z0-9_]*/g;
   function refreshLinkForm(form) {
-    var slugInput = form.querySelector('[name="slug"]');
+    // The edit form's slug is shown disabled and never submitted, so it is found by its hook, not its name.
+    var slugInput = form.querySelector('[data-slug-source]');
     var urlInput = form.querySelector('[data-url-input]');
     var slug = (slugInput && slugInput.value.trim()) || '';
     Array.prototype.forEach.call(form.querySelectorAll('[data-slug-preview]'), function (el) {

@@ -7,7 +7,21 @@ import { get, type TestServer } from '../helpers/server.js';
 import { startApi } from './support.js';
 
 const COMMITTED = new URL('../../docs/openapi.json', import.meta.url);
-const TAG_GROUPS = ['Links', 'Owners', 'Shares', 'Stats', 'Analytics', 'Tags', 'Tokens', 'Users', 'Admin', 'Config', 'Keywords'];
+const TAG_GROUPS = [
+  'Links',
+  'Owners',
+  'Shares',
+  'Stats',
+  'Analytics',
+  'Tags',
+  'Tokens',
+  'Users',
+  'Notifications',
+  'Admin',
+  'Webhooks',
+  'Config',
+  'Keywords',
+];
 const PUBLIC_OPERATIONS = new Set(['GET /config', 'GET /keywords']);
 /** The error codes of docs/api.md#errors. */
 const SPEC_CODES = [

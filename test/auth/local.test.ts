@@ -167,7 +167,8 @@ describe('joe-links serve in local mode', () => {
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
-      const deadline = Date.now() + 30_000;
+      // Generous: a loaded machine starts the server slowly.
+      const deadline = Date.now() + 90_000;
       while (!stdout.includes('listening on')) {
         if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${stdout}${stderr}`);
         await new Promise((r) => setTimeout(r, 50));

@@ -29,7 +29,7 @@ describe('theme endpoint, method override and cross-site protection', () => {
     assert.match(await page.text(), /<html lang="en" data-theme="joe-dark">/);
   });
 
-  test('theme=system deletes the cookie; a plain form post with `return` is sent back to that page', async () => {
+  test('theme=system deletes the cookie; a plain form post with `back` returns to the page it came from', async () => {
     const r = await get(`${p.s.url}/dashboard/theme`, { ...FORM, cookie: 'theme=joe-dark' }, 'POST', 'theme=system');
     assert.equal(r.status, 200);
     assert.match(cookieLine(r, 'theme')!, /^theme=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/);
@@ -37,13 +37,21 @@ describe('theme endpoint, method override and cross-site protection', () => {
     const page = await get(`${p.s.url}/`);
     assert.match(await page.text(), /<html lang="en">/, 'no cookie: no data-theme, the system preference decides');
 
-    const back = await get(`${p.s.url}/dashboard/theme`, FORM, 'POST', 'theme=joe-dark&return=%2Flinks');
+    const page2 = `${p.s.url}/links?q=x`;
+    const back = await get(`${p.s.url}/dashboard/theme`, { ...FORM, referer: page2 }, 'POST', 'theme=joe-dark&back=1');
     assert.equal(back.status, 303);
-    assert.equal(back.headers.get('location'), '/links');
+    assert.equal(back.headers.get('location'), '/links?q=x', 'back to the page the switch was on');
     assert.match(cookieLine(back, 'theme')!, /^theme=joe-dark;/);
-    const offsite = await get(`${p.s.url}/dashboard/theme`, FORM, 'POST', 'theme=joe-dark&return=%2F%2Fevil.example');
-    assert.equal(offsite.headers.get('location'), '/dashboard', 'only a path on this server');
-    const htmx = await get(`${p.s.url}/dashboard/theme`, { ...FORM, 'hx-request': 'true' }, 'POST', 'theme=joe-dark&return=%2Flinks');
+    for (const referer of ['https://evil.example/links', '', 'not a url']) {
+      const r = await get(`${p.s.url}/dashboard/theme`, { ...FORM, referer }, 'POST', 'theme=joe-dark&back=1');
+      assert.equal(r.headers.get('location'), '/dashboard', `only a page of this site: ${JSON.stringify(referer)}`);
+    }
+    const htmx = await get(
+      `${p.s.url}/dashboard/theme`,
+      { ...FORM, 'hx-request': 'true', referer: page2 },
+      'POST',
+      'theme=joe-dark&back=1',
+    );
     assert.equal(htmx.status, 200, 'the page script saves in the background');
   });
 

@@ -273,8 +273,10 @@ describe('doctor: sign-in and mail', () => {
     assert.match(proxy.detail, /^forward-auth: x-email/);
   });
 
-  test('a mail server that accepts the login passes; a wrong password, a wrong scheme and a closed port fail', async () => {
-    const mail = async (url: string) => one(await runDoctor({ env: { ...sqlite(), JOE_SMTP_URL: url }, cwd: tmpdir() }), 'mail');
+  test('a mail server that accepts the login passes; a wrong password and a closed port fail; a malformed URL fails the configuration', async () => {
+    const run = async (url: string) =>
+      runDoctor({ env: { ...sqlite(), JOE_SMTP_URL: url, JOE_MAIL_FROM: 'links@joe-links.test' }, cwd: tmpdir() });
+    const mail = async (url: string) => one(await run(url), 'mail');
     const good = await mail(`smtp://joe:right-password@127.0.0.1:${smtpPort}`);
     assert.equal(good.status, 'ok', good.detail);
     assert.match(good.detail, /accepted the connection and the login/);
@@ -283,7 +285,7 @@ describe('doctor: sign-in and mail', () => {
     assertFails(wrong, /Invalid username or password/, /credentials in JOE_SMTP_URL/);
     assert.doesNotMatch(wrong.detail, /wrong-password-0815/);
 
-    assertFails(await mail('https://mail.example.com'), /starts with https:/, /smtp:\/\//);
+    assertFails(one(await run('https://mail.example.com'), 'configuration'), /JOE_SMTP_URL: scheme "https"/, /docs\/configuration\.md/);
     const closed = await mail(`smtp://127.0.0.1:${await freePort()}`);
     assertFails(closed, /ECONNREFUSED/, /JOE_SMTP_URL/);
     assert.equal((await mail('')).status, 'ok', 'unset: nothing to check');

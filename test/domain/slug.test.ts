@@ -8,7 +8,9 @@ import {
   isSlugShaped,
   normalizationCandidates,
   RESERVED_SLUGS,
+  slugAdvice,
   slugError,
+  suggestSlug,
 } from '../../src/domain/slug.js';
 
 /** Slug rules of docs/links.md#slugs with the canonical messages of docs/links.md#field-validation, and the forgiveness of docs/links.md#forgiveness-and-did-you-mean. */
@@ -18,7 +20,7 @@ const LENGTH_ERROR = 'slug must be at most 128 characters';
 // Written out from docs/links.md#field-validation rather than built from RESERVED_SLUGS, so a change to the list
 // without a matching change to the documented message fails here.
 const reservedError = (slug: string) =>
-  `slug is reserved and cannot be used: "${slug}" (reserved: admin, api, auth, dashboard, healthz, links, mcp, metrics, readyz, s, static, u)`;
+  `slug is reserved and cannot be used: "${slug}" (reserved: admin, api, auth, dashboard, healthz, links, mcp, metrics, notifications, readyz, s, static, u)`;
 
 describe('slug format', () => {
   for (const slug of ['links-roundup', 'u-foo', 'api2', 'a', '7', 'go', 'a-b-c', '2fa', 'x--y', 'standup-notes']) {
@@ -51,11 +53,25 @@ describe('reserved slugs', () => {
   test('the list is exactly the one docs/links.md#slugs documents', () => {
     assert.deepEqual(
       [...RESERVED_SLUGS],
-      ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u'],
+      ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'notifications', 'readyz', 's', 'static', 'u'],
     );
   });
 
-  for (const slug of ['admin', 'api', 'auth', 'dashboard', 'healthz', 'links', 'mcp', 'metrics', 'readyz', 's', 'static', 'u']) {
+  for (const slug of [
+    'admin',
+    'api',
+    'auth',
+    'dashboard',
+    'healthz',
+    'links',
+    'mcp',
+    'metrics',
+    'notifications',
+    'readyz',
+    's',
+    'static',
+    'u',
+  ]) {
     test(`"${slug}" is refused naming it and listing every reserved slug`, () => {
       assert.equal(isReservedSlug(slug), true);
       assert.equal(slugError(slug), reservedError(slug));
@@ -137,5 +153,49 @@ describe('normalization candidates (docs/links.md#forgiveness-and-did-you-mean)'
         for (const x of c) assert.ok(!x.includes('_') || x === p.replace(/[.,;:!?)]+$/, ''), x);
       }),
     );
+  });
+});
+
+describe('slug suggestions (docs/links.md#slug-suggestions)', () => {
+  const cases: Array<[string, string | null]> = [
+    ['Bad Slug!', 'bad-slug'],
+    ['Slack', 'slack'],
+    ['  team   wiki  ', 'team-wiki'],
+    ['Café Menü', 'cafe-menu'],
+    ['a_b.c/d', 'a-b-c-d'],
+    ['--x--', 'x'],
+    ['!!!', null],
+    ['', null],
+    ['Admin', null],
+    ['日本', null],
+  ];
+  for (const [input, want] of cases) {
+    test(`${JSON.stringify(input)} → ${JSON.stringify(want)}`, () => assert.equal(suggestSlug(input), want));
+  }
+
+  test('a suggestion is always a usable slug, and a usable slug suggests itself', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (s) => {
+        const got = suggestSlug(s);
+        if (got !== null) assert.equal(slugError(got), null, JSON.stringify(s));
+        if (slugError(s) === null) assert.equal(got, s);
+      }),
+    );
+    assert.equal(suggestSlug(`${'a'.repeat(127)}-b`)?.length, 127, 'cut at 128 without a trailing hyphen');
+  });
+
+  test('plain-language advice: the rule, the slug meant, what the app uses, nothing for a good slug', () => {
+    assert.equal(slugAdvice('slack'), null);
+    assert.deepEqual(slugAdvice('Bad Slug!'), {
+      message: 'A short name uses lowercase letters, digits and hyphens, and starts and ends with a letter or digit.',
+      suggestion: 'bad-slug',
+    });
+    assert.deepEqual(slugAdvice('admin'), { message: "'admin' is used by the app. Choose another name.", suggestion: null });
+    assert.deepEqual(slugAdvice(''), { message: 'Choose a short name for the link.', suggestion: null });
+    assert.deepEqual(slugAdvice('a'.repeat(129)), {
+      message: 'That is too long: a short name has at most 128 characters.',
+      suggestion: 'a'.repeat(128),
+    });
+    assert.equal(slugAdvice('!!!')!.suggestion, null);
   });
 });

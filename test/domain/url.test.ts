@@ -6,6 +6,7 @@ import {
   fillKeywordTemplate,
   fillTemplate,
   fillTemplateSafely,
+  forwardPathAndQuery,
   hasPlaceholders,
   isSafeSubstitution,
   KEYWORD_TEMPLATE,
@@ -551,6 +552,58 @@ describe('fillTemplateSafely and fillKeywordTemplate: no value changes the host 
         }
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('forwardPathAndQuery (docs/links.md#path-and-query-forwarding)', () => {
+  test('segments follow the destination path; the query follows its own; the fragment stays last', () => {
+    assert.equal(
+      forwardPathAndQuery('https://d.test/base?src=go#top', ['a', 'b c'], new URLSearchParams('x=1')),
+      'https://d.test/base/a/b%20c?src=go&x=1#top',
+    );
+    assert.equal(forwardPathAndQuery('https://d.test/base/', ['a'], null), 'https://d.test/base/a');
+    assert.equal(forwardPathAndQuery('https://d.test', ['a', ''], null), 'https://d.test/a/', 'a trailing slash is kept');
+    assert.equal(forwardPathAndQuery('https://d.test/?a=1', [], new URLSearchParams('a=2')), 'https://d.test/?a=1&a=2', 'both kept');
+    assert.equal(forwardPathAndQuery('https://d.test/p', [], new URLSearchParams('')), 'https://d.test/p');
+  });
+
+  test('adversarial values never leave the destination’s host', () => {
+    const hostile: string[][] = [
+      ['/evil.com'],
+      ['', 'evil.com'],
+      ['@evil.com'],
+      ['\\evil.com'],
+      ['\\\\evil.com'],
+      ['..%2F..%2Fevil.com'],
+      ['../../evil.com'],
+      ['%2F%2Fevil.com'],
+      ['a', '..', '..'],
+      ['?x=1#', 'evil.com'],
+      ['evil.com:443@x'],
+      ['／evil.com'],
+      ['\u0000evil'],
+      ['https://evil.com'],
+    ];
+    for (const base of ['https://d.test', 'https://d.test/', 'https://user@d.test:8443/base', 'http://d.test?q=1']) {
+      for (const segments of hostile) {
+        const out = forwardPathAndQuery(base, segments, new URLSearchParams('@=evil.com&next=//evil.com'));
+        if (out === null) continue;
+        const parsed = new URL(out);
+        const original = new URL(base);
+        assert.equal(parsed.host, original.host, `${base} + ${JSON.stringify(segments)} → ${out}`);
+        assert.equal(parsed.username, original.username);
+        assert.equal(parsed.protocol, original.protocol);
+        assert.ok(!/[\\]/.test(out), `no raw backslash: ${out}`);
+        assert.equal(new URL(out, 'https://other.test/').host, original.host, 'absolute, whatever it is resolved against');
+      }
+    }
+    assert.equal(forwardPathAndQuery('https://d.test/a/b', ['..'], null), null, 'a dot segment is refused, not walked');
+    assert.equal(forwardPathAndQuery('https://d.test/a/b', ['.'], null), null);
+    assert.equal(
+      forwardPathAndQuery('https://d.test/a', ['a/b'], null),
+      'https://d.test/a/a%2Fb',
+      'an encoded slash stays inside its segment',
     );
   });
 });

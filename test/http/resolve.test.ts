@@ -32,7 +32,7 @@ describe('resolver', () => {
     bobCookie = await sessionCookie(st, bob);
     adminCookie = await sessionCookie(st, admin);
     carolCookie = await sessionCookie(st, carol);
-    await createLink(st, { slug: 'jira', url: 'https://jira.test' }, alice.id);
+    await createLink(st, { slug: 'jira', url: 'https://jira.test', title: 'Jira' }, alice.id);
     await createLink(st, { slug: 'github', url: 'https://github.com/$username' }, alice.id);
     await createLink(st, { slug: 'my-link', url: 'https://e.test/?q=$query&page=$page' }, alice.id);
     await createLink(st, { slug: 'search', url: 'https://e.test/search?q=$term' }, alice.id);
@@ -106,7 +106,7 @@ describe('resolver', () => {
 
   test('a variable link visited bare, or with the wrong arity, offers no create', async () => {
     const body = await (await get(`${s.url}/github`)).text();
-    assert.doesNotMatch(body, /Create this link|Sign in to create/);
+    assert.doesNotMatch(body, /Create go\/|Sign in to create|\/dashboard\/links\/new/);
   });
 
   test('a plain link discards extra segments', async () => {
@@ -169,10 +169,10 @@ describe('resolver', () => {
     assert.match(body, /Sign in to create this link/);
     assert.match(body, /return_url=%2Fdashboard%2Flinks%2Fnew%3Fslug%3Dnew-thing/);
     const signedIn = await (await get(`${s.url}/new-thing`, { Cookie: aliceCookie })).text();
-    assert.match(signedIn, /href="\/dashboard\/links\/new\?slug=new-thing"/);
+    assert.match(signedIn, /<a class="btn btn-primary" href="\/dashboard\/links\/new\?slug=new-thing">Create [^<]*\/new-thing<\/a>/);
     // Typed in upper case: no offer; reserved words: no offer.
-    assert.doesNotMatch(await (await get(`${s.url}/NEW-THING`)).text(), /create this link/i);
-    assert.doesNotMatch(await (await get(`${s.url}/links/x`)).text(), /create this link/i);
+    assert.doesNotMatch(await (await get(`${s.url}/NEW-THING`)).text(), /create this link|Create go\/|\/dashboard\/links\/new/i);
+    assert.doesNotMatch(await (await get(`${s.url}/links/x`)).text(), /create this link|Create go\/|\/dashboard\/links\/new/i);
   });
 
   test('did-you-mean never reveals a private or secure slug to someone who may not discover it', async () => {
@@ -192,6 +192,15 @@ describe('resolver', () => {
     const r = await (await get(`${s.url}/jria`, { Host: 'go.example.com' })).text();
     assert.match(r, /Did you mean/);
     assert.match(r, /go\/jira/);
+  });
+
+  test('the nearest suggestion is the focused primary action, with its title; creating the typo is the lesser choice', async () => {
+    const r = await (await get(`${s.url}/jirb`, { Host: 'go.example.com', Cookie: aliceCookie })).text();
+    const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(r)![1]!;
+    assert.match(main, /<a class="btn btn-primary[^"]*" href="\/jira" autofocus>Open go\/jira — Jira<\/a>/);
+    assert.match(main, /<a class="btn btn-ghost" href="\/dashboard\/links\/new\?slug=jirb">Create go\/jirb<\/a>/);
+    assert.equal(main.match(/btn-primary/g)!.length, 1, 'one primary action');
+    assert.ok(main.indexOf('href="/jira"') < main.indexOf('/dashboard/links/new'), 'the suggestion comes first');
   });
 
   test('HTMX 404 is a fragment', async () => {

@@ -44,7 +44,7 @@ describe('finding people by email, on every surface', () => {
     assert.deepEqual(await shareIds(other.id), [carol.id]);
 
     const nobody = await web.send('POST', `/dashboard/links/${other.id}/shares`, { email: 'nobody@example.test' }, { htmx: true });
-    assert.match(nobody.body, /No user found with that email\./);
+    assert.match(nobody.body, /Nobody with that email has signed in yet\./);
     assert.deepEqual(await shareIds(other.id), [carol.id]);
   });
 

@@ -21,9 +21,11 @@ const NON_LLM_TOOLS = [
   'create_link',
   'delete_link',
   'get_link',
+  'get_link_history',
   'get_link_stats',
   'list_keywords',
   'list_links',
+  'restore_link_version',
   'share_link',
   'unshare_link',
   'update_link',
@@ -52,7 +54,7 @@ describe('MCP endpoint', () => {
   });
   after(async () => s.stop());
 
-  test('tools/list works without initialize and lists exactly the ten tools, each with an input schema', async () => {
+  test('tools/list works without initialize and lists exactly the twelve tools, each with an input schema', async () => {
     const r = await rawMcp(s, alice, rpc('tools/list'));
     assert.equal(r.status, 200, r.text);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/, 'one JSON response, no event stream');

@@ -21,10 +21,14 @@ const TOOLS = [
   'unshare_link',
   'add_co_owner',
   'get_link_stats',
+  'get_link_history',
+  'restore_link_version',
   'list_keywords',
 ];
 const ARG_NAMES = [
   'link',
+  'event_id',
+  'cursor',
   'slug',
   'url',
   'title',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { Resolver, type ResolveRequest, type Resolution, type ViewerSource } from '../../src/resolve/resolver.js';
+import type { Store } from '../../src/store/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { addShare, createLink, removeShare } from '../helpers/links.js';
@@ -29,15 +30,24 @@ describeEachDatabase('the resolver', (ctx) => {
       tokens.set(u.displayName, token);
     }
     await createLink(store, { slug: 'plain', url: 'https://plain.test/' }, owner.id);
-    const vault = await createLink(store, { slug: 'vault', url: 'https://vault.test/', visibility: 'secure' }, owner.id);
+    const vault = await createLink(store, { slug: 'vault', url: 'https://vault.test/', visibility: 'secure', aliases: ['safe'] }, owner.id);
     await addShare(store, vault.id, recipient.id, owner.id);
-    await createLink(store, { slug: 'jira', url: 'https://jira.test/browse/$ticket' }, owner.id);
+    await createLink(store, { slug: 'jira', url: 'https://jira.test/browse/$ticket', aliases: ['tickets'] }, owner.id);
+    await createLink(store, { slug: 'gh2', url: 'https://github.com/$org/$repo' }, owner.id);
+    await createLink(
+      store,
+      { slug: 'docs', url: 'https://docs.test/base?src=go#top', aliases: ['handbook'], forwardPathAndQuery: true },
+      owner.id,
+    );
+    await createLink(store, { slug: 'issues', url: 'https://issues.test/$project', forwardPathAndQuery: true }, owner.id);
     await store.keywords.create({ keyword: 'wiki', urlTemplate: 'https://wiki.test/{slug}' });
   });
 
   const session = (name: string): ViewerSource => ({ kind: 'session', token: tokens.get(name)! });
   const ask = (path: string, viewer: ViewerSource, host = 'go.example.test'): Promise<Resolution> => {
-    const req: ResolveRequest = { path, host, viewer };
+    const q = path.indexOf('?');
+    const req: ResolveRequest =
+      q === -1 ? { path, host, viewer, query: '' } : { path: path.slice(0, q), host, viewer, query: path.slice(q + 1) };
     const answer = resolver.resolve(req);
     const { driver, config } = ctx();
     const onFile = driver === 'sqlite3' && config.dsn !== ':memory:';
@@ -108,6 +118,102 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await ask('vault', { kind: 'session', token: 'n'.repeat(43) }), { kind: 'login' });
   });
 
+  test('an alias resolves exactly like its slug: visibility, templates, prefixes, forgiveness, the click on the link', async () => {
+    const { store } = ctx();
+    const vault = (await store.links.getBySlug('vault'))!;
+    assert.deepEqual(await ask('safe', { kind: 'anonymous' }), { kind: 'login' });
+    assert.deepEqual(await ask('safe', session('Stranger')), { kind: 'forbidden' });
+    const through = await ask('SAFE', session('Recipient'));
+    assert.equal(through.kind === 'redirect' && through.linkId, vault.id, 'the click is the link’s');
+    const ticket = await ask('tickets/ABC-1', { kind: 'anonymous' });
+    assert.equal(ticket.kind === 'redirect' && ticket.location, 'https://jira.test/browse/ABC-1');
+    const forgiven = await ask('tickets.', { kind: 'anonymous' });
+    assert.equal(forgiven.kind, 'fill_in', 'normalisation forgiveness reaches aliases too');
+  });
+
+  test('forwarding appends the extra path and merges the query; other links drop both', async () => {
+    const deep = await ask('docs/guides/set%20up?lang=en&x=a%26b', { kind: 'anonymous' });
+    assert.equal(deep.kind === 'redirect' && deep.location, 'https://docs.test/base/guides/set%20up?src=go&lang=en&x=a%26b#top');
+    const byAlias = await ask('handbook/a?b=c', { kind: 'anonymous' });
+    assert.equal(byAlias.kind === 'redirect' && byAlias.location, 'https://docs.test/base/a?src=go&b=c#top');
+    const bare = await ask('docs', { kind: 'anonymous' });
+    assert.equal(bare.kind === 'redirect' && bare.location, 'https://docs.test/base?src=go#top', 'nothing to forward: unchanged');
+    const plain = await ask('plain/extra?q=1', { kind: 'anonymous' });
+    assert.equal(plain.kind === 'redirect' && plain.location, 'https://plain.test/', 'no forwarding: extra path and query dropped');
+    const template = await ask('issues/core/tree/main?tab=files', { kind: 'anonymous' });
+    assert.equal(template.kind === 'redirect' && template.location, 'https://issues.test/core/tree/main?tab=files');
+    const named = await ask('issues?project=web&tab=1', { kind: 'anonymous' });
+    assert.equal(
+      named.kind === 'redirect' && named.location,
+      'https://issues.test/web?tab=1',
+      'a variable from the query is not forwarded',
+    );
+    assert.equal((await ask('docs/..', { kind: 'anonymous' })).kind, 'not_found', 'a dot segment never walks up the path');
+  });
+
+  test('a template without its values asks for them; values come from the path or by name from the query', async () => {
+    const { store } = ctx();
+    const jira = (await store.links.getBySlug('jira'))!;
+    const bare = await ask('jira', { kind: 'anonymous' });
+    assert.equal(bare.kind, 'fill_in');
+    assert.deepEqual(bare.kind === 'fill_in' && { slug: bare.slug, id: bare.link.id, values: bare.values }, {
+      slug: 'jira',
+      id: jira.id,
+      values: [null],
+    });
+    assert.deepEqual((await ask('jira/', { kind: 'anonymous' })).kind, 'fill_in', 'an empty value is no value');
+    const byName = await ask('jira?ticket=ABC-123', { kind: 'anonymous' });
+    assert.equal(byName.kind === 'redirect' && byName.location, 'https://jira.test/browse/ABC-123');
+    const half = await ask('gh2/joe', { kind: 'anonymous' });
+    assert.deepEqual(half.kind === 'fill_in' && half.values, ['joe', null], 'given values are kept for the page');
+    const filled = await ask('gh2/joe?repo=links', { kind: 'anonymous' });
+    assert.equal(filled.kind === 'redirect' && filled.location, 'https://github.com/joe/links');
+    assert.equal((await ask('tickets', { kind: 'anonymous' })).kind, 'fill_in', 'through an alias too');
+    assert.deepEqual(
+      await ask('jira/a/b', { kind: 'anonymous' }),
+      { kind: 'not_found', slug: 'jira', offerCreate: false },
+      'too many values',
+    );
+    // The gates come first: a stranger learns nothing of a secure template's variables.
+    const secret = await createLink(store, { slug: 'secret-tpl', url: 'https://s.test/$x', visibility: 'secure' }, owner.id);
+    assert.deepEqual(await ask('secret-tpl', session('Stranger')), { kind: 'forbidden' });
+    assert.deepEqual(await ask('secret-tpl', { kind: 'anonymous' }), { kind: 'login' });
+    assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'fill_in');
+    await store.db.kysely.updateTable('links').set({ archived_at: 1 }).where('id', '=', secret.id).execute();
+    assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'not_found', 'an archived template asks nothing');
+  });
+
+  test('`name+` finds the link by slug or alias and leaves the access decision to the link page', async () => {
+    const { store } = ctx();
+    const vault = (await store.links.getBySlug('vault'))!;
+    assert.deepEqual(await ask('vault+', { kind: 'anonymous' }), { kind: 'details', slug: 'vault', linkId: vault.id });
+    assert.deepEqual(await ask('Safe+', { kind: 'anonymous' }), { kind: 'details', slug: 'safe', linkId: vault.id });
+    assert.deepEqual(await ask('nothing+', { kind: 'anonymous' }), { kind: 'details', slug: 'nothing', linkId: null });
+  });
+
+  test('a hit on a slug costs exactly the lookups it did before aliases existed', async () => {
+    const { store } = ctx();
+    const counted = countingStore(store);
+    const countingResolver = new Resolver(counted.store);
+    const lookups = async (path: string, viewer: ViewerSource, host = 'go.example.test') => {
+      counted.calls.length = 0;
+      const q = path.indexOf('?');
+      await countingResolver.resolve({ path: q === -1 ? path : path.slice(0, q), host, viewer, query: q === -1 ? '' : path.slice(q + 1) });
+      return [...counted.calls];
+    };
+    const anonymous: ViewerSource = { kind: 'anonymous' };
+    assert.deepEqual(await lookups('plain', anonymous), ['links.lookupForResolve']);
+    assert.deepEqual(await lookups('plain', anonymous, 'go'), ['links.lookupHostAndSlug'], 'a keyword-shaped host: one query for both');
+    assert.deepEqual(await lookups('plain', session('Owner')), ['links.lookupForResolve', 'sessions.viewer']);
+    // A path of several segments is first asked whether it starts with a keyword, as it always was.
+    const prefixed = ['keywords.templateFor', 'links.lookupForResolve'];
+    assert.deepEqual(await lookups('jira/ABC-1', anonymous), prefixed, 'a template by prefix');
+    assert.deepEqual(await lookups('docs/a/b?c=d', anonymous), prefixed, 'a forwarding link');
+    assert.deepEqual(await lookups('vault', session('Owner')), ['links.lookupForResolve', 'sessions.viewerOfLink']);
+    // Aliases cost one more lookup, only once the slug has missed.
+    assert.deepEqual(await lookups('handbook', anonymous), ['links.lookupForResolve', 'links.lookupAliasForResolve']);
+  });
+
   test('a session whose user was deleted is handed back to the web layer, secure link or not', async () => {
     const { store, db, clock } = ctx();
     const gone = await store.users.create({ email: 'gone@resolver.test', displayName: 'Gone' });
@@ -118,3 +224,33 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await ask('plain', { kind: 'session', token }), { kind: 'handoff' });
   });
 });
+
+/** The resolver's store with every call of its lookups recorded, to hold the hot path to its count. */
+function countingStore(store: Store): {
+  store: Pick<Store, 'links' | 'keywords' | 'sessions' | 'users' | 'access' | 'now'>;
+  calls: string[];
+} {
+  const calls: string[] = [];
+  const wrap = <T extends object>(name: string, target: T): T =>
+    new Proxy(target, {
+      get(t, p, r) {
+        const v = Reflect.get(t, p, r) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          calls.push(`${name}.${String(p)}`);
+          return (v as (...a: unknown[]) => unknown).apply(t, args);
+        };
+      },
+    });
+  return {
+    calls,
+    store: {
+      links: wrap('links', store.links),
+      keywords: wrap('keywords', store.keywords),
+      sessions: wrap('sessions', store.sessions),
+      users: wrap('users', store.users),
+      access: wrap('access', store.access),
+      now: store.now,
+    },
+  };
+}

@@ -179,7 +179,11 @@ describeEachDatabase('discovery and visibility', (ctx) => {
       const tagNames = (await store.tags.listWithCounts(viewer)).map((t) => t.slug);
       for (const t of ['only-private', 'only-secure', 'only-shared']) assert.ok(!tagNames.includes(t), `tag ${t} leaked`);
       for (const typo of ['priv-alphx', 'sec-alphx', 'priv-sharex', 'jira-secrex']) {
-        assert.deepEqual(await store.discovery.didYouMean(typo, viewer), [], typo);
+        assert.deepEqual(
+          (await store.discovery.didYouMean(typo, viewer)).map((x) => x.slug),
+          [],
+          typo,
+        );
       }
       for (const q of ['priv', 'sec-', 'secret', 'priv-alphx']) {
         const slugs = (await store.discovery.suggest(q, viewer, 10)).map((s) => s.slug);
@@ -238,27 +242,75 @@ describeEachDatabase('discovery and visibility', (ctx) => {
 
   test('did-you-mean: nearest first, then byte order; at most 3; distance ≤ 2; never q itself; nothing for one character', async () => {
     const { store } = ctx();
-    assert.deepEqual(await store.discovery.didYouMean('abcz', null), ['abcd', 'abce', 'abcf']);
-    assert.deepEqual(await store.discovery.didYouMean('ABCZ', null), ['abcd', 'abce', 'abcf'], 'q is lowercased');
+    assert.deepEqual(
+      (await store.discovery.didYouMean('abcz', null)).map((x) => x.slug),
+      ['abcd', 'abce', 'abcf'],
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('ABCZ', null)).map((x) => x.slug),
+      ['abcd', 'abce', 'abcf'],
+      'q is lowercased',
+    );
     // 'abcd' itself is excluded; 'abce'/'abcf' are 1 away, 'abxx' 2 away.
-    assert.deepEqual(await store.discovery.didYouMean('abcd', null), ['abce', 'abcf', 'abxx']);
-    assert.deepEqual(await store.discovery.didYouMean('wxyq', null), ['wxyz']);
-    assert.deepEqual(await store.discovery.didYouMean('wqqq', null), [], 'distance 3 is too far');
-    assert.deepEqual(await store.discovery.didYouMean('x', null), [], 'one character never suggests (link "q" is 1 away)');
-    assert.deepEqual(await store.discovery.didYouMean('', null), []);
-    assert.deepEqual(await store.discovery.didYouMean('pub-alphx', null), ['pub-alpha']);
+    assert.deepEqual(
+      (await store.discovery.didYouMean('abcd', null)).map((x) => x.slug),
+      ['abce', 'abcf', 'abxx'],
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('wxyq', null)).map((x) => x.slug),
+      ['wxyz'],
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('wqqq', null)).map((x) => x.slug),
+      [],
+      'distance 3 is too far',
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('x', null)).map((x) => x.slug),
+      [],
+      'one character never suggests (link "q" is 1 away)',
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('', null)).map((x) => x.slug),
+      [],
+    );
+    assert.deepEqual(await store.discovery.didYouMean('pub-alphx', null), [{ slug: 'pub-alpha', title: '' }], 'each with its title');
   });
 
   test('did-you-mean follows the viewer: owners and admins see their private slugs, inactive ones never', async () => {
     const { store } = ctx();
-    assert.deepEqual(await store.discovery.didYouMean('jira-secrex', viewerOf(w.owner)), ['jira-secret']);
-    assert.deepEqual(await store.discovery.didYouMean('jira-secrex', viewerOf(w.admin)), ['jira-secret']);
-    assert.deepEqual(await store.discovery.didYouMean('priv-sharex', viewerOf(w.recipient)), ['priv-shared']);
-    assert.deepEqual(await store.discovery.didYouMean('sec-alphx', viewerOf(w.coOwner)), ['sec-alpha']);
+    assert.deepEqual(
+      (await store.discovery.didYouMean('jira-secrex', viewerOf(w.owner))).map((x) => x.slug),
+      ['jira-secret'],
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('jira-secrex', viewerOf(w.admin))).map((x) => x.slug),
+      ['jira-secret'],
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('priv-sharex', viewerOf(w.recipient))).map((x) => x.slug),
+      ['priv-shared'],
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('sec-alphx', viewerOf(w.coOwner))).map((x) => x.slug),
+      ['sec-alpha'],
+    );
     for (const [who, viewer] of w.viewers) {
-      assert.deepEqual(await store.discovery.didYouMean('pub-expirex', viewer), [], who);
-      assert.deepEqual(await store.discovery.didYouMean('pub-archivex', viewer), [], who);
-      assert.deepEqual(await store.discovery.didYouMean('jira-olx', viewer), [], who);
+      assert.deepEqual(
+        (await store.discovery.didYouMean('pub-expirex', viewer)).map((x) => x.slug),
+        [],
+        who,
+      );
+      assert.deepEqual(
+        (await store.discovery.didYouMean('pub-archivex', viewer)).map((x) => x.slug),
+        [],
+        who,
+      );
+      assert.deepEqual(
+        (await store.discovery.didYouMean('jira-olx', viewer)).map((x) => x.slug),
+        [],
+        who,
+      );
     }
   });
 

@@ -134,7 +134,11 @@ describeEachDatabase('link store', (ctx) => {
     }
     assert.equal(await store.links.delete(link.id), true);
     const after = await rowsReferencing(c, link.id);
-    for (const [table, n] of Object.entries(after)) assert.equal(n, 0, `${table} still references the deleted link`);
+    for (const [table, n] of Object.entries(after)) {
+      // A link's history and what its owners were told about it outlive it (docs/history.md, docs/notifications.md).
+      if (table === 'link_events' || table === 'notifications') continue;
+      assert.equal(n, 0, `${table} still references the deleted link`);
+    }
     assert.equal(await store.links.get(link.id), null);
     assert.equal(await store.links.slugTaken(link.slug), false, 'the slug becomes free');
     // Users and tags themselves survive.

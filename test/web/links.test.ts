@@ -69,8 +69,12 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
 
   test('checks run in order, the first failure shows beside its field, the input is kept and nothing is saved', async () => {
     const cases: Array<[Record<string, string>, string, string]> = [
-      [{ slug: 'Bad Slug', url: 'ftp://x', title: 'x'.repeat(201) }, 'link-slug-error', 'slug must match [a-z0-9][a-z0-9-]*[a-z0-9]'],
-      [{ slug: 'admin', url: 'https://a.example' }, 'link-slug-error', 'slug is reserved and cannot be used: "admin"'],
+      [
+        { slug: 'Bad Slug!', url: 'ftp://x', title: 'x'.repeat(201) },
+        'link-slug-error',
+        'A short name uses lowercase letters, digits and hyphens, and starts and ends with a letter or digit.',
+      ],
+      [{ slug: 'admin', url: 'https://a.example' }, 'link-slug-error', "'admin' is used by the app. Choose another name."],
       [{ slug: 'ok-one', url: 'ftp://files.example', title: 'x'.repeat(201) }, 'link-url-error', 'url must start with http:// or https://'],
       [
         { slug: 'ok-one', url: 'https://x.example/$a/$a', title: 'x'.repeat(201) },
@@ -123,26 +127,38 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     assert.equal(page.status, 400, 'a plain form gets the page again with 400');
     has(mainOf(page.body), /<h1[^>]*>New link<\/h1>/);
     has(page.body, /value="https:\/\/kept.example\/page"/);
+    has(
+      page.body,
+      /<button type="button" class="[^"]*js-only" data-slug-suggestion="nope">Use nope<\/button>/,
+      'the slug meant, one click away',
+    );
+    has(page.body, /<span class="no-js-only">Try <span class="font-mono">nope<\/span>\.<\/span>/, 'and in words without JavaScript');
+    lacks(page.body, /reserved:|\[a-z0-9\]/, 'no rule syntax, no list of reserved names');
   });
 
   test('a taken slug keeps the modal open with the taken message and the URL', async () => {
     await create(alice, 'taken');
     const r = await alice.send('POST', '/dashboard/links', { slug: 'taken', url: 'https://another.example/x' }, { htmx: true });
     assert.equal(r.status, 200);
-    has(r.body, /That slug is already taken. Choose a different one./);
+    has(r.body, /go\/taken is taken\. Choose another name\./);
+    has(r.body, /<a class="link link-brand" href="\/taken"[^>]*>Open it<\/a>/);
     has(r.body, /value="https:\/\/another.example\/x"/);
     const archivedId = await linkId('taken');
     await setLifecycle(s.store, archivedId, { archived: true });
     const again = await alice.send('POST', '/dashboard/links', { slug: 'taken', url: 'https://another.example/x' }, { htmx: true });
-    has(again.body, /That slug is already taken/, 'an archived link keeps its slug');
+    has(again.body, /go\/taken is taken/, 'an archived link keeps its slug');
   });
 
-  test('the live slug check: empty, format, reserved, taken, available', async () => {
+  test('the live slug check: empty, format with the slug meant, reserved, taken with a way to it, available', async () => {
     const check = async (slug: string) => (await alice.page(`/dashboard/links/validate-slug?slug=${encodeURIComponent(slug)}`)).body;
     assert.equal(await check(''), '');
-    has(await check('Has Space'), /class="error-text">slug must match/);
-    has(await check('links'), /slug is reserved and cannot be used: &quot;links&quot;/);
-    has(await check('jira'), /class="error-text">Slug already taken</);
+    const bad = await check('Bad Slug!');
+    has(bad, /class="error-text">A short name uses lowercase letters, digits and hyphens/);
+    has(bad, /data-slug-suggestion="bad-slug">Use bad-slug<\/button>/);
+    lacks(await check('!!!'), /data-slug-suggestion/, 'nothing usable to suggest');
+    has(await check('links'), /'links' is used by the app\. Choose another name\./);
+    lacks(await check('links'), /admin|dashboard/, 'the reserved list is not dumped');
+    has(await check('jira'), /class="error-text">go\/jira is taken — <a class="link" href="\/jira"[^>]*>open it<\/a>/);
     has(await check('brand-new'), /class="success-text[^"]*"[\s\S]*Available!/);
     assert.equal((await anonymous(s).page('/dashboard/links/validate-slug?slug=x')).status, 302);
   });

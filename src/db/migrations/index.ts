@@ -17,8 +17,8 @@ const ALL: MigrationStep[] = [
   ...sessionMigrations,
   ...dirtyDayMigrations,
   ...historyMigrations,
-  ...linkNameMigrations,
   ...notifyMigrations,
+  ...linkNameMigrations,
 ];
 
 export function migrationNames(): string[] {

@@ -16,6 +16,8 @@ import { registerKeywordRoutes } from './keywords.js';
 import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
 import { registerLinkRoutes } from './links.js';
+import { registerNotificationRoutes } from './notifications.js';
+import { registerWebhookRoutes } from './webhooks.js';
 import { spend, type ApiBudgets } from './rateLimit.js';
 import { NAMED_SCHEMAS } from './schemas.js';
 import { registerStatsRoutes } from './stats.js';
@@ -86,6 +88,8 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
     registerTagRoutes(api, deps);
     registerAdminRoutes(api, deps);
     registerLinkExportRoute(api, deps);
+    registerNotificationRoutes(api, deps);
+    registerWebhookRoutes(api, deps);
     registerImportRoute(api, deps);
     deps.extend?.(api);
   });

@@ -3,6 +3,7 @@ import { BROWSER_FAMILIES, OS_FAMILIES } from '../../domain/userAgent.js';
 import type { HealthResource, LinkResource, OwnerResource, ShareResource } from '../../links/index.js';
 import { ApiErrorSchema } from './errors.js';
 import { HISTORY_SCHEMAS } from './historySchemas.js';
+import { NOTIFY_SCHEMAS } from './notifySchemas.js';
 import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
 import { UserSchema } from './users.js';
 
@@ -449,6 +450,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   BreakdownsSchema,
   AnalyticsSchema,
   ...HISTORY_SCHEMAS,
+  ...NOTIFY_SCHEMAS,
 ];
 
 /** Holds only when the two types are the same: a response schema and the resource it serialises. */

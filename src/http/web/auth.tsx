@@ -28,7 +28,7 @@ import { pageContext, sendHtml } from './render.js';
 
 export interface AuthDeps {
   config: Config;
-  store: Pick<Store, 'identities' | 'loginTokens' | 'now' | 'sessions' | 'users'>;
+  store: Pick<Store, 'identities' | 'loginTokens' | 'notifications' | 'now' | 'sessions' | 'users'>;
 }
 
 type Query = Record<string, unknown>;

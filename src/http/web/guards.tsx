@@ -17,7 +17,7 @@ import { isHtmx, pageContext, sendHtml } from './render.js';
 
 export interface GuardDeps {
   config: Config;
-  store: Pick<Store, 'now' | 'sessions' | 'users'>;
+  store: Pick<Store, 'notifications' | 'now' | 'sessions' | 'users'>;
 }
 
 /**
@@ -36,7 +36,11 @@ export function redirectToLogin(req: FastifyRequest, reply: FastifyReply, return
  * A session whose user no longer exists is destroyed and the browser sent to
  * sign in again (docs/auth.md#sessions). Returns the reply when it did so.
  */
-export async function dropOrphanedSession(deps: GuardDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
+export async function dropOrphanedSession(
+  deps: { config: Config; store: Pick<Store, 'now' | 'sessions' | 'users'> },
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | null> {
   const s = await currentSession(req, deps.store);
   if (!s.orphaned) return null;
   if (s.token) await deps.store.sessions.delete(s.token);

@@ -7,7 +7,8 @@ import type { LinkCaps } from '../../domain/caps.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import { Unreadable } from '../../domain/linkInput.js';
-import { slugError } from '../../domain/slug.js';
+import { slugAdvice } from '../../domain/slug.js';
+import { splitAliasList } from '../../domain/aliases.js';
 import { splitTagList } from '../../domain/tags.js';
 import type { Link } from '../../store/types.js';
 import { datetimeLocalValue } from '../../views/format.js';
@@ -32,7 +33,7 @@ import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTa
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
-import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, toastHeader } from './render.js';
+import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, shortKeyword, toastHeader } from './render.js';
 import {
   checkbox,
   field,
@@ -68,6 +69,8 @@ function formValues(req: FastifyRequest): LinkFormValues {
     expiresAt: field(req, 'expires_at'),
     healthChecksDisabled: checkbox(req, 'health_checks_disabled'),
     tags: field(req, 'tags'),
+    aliases: field(req, 'aliases'),
+    forwardPathAndQuery: checkbox(req, 'forward_path_and_query'),
   };
 }
 
@@ -79,6 +82,7 @@ function nulError(v: LinkFormValues, create: boolean): FormError | null {
     ['title', v.title],
     ['description', v.description],
     ['tags', v.tags],
+    ['aliases', v.aliases],
     ['visibility', v.visibility],
     ['expires_at', v.expiresAt],
   ];
@@ -95,15 +99,26 @@ function draftOf(v: LinkFormValues) {
     description: v.description,
     visibility: v.visibility,
     tags: splitTagList(v.tags),
+    aliases: splitAliasList(v.aliases),
     expiresAt: parsed.ok ? parsed.value : new Unreadable(new AppError('BAD_REQUEST', parsed.message, 'expires_at')),
     healthChecksDisabled: v.healthChecksDisabled,
+    forwardPathAndQuery: v.forwardPathAndQuery,
   };
 }
 
-/** A refused save as the form shows it: the rule's message beside its field. */
-function formError(e: unknown, fallback: string): FormError | null {
+/**
+ * A refused save as the form shows it: the rule's message beside its field; a slug's in plain
+ * words with the slug meant, or the link that holds it (docs/web-ui.md#link-forms).
+ */
+function formError(e: unknown, fallback: string, slug: string, shortKeyword: string): FormError | null {
   if (!isAppError(e)) return null;
-  if (e.code === 'SLUG_CONFLICT') return { field: 'slug', message: 'That slug is already taken. Choose a different one.' };
+  if (e.code === 'SLUG_CONFLICT')
+    return { field: 'slug', message: `${shortKeyword}/${slug} is taken. Choose another name.`, open: `/${slug}` };
+  if (e.code === 'ALIAS_CONFLICT') return { field: 'aliases', message: `${e.message}. Choose a different one.` };
+  if (e.field === 'slug') {
+    const advice = slugAdvice(slug) ?? { message: e.message, suggestion: null };
+    return { field: 'slug', message: advice.message, suggestion: advice.suggestion };
+  }
   if (e.status === 400) return { field: e.field ?? null, message: e.message };
   return { field: null, message: fallback };
 }
@@ -171,10 +186,13 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/dashboard/links/validate-slug', guard, async (req, reply) => {
     const slug = query(req, 'slug').trim();
     if (slug === '') return sendFragment(reply, '');
-    const msg = slugError(slug);
-    if (msg) return sendFragment(reply, renderFragment(<SlugCheck state="error" message={msg} />));
-    const taken = await store.links.slugTaken(slug);
-    return sendFragment(reply, renderFragment(<SlugCheck state={taken ? 'taken' : 'available'} />));
+    const advice = slugAdvice(slug);
+    if (advice)
+      return sendFragment(reply, renderFragment(<SlugCheck state="error" message={advice.message} suggestion={advice.suggestion} />));
+    if (await store.links.slugTaken(slug)) {
+      return sendFragment(reply, renderFragment(<SlugCheck state="taken" slug={slug} shortKeyword={shortKeyword(config, req)} />));
+    }
+    return sendFragment(reply, renderFragment(<SlugCheck state="available" />));
   });
 
   app.get('/dashboard/links/new', guard, async (req, reply) =>
@@ -189,7 +207,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     try {
       created = await links.create(requestActor(req), { slug: values.slug, ...draftOf(values) });
     } catch (e) {
-      const error = formError(e, 'Could not create the link. Please try again.');
+      const error = formError(e, 'Could not create the link. Please try again.', values.slug, shortKeyword(config, req));
       if (!error) req.log.error({ err: e }, 'creating a link from the web form failed');
       const shown = error ?? { field: null, message: 'Could not create the link. Please try again.' };
       return renderForm(req, reply, { mode: 'create', values, error: shown }, isAppError(e) ? e.status : 500);
@@ -242,6 +260,8 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       expiresAt: datetimeLocalValue(view.expiresAt),
       healthChecksDisabled: view.healthChecksDisabled,
       tags: view.tags.map((t) => t.name).join(', '),
+      aliases: view.aliases.join(', '),
+      forwardPathAndQuery: view.forwardPathAndQuery,
     };
     return renderForm(req, reply, { mode: 'edit', values, linkId: view.id });
   });
@@ -258,7 +278,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       // One transaction: the fields and the tag set are saved together or not at all.
       await links.update(got.actor, got, draftOf(values));
     } catch (e) {
-      const error = formError(e, 'Update failed.');
+      const error = formError(e, 'Update failed.', link.slug, shortKeyword(config, req));
       if (!error) req.log.error({ err: e }, 'updating a link from the web form failed');
       const shown = error ?? { field: null, message: 'Update failed.' };
       return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: shown }, isAppError(e) ? e.status : 500);

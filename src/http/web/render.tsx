@@ -130,16 +130,19 @@ function readFlash(req: FastifyRequest): PageContext['flash'] {
 
 export interface PageDeps {
   config: Config;
-  store: Pick<Store, 'now' | 'sessions' | 'users'>;
+  store: Pick<Store, 'now' | 'sessions' | 'users' | 'notifications'>;
 }
 
 export async function pageContext(deps: PageDeps, req: FastifyRequest, user?: User | null): Promise<PageContext> {
+  const who = user === undefined ? await currentUser(req, deps.store) : user;
   return {
-    user: user === undefined ? await currentUser(req, deps.store) : user,
+    user: who,
     theme: parseTheme((req.cookies as Record<string, string | undefined>).theme),
     path: req.url.split('?')[0]!,
     shortKeyword: shortKeyword(deps.config, req),
     flash: readFlash(req),
+    // One indexed count per full page for the layout's bell; fragments have no layout.
+    unreadNotifications: who && !isHtmx(req) ? await deps.store.notifications.unreadCount(who.id) : undefined,
   };
 }
 

@@ -1,42 +1,65 @@
+import type { Suggestion } from '../../store/discovery.js';
 import type { ComponentChildren } from 'preact';
 
 export interface NotFoundProps {
   /** The slug (first path segment) that missed, as typed. */
   slug: string;
   shortKeyword: string;
-  suggestions: readonly string[];
+  /** Near misses the viewer may discover, nearest first. */
+  suggestions: readonly Suggestion[];
   /** The slug to offer creating, or null when no create offer applies. */
   createSlug: string | null;
   signedIn: boolean;
+  /** Said instead of "nobody has made it": the name is held by a link that leads nowhere now. */
+  held?: boolean;
 }
 
-/** The resolver's 404 (docs/web-ui.md#error-pages): did-you-mean, then the create offer. */
-export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn }: NotFoundProps) {
+/** `go/slack — Acme Slack`, or just the short link when it has no title. */
+const named = (shortKeyword: string, s: Suggestion) => `${shortKeyword}/${s.slug}${s.title ? ` — ${s.title}` : ''}`;
+
+/**
+ * The resolver's 404 (docs/web-ui.md#error-pages). The nearest suggestion is the page's one
+ * primary action, focused, so Enter follows it; other near misses are listed under it; the
+ * create offer comes after, as the lesser choice when there is a suggestion.
+ */
+export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn, held = false }: NotFoundProps) {
   const newPath = createSlug ? `/dashboard/links/new?slug=${encodeURIComponent(createSlug)}` : '';
+  const [best, ...others] = suggestions;
+  const createClass = best ? 'btn btn-ghost' : 'btn btn-primary';
   return (
     <ErrorHero status={404} title={<>Link not found: {slug}</>} wide>
-      <p>There's no short link for {slug} yet.</p>
-      {suggestions.length > 0 && (
-        <div class="card bg-base-200 w-full">
-          <div class="card-body">
-            <h2 class="card-title text-base">Did you mean…</h2>
+      <p class="break-words">
+        {held
+          ? `${shortKeyword}/${slug} does not lead anywhere right now. The name is taken, so it cannot be created again.`
+          : `Nobody has made ${shortKeyword}/${slug}.`}
+      </p>
+      {best && (
+        <div class="w-full space-y-3">
+          <h2 class="text-base font-semibold">Did you mean…</h2>
+          {/* The one focused action: Enter follows it. */}
+          <a class="btn btn-primary h-auto min-h-10 py-2 max-w-full whitespace-normal break-words" href={`/${best.slug}`} autofocus>
+            {`Open ${named(shortKeyword, best)}`}
+          </a>
+          {others.length > 0 && (
             <ul class="space-y-1">
-              {suggestions.map((s) => (
+              {others.map((s) => (
                 <li>
-                  <a class="link link-primary font-mono" href={`/${s}`}>{`${shortKeyword}/${s}`}</a>
+                  <a class="link link-brand break-words" href={`/${s.slug}`}>
+                    {named(shortKeyword, s)}
+                  </a>
                 </li>
               ))}
             </ul>
-          </div>
+          )}
         </div>
       )}
       {createSlug &&
         (signedIn ? (
-          <a class="btn btn-primary" href={newPath}>
-            Create this link
+          <a class={createClass} href={newPath}>
+            {`Create ${shortKeyword}/${createSlug}`}
           </a>
         ) : (
-          <a class="btn btn-primary" href={`/auth/login?return_url=${encodeURIComponent(newPath)}`}>
+          <a class={createClass} href={`/auth/login?return_url=${encodeURIComponent(newPath)}`}>
             Sign in to create this link
           </a>
         ))}

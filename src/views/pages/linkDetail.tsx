@@ -343,6 +343,22 @@ export function LinkDetail(p: LinkDetailProps) {
                 Copy go-link
               </button>
             </div>
+            <p class="text-sm text-base-content/70 -mt-2" data-plus-hint>
+              {'Add + to come back here: '}
+              <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}+`}</code>
+            </p>
+            {link.aliases.length > 0 && (
+              <div>
+                <p class="text-sm font-medium" id="aliases-label">
+                  Also known as
+                </p>
+                <ul class="flex flex-wrap gap-x-4 gap-y-1 font-mono" aria-labelledby="aliases-label" data-aliases>
+                  {link.aliases.map((a) => (
+                    <li class="break-all">{`${p.shortKeyword}/${a}`}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <div>
               <p class="text-sm font-medium">Destination:</p>
               {href ? (
@@ -354,6 +370,14 @@ export function LinkDetail(p: LinkDetailProps) {
                 <p class="break-all">{link.url}</p>
               )}
             </div>
+            {link.forwardPathAndQuery && (
+              <p class="text-sm" data-forwarding>
+                {'Forwards extra path and query: '}
+                <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}/more?x=1`}</code>
+                {' opens the destination followed by '}
+                <code class="font-mono">/more?x=1</code>.
+              </p>
+            )}
             {link.title && (
               <div>
                 <p class="text-sm font-medium">Title</p>

@@ -13,6 +13,9 @@ export interface LinkFormValues {
   expiresAt: string;
   healthChecksDisabled: boolean;
   tags: string;
+  /** Comma- or space-separated (docs/links.md#aliases). */
+  aliases: string;
+  forwardPathAndQuery: boolean;
 }
 
 export const EMPTY_LINK_FORM: LinkFormValues = {
@@ -24,12 +27,18 @@ export const EMPTY_LINK_FORM: LinkFormValues = {
   expiresAt: '',
   healthChecksDisabled: false,
   tags: '',
+  aliases: '',
+  forwardPathAndQuery: false,
 };
 
 /** A failed save: `field` places the message beside its input; null shows it above the form. */
 export interface FormError {
   field: string | null;
   message: string;
+  /** A slug the person probably meant, offered as a one-click fix (docs/links.md#slug-suggestions). */
+  suggestion?: string | null;
+  /** Where the link that already holds the typed slug goes (`/slug`): "open it". */
+  open?: string | null;
 }
 
 export interface LinkFormProps {
@@ -98,6 +107,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
   const visErr = errFor(error, 'visibility');
   const expErr = errFor(error, 'expires_at');
   const tagErr = errFor(error, 'tags');
+  const aliasErr = errFor(error, 'aliases');
   const general = error && error.field === null ? error.message : undefined;
   return (
     <form method="post" action={action} class="space-y-4" data-link-form {...hx} hx-disabled-elt="find button[type=submit]" novalidate>
@@ -125,15 +135,18 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
               autofocus
               aria-invalid={slugErr ? 'true' : undefined}
               aria-describedby={described('link-slug', slugErr, true)}
+              data-slug-input
+              data-slug-source
               hx-get="/dashboard/links/validate-slug"
               hx-trigger="input changed delay:300ms"
               hx-target="#slug-check"
               hx-sync="this:replace"
             />
           ) : (
-            <input id="link-slug" type="text" value={values.slug} disabled aria-describedby="link-slug-hint" />
+            <input id="link-slug" type="text" value={values.slug} disabled aria-describedby="link-slug-hint" data-slug-source />
           )}
         </div>
+        {slugErr && error && <SlugFix suggestion={error.suggestion ?? null} open={error.open ?? null} />}
         {create && <div id="slug-check" class="text-sm min-h-5" aria-live="polite"></div>}
       </Field>
 
@@ -231,6 +244,26 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
         <div id="tag-suggestions" class="flex flex-wrap gap-1" data-tag-suggestions aria-live="polite"></div>
       </Field>
 
+      <Field
+        id="link-aliases"
+        label="Aliases"
+        error={aliasErr}
+        hint={`Up to 10 more names that lead to the same place, e.g. ${shortKeyword}/handbook. Comma-separated.`}
+      >
+        <input
+          id="link-aliases"
+          name="aliases"
+          type="text"
+          value={values.aliases}
+          autocomplete="off"
+          autocapitalize="none"
+          spellcheck={false}
+          class={`input w-full font-mono${aliasErr ? ' input-error' : ''}`}
+          aria-invalid={aliasErr ? 'true' : undefined}
+          aria-describedby={described('link-aliases', aliasErr, true)}
+        />
+      </Field>
+
       <div class="grid gap-4 sm:grid-cols-2 items-start">
         <Field id="link-expires" label="Expires (UTC)" error={expErr} hint="Optional. Leave empty and the link never expires.">
           <input
@@ -258,7 +291,25 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
         </div>
       </div>
 
-      <div class="flex justify-end gap-2 pt-2">
+      <label class="flex items-start gap-2 cursor-pointer">
+        <input
+          type="checkbox"
+          name="forward_path_and_query"
+          value="true"
+          class="checkbox checkbox-sm mt-0.5"
+          checked={values.forwardPathAndQuery}
+          aria-describedby="link-forward-hint"
+        />
+        <span class="text-sm">
+          Forward extra path and query
+          <span id="link-forward-hint" class="block text-xs text-base-content/70">
+            {`${shortKeyword}/slug/more?x=1 opens the destination followed by /more?x=1.`}
+          </span>
+        </span>
+      </label>
+
+      {/* In a dialog the actions stay in view while the fields scroll under them (app.css). */}
+      <div class={asModal ? 'modal-action' : 'flex justify-end gap-2 pt-2'}>
         {asModal ? (
           <button type="button" class="btn btn-ghost" data-modal-close>
             Cancel
@@ -350,8 +401,38 @@ export function LinkFormModal(props: Omit<LinkFormProps, 'asModal'>) {
   );
 }
 
-export function SlugCheck({ state, message }: { state: 'error' | 'taken' | 'available'; message?: string }) {
-  if (state === 'available') {
+/** The way out of a slug error: use the slug meant, or open the link that holds this one. */
+function SlugFix({ suggestion, open }: { suggestion: string | null; open: string | null }) {
+  if (!suggestion && !open) return null;
+  return (
+    <p class="flex flex-wrap items-center gap-2 text-sm mt-1">
+      {suggestion && (
+        <>
+          <button type="button" class="btn btn-xs btn-primary font-mono js-only" data-slug-suggestion={suggestion}>
+            {`Use ${suggestion}`}
+          </button>
+          <span class="no-js-only">
+            Try <span class="font-mono">{suggestion}</span>.
+          </span>
+        </>
+      )}
+      {open && (
+        <a class="link link-brand" href={open} target="_blank" rel="noopener">
+          Open it
+        </a>
+      )}
+    </p>
+  );
+}
+
+/** The live slug check (docs/web-ui.md#link-forms): available, taken (open it), or what is wrong and the slug meant. */
+export function SlugCheck(
+  p:
+    | { state: 'available' }
+    | { state: 'taken'; slug: string; shortKeyword: string }
+    | { state: 'error'; message: string; suggestion: string | null },
+) {
+  if (p.state === 'available') {
     return (
       <span class="success-text inline-flex items-center gap-1">
         <Icon name="check" class="size-4" />
@@ -359,7 +440,26 @@ export function SlugCheck({ state, message }: { state: 'error' | 'taken' | 'avai
       </span>
     );
   }
-  return <span class="error-text">{state === 'taken' ? 'Slug already taken' : message}</span>;
+  if (p.state === 'taken') {
+    return (
+      <span class="error-text">
+        {`${p.shortKeyword}/${p.slug} is taken — `}
+        <a class="link" href={`/${p.slug}`} target="_blank" rel="noopener">
+          open it
+        </a>
+      </span>
+    );
+  }
+  return (
+    <span class="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <span class="error-text">{p.message}</span>
+      {p.suggestion && (
+        <button type="button" class="btn btn-xs btn-primary font-mono" data-slug-suggestion={p.suggestion}>
+          {`Use ${p.suggestion}`}
+        </button>
+      )}
+    </span>
+  );
 }
 
 export function TagSuggestions({ names }: { names: readonly string[] }) {
