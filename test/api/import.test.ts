@@ -112,6 +112,12 @@ for (const [driver, env] of DRIVERS) {
       ]);
       assert.ok(link.body.links.every((l: { owners: Array<{ email: string }> }) => l.owners[0]!.email === ann.user.email));
 
+      const slackId = link.body.links.find((l: { slug: string }) => l.slug === 'slack').id;
+      const history = await call(s, 'GET', `/api/v1/links/${slackId}/history`, { as: ann });
+      assert.equal(history.status, 200, history.text);
+      const first = history.body.events.at(-1);
+      assert.deepEqual([first.kind, first.source], ['imported', 'golink'], 'the history names the import and its format');
+
       const again = await upload(s, '/api/v1/links/import', ann, [fixture('golink.jsonl')]);
       assert.equal(again.body.summary.skipped, 7);
       assert.equal(again.body.summary.created + again.body.summary.updated, 0);
