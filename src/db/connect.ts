@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { DbConfig, DbDriver } from '../config.js';
@@ -161,4 +161,9 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
       return { kysely, driver: 'mysql', sqlite: null, hotLookup: () => null, close: () => kysely.destroy() };
     }
   }
+}
+
+/** One round trip that proves the database answers (used where nothing else has been read yet). */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db.kysely);
 }

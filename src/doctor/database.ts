@@ -1,8 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { sql } from 'kysely';
 import type { Config, DbConfig } from '../config.js';
-import { connect, mysqlUri, type Db } from '../db/connect.js';
+import { connect, mysqlUri, ping, type Db } from '../db/connect.js';
 import { migrationStatus } from '../db/migrate.js';
 import { errorText, fail, ok, skip, warn, type CheckResult } from './check.js';
 
@@ -152,7 +151,7 @@ export async function checkDatabase(config: Pick<Config, 'db'>, cwd: string, kno
   let db: Db | null = null;
   try {
     db = connect(cfg, { poolSize: 1 });
-    await sql`select 1`.execute(db.kysely);
+    await ping(db);
   } catch (e) {
     await db?.close().catch(() => {});
     if (cfg.driver === 'sqlite3') {

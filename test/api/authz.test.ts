@@ -29,6 +29,10 @@ interface Fixture {
   candidate: { id: string; email: string };
   /** A token of the caller's own, for the revoke route. */
   callerTokenId: string | null;
+  /** The link's `created` history event, for the restore route. */
+  createdEventId: string;
+  /** A registered webhook endpoint, for the webhook admin routes. */
+  webhookId: string;
 }
 
 interface Row {
@@ -36,6 +40,7 @@ interface Row {
   method: string;
   path: (f: Fixture) => string;
   body?: (f: Fixture) => unknown;
+  headers?: Record<string, string>;
   /** Expected status for owner, co-owner, share recipient, other user, admin, no token. */
   expect: [number, number, number, number, number, number];
 }
@@ -133,6 +138,80 @@ const TABLE: Row[] = [
   { route: '#31 GET /admin/links', method: 'GET', path: () => '/api/v1/admin/links', expect: [403, 403, 403, 403, 200, 401] },
   { route: '#32 GET /links/export', method: 'GET', path: () => '/api/v1/links/export', expect: [403, 403, 403, 403, 200, 401] },
   { route: '#33 GET /admin/link-health', method: 'GET', path: () => '/api/v1/admin/link-health', expect: [403, 403, 403, 403, 200, 401] },
+  // docs/history.md#who-sees-what: reading needs CanView, restoring CanEdit, the audit is for admins.
+  { route: 'GET /links/{id}/history', method: 'GET', path: (f) => `${link(f)}/history`, expect: [200, 200, 200, 403, 200, 401] },
+  {
+    route: 'POST /links/{id}/history/{event_id}/restore',
+    method: 'POST',
+    path: (f) => `${link(f)}/history/${f.createdEventId}/restore`,
+    expect: [200, 200, 403, 403, 200, 401],
+  },
+  { route: 'GET /admin/events', method: 'GET', path: () => '/api/v1/admin/events', expect: [403, 403, 403, 403, 200, 401] },
+  // docs/notifications.md: everyone signed in has their own notifications and preferences.
+  { route: 'GET /notifications', method: 'GET', path: () => '/api/v1/notifications', expect: [200, 200, 200, 200, 200, 401] },
+  {
+    route: 'POST /notifications/read',
+    method: 'POST',
+    path: () => '/api/v1/notifications/read',
+    body: () => ({ all: true }),
+    expect: [200, 200, 200, 200, 200, 401],
+  },
+  {
+    route: 'GET /me/notification-preferences',
+    method: 'GET',
+    path: () => '/api/v1/me/notification-preferences',
+    expect: [200, 200, 200, 200, 200, 401],
+  },
+  {
+    route: 'PUT /me/notification-preferences',
+    method: 'PUT',
+    path: () => '/api/v1/me/notification-preferences',
+    body: () => ({ email: {} }),
+    expect: [200, 200, 200, 200, 200, 401],
+  },
+  // docs/notifications.md#webhooks: endpoints are an admin's business only.
+  {
+    route: 'POST /admin/webhooks',
+    method: 'POST',
+    path: () => '/api/v1/admin/webhooks',
+    body: () => ({ url: 'https://hooks.example.test/', events: ['*'] }),
+    expect: [403, 403, 403, 403, 201, 401],
+  },
+  { route: 'GET /admin/webhooks', method: 'GET', path: () => '/api/v1/admin/webhooks', expect: [403, 403, 403, 403, 200, 401] },
+  {
+    route: 'GET /admin/webhooks/{id}',
+    method: 'GET',
+    path: (f) => `/api/v1/admin/webhooks/${f.webhookId}`,
+    expect: [403, 403, 403, 403, 200, 401],
+  },
+  {
+    route: 'DELETE /admin/webhooks/{id}',
+    method: 'DELETE',
+    path: (f) => `/api/v1/admin/webhooks/${f.webhookId}`,
+    expect: [403, 403, 403, 403, 204, 401],
+  },
+  {
+    route: 'GET /admin/webhooks/{id}/deliveries',
+    method: 'GET',
+    path: (f) => `/api/v1/admin/webhooks/${f.webhookId}/deliveries`,
+    expect: [403, 403, 403, 403, 200, 401],
+  },
+  // No delivery yet: the admin learns that, nobody else learns anything.
+  {
+    route: 'POST /admin/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+    method: 'POST',
+    path: (f) => `/api/v1/admin/webhooks/${f.webhookId}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
+    expect: [403, 403, 403, 403, 404, 401],
+  },
+  // docs/api.md#importing-from-other-tools: anyone signed in imports links of their own.
+  {
+    route: 'POST /links/import',
+    method: 'POST',
+    path: () => '/api/v1/links/import?dry_run=true',
+    body: () => 'slug,url\n',
+    headers: { 'content-type': 'text/csv' },
+    expect: [200, 200, 200, 200, 200, 401],
+  },
 ];
 
 describe('authorization table: every endpoint × every relationship', () => {
@@ -161,6 +240,8 @@ describe('authorization table: every endpoint × every relationship', () => {
     await addShare(s.store, view.id, extraShare.id, actors.owner.user.id);
     const candidate = await s.store.users.create({ email: `candidate-${i}@example.test` });
     const callerToken = caller ? (await s.store.tokens.create(caller.user.id, 'to-revoke')).token.id : null;
+    const history = await s.store.linkEvents.page({ linkId: view.id, kinds: ['created'] }, { limit: 1 });
+    const webhook = await s.store.webhooks.create({ url: 'https://hooks.example.test/', events: ['*'], secret: 'whsec_dGFibGU=' });
     return {
       linkId: view.id,
       tagSlug: tagName,
@@ -168,6 +249,8 @@ describe('authorization table: every endpoint × every relationship', () => {
       extraShareId: extraShare.id,
       candidate,
       callerTokenId: callerToken,
+      createdEventId: history.events[0]!.id,
+      webhookId: webhook.id,
     };
   }
 
@@ -177,7 +260,7 @@ describe('authorization table: every endpoint × every relationship', () => {
       for (const role of ROLES) {
         const caller = role === 'none' ? null : actors[role];
         const f = await fixture(caller);
-        const r = await call(s, row.method, row.path(f), { as: caller, body: row.body?.(f) });
+        const r = await call(s, row.method, row.path(f), { as: caller, body: row.body?.(f), headers: row.headers });
         got.push(r.status);
         if (r.status >= 400) {
           assert.deepEqual(Object.keys(r.body ?? {}).sort(), ['code', 'error'], `${row.route} as ${role}: ${r.text}`);

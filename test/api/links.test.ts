@@ -84,7 +84,7 @@ describe('REST links: create, read, update, delete', () => {
         'reserved slug',
         { slug: 'links', url: 'https://e.test' },
         'INVALID_SLUG',
-        /reserved.*admin, api, auth, dashboard, healthz, links, mcp, metrics, readyz, s, static, u/,
+        /reserved.*admin, api, auth, dashboard, healthz, links, mcp, metrics, notifications, readyz, s, static, u/,
       ],
       ['long slug', { slug: long(129), url: 'https://e.test' }, 'INVALID_SLUG'],
       ['bad scheme', { slug: 'ok-1', url: 'ftp://e.test' }, 'INVALID_URL'],

@@ -508,7 +508,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await page.waitForURL(`${s.url}/dashboard`);
     await page.locator('main').getByRole('link', { name: 'New link' }).click();
     await page.waitForURL(`${s.url}/dashboard/links/new`);
-    await page.getByLabel('Slug').fill('no-js');
+    await page.getByLabel('Slug', { exact: true }).fill('no-js');
     await page.getByLabel('Destination URL').fill('https://plain.example');
     await page.getByRole('button', { name: 'Create link' }).click();
     await page.waitForURL(`${s.url}/dashboard`);

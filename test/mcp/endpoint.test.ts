@@ -70,8 +70,10 @@ describe('MCP endpoint', () => {
     const create = tools.find((t) => t.name === 'create_link')!;
     assert.deepEqual(create.inputSchema.required.sort(), ['slug', 'url']);
     assert.deepEqual(Object.keys(create.inputSchema.properties).sort(), [
+      'aliases',
       'description',
       'expires_at',
+      'forward_path_and_query',
       'health_checks_disabled',
       'share_with',
       'slug',
@@ -83,9 +85,11 @@ describe('MCP endpoint', () => {
     const update = tools.find((t) => t.name === 'update_link')!;
     assert.deepEqual(update.inputSchema.required, ['link']);
     assert.deepEqual(Object.keys(update.inputSchema.properties).sort(), [
+      'aliases',
       'archived',
       'description',
       'expires_at',
+      'forward_path_and_query',
       'health_checks_disabled',
       'link',
       'tags',

@@ -80,9 +80,9 @@ describe('aliases and forwarding in the web UI', () => {
     has(invalid.body, /id="link-aliases-error"/);
     const slugAsAlias = await bob.send('POST', '/dashboard/links', { slug: 'mine', url: 'https://b.example' }, { htmx: true });
     const slugError = /<p id="link-slug-error"[^>]*>([\s\S]*?)<\/p>/.exec(slugAsAlias.body);
-    assert.match(textOf(slugError?.[1] ?? ''), /That slug is already taken/, 'a slug that is an alias is taken');
+    assert.match(textOf(slugError?.[1] ?? ''), /go\/mine is taken/, 'a slug that is an alias is taken');
     const check = await bob.send('GET', '/dashboard/links/validate-slug?slug=mine');
-    has(check.body, /Slug already taken/, 'the live check knows aliases');
+    has(check.body, /go\/mine is taken/, 'the live check knows aliases');
   });
 
   test('a NUL in the aliases field is refused beside it', async () => {
