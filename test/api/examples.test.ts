@@ -28,11 +28,11 @@ function runScript(env: NodeJS.ProcessEnv): Promise<{ status: number | null; std
 
 const available = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
-describe('the README API examples', () => {
-  test('the README shows docs/api-examples.sh verbatim', () => {
-    const readme = readFileSync(resolve('README.md'), 'utf8');
+describe('the API examples', () => {
+  test('docs/api.md shows docs/api-examples.sh verbatim', () => {
+    const doc = readFileSync(resolve('docs/api.md'), 'utf8');
     const script = readFileSync(SCRIPT, 'utf8');
-    assert.ok(readme.includes(`\`\`\`sh\n${script}\`\`\``), 'README.md must contain docs/api-examples.sh as a ```sh block, unchanged');
+    assert.ok(doc.includes(`\`\`\`sh\n${script}\`\`\``), 'docs/api.md must contain docs/api-examples.sh as a ```sh block, unchanged');
   });
 
   describe('run against a live server', { skip: available('bash') && available('curl') ? false : 'bash or curl is not installed' }, () => {
