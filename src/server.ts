@@ -83,7 +83,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     });
     log = app.log;
     if (suggestions) app.addHook('onClose', async () => suggestions.close());
-    if (applied.length > 0) app.log.info(`applied migrations: ${applied.join(', ')}`);
+    if (applied.length > 0) {
+      app.log.info(`applied ${applied.length} migration${applied.length === 1 ? '' : 's'}, up to ${applied.at(-1)}`);
+    }
     clickWriter = createClickRecorder(db, store.clicks, config.db.dsn, { metrics, log: app.log, ipHashSecret });
     clickWriter.start();
     const gauges = startGaugeUpdater(store, metrics, app.log);

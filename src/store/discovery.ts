@@ -13,6 +13,14 @@ export interface Suggestion {
 }
 
 const TYPO_DISTANCE = 2;
+
+/**
+ * How many edits a query may be away from a name (docs/links.md#forgiveness-and-did-you-mean): two, but one
+ * for queries of three code points or fewer, where two edits reach nearly every short name.
+ */
+export function typoBudget(queryLength: number): number {
+  return queryLength <= 3 ? 1 : TYPO_DISTANCE;
+}
 const SUGGEST_CANDIDATES = 50;
 
 const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -28,7 +36,7 @@ export class DiscoveryStore {
     private readonly now: Clock,
   ) {}
 
-  /** Names (slugs and aliases) within edit distance 2 of `q`, nearest first, then byte order. */
+  /** Names (slugs and aliases) within the typo budget of `q`, nearest first, then byte order. */
   private async typoMatches(q: string, viewer: Viewer, exclude: ReadonlySet<string>): Promise<Array<Suggestion & { distance: number }>> {
     const len = codePointLength(q);
     const [slugs, aliases] = await Promise.all([
@@ -50,7 +58,7 @@ export class DiscoveryStore {
     for (const r of rows) {
       if (r.slug === q || exclude.has(r.slug)) continue;
       const distance = levenshtein(q, r.slug, TYPO_DISTANCE);
-      if (distance <= TYPO_DISTANCE) out.push({ slug: r.slug, title: r.title ?? '', distance });
+      if (distance <= typoBudget(len)) out.push({ slug: r.slug, title: r.title ?? '', distance });
     }
     return out.sort((a, b) => a.distance - b.distance || byteOrder(a.slug, b.slug));
   }

@@ -94,8 +94,9 @@ export class JobScheduler {
       await job.run(this.abort.signal);
       m?.jobRuns.inc({ job: job.name, outcome: 'ok' });
       m?.jobLastSuccess.set({ job: job.name }, this.opts.now() / 1000);
-      // One line per run names the replica, so logs show which one holds what.
-      this.opts.log.info({ job: job.name, holder: this.holder, startedAt, ms: this.opts.now() - startedAt }, `job ${job.name} ran`);
+      // One line per run names the replica, so logs show which one holds what; at debug level,
+      // because the outbox alone runs every tick and would bury everything else at info.
+      this.opts.log.debug({ job: job.name, holder: this.holder, startedAt, ms: this.opts.now() - startedAt }, `job ${job.name} ran`);
     } catch (e) {
       m?.jobRuns.inc({ job: job.name, outcome: 'error' });
       this.opts.log.error({ job: job.name, holder: this.holder, startedAt }, `job ${job.name} failed: ${(e as Error).message}`);

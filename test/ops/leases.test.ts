@@ -61,6 +61,8 @@ for (const driver of ['postgres', 'mysql'] as DbDriver[]) {
           BACKUP_INTERVAL_MS: String(INTERVALS['state-link-sweep']),
           JOE_CLICK_RETENTION: '90',
           JOE_HEALTH_CHECKS_ENABLED: 'true',
+          // The per-run lines these checks read are written at debug level.
+          JOE_LOG_LEVEL: 'debug',
         };
         // All three at once on an empty database: they race for migrations and the first leases too.
         servers.push(...(await Promise.all(['r1', 'r2', 'r3'].map((n) => spawnServer(n, env)))));

@@ -266,6 +266,16 @@ describeEachDatabase('discovery and visibility', (ctx) => {
       'distance 3 is too far',
     );
     assert.deepEqual(
+      (await store.discovery.didYouMean('jzz', null)).map((x) => x.slug),
+      [],
+      'two edits are too many for three characters: they would reach nearly every short name',
+    );
+    assert.deepEqual(
+      (await store.discovery.didYouMean('jaz', null)).map((x) => x.slug),
+      ['jar'],
+      'one edit still finds a short name',
+    );
+    assert.deepEqual(
       (await store.discovery.didYouMean('x', null)).map((x) => x.slug),
       [],
       'one character never suggests (link "q" is 1 away)',
@@ -321,10 +331,10 @@ describeEachDatabase('discovery and visibility', (ctx) => {
       { slug: 'fiji-trip', title: '' },
       { slug: 'docs', title: 'Jira runbook' },
     ]);
-    // Room to spare: typo matches (`jar`, `q`, both 2 away) follow the three bands.
+    // Room to spare, but `jar` and `q` are two edits away: too many for a two-character query.
     assert.deepEqual(
       (await store.discovery.suggest('JI', null, 10)).map((s) => s.slug),
-      ['jira', 'fiji-trip', 'docs', 'jar', 'q'],
+      ['jira', 'fiji-trip', 'docs'],
     );
     assert.deepEqual(
       (await store.discovery.suggest('JI', null, 2)).map((s) => s.slug),
