@@ -1,3 +1,4 @@
+import { authenticateBearer } from '../auth/bearer.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
@@ -103,8 +104,10 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       return notFound(req, reply, outcome.slug, true, user);
     };
     if (outcome.linkId === null) return fail(404);
-    if (!user) return fail(401);
-    const access = await deps.links.access(asUser(user), { id: outcome.linkId }, 'canView');
+    // A program asking for JSON may name itself with a personal access token, as on the REST API.
+    const viewer = user ?? (json ? await authenticateBearer({ store, log: req.log }, req) : null);
+    if (!viewer) return fail(401);
+    const access = await deps.links.access(asUser(viewer), { id: outcome.linkId }, 'canView');
     if (access.outcome === 'not_found') return fail(404);
     if (access.outcome === 'forbidden') return fail(access.link.visibility === 'public' ? 403 : 404);
     if (!json) return reply.code(302).header('location', `/dashboard/links/${access.link.id}`).send();

@@ -233,6 +233,19 @@ for (const driver of ALL_DRIVERS) {
           }
         }
       }
+      // A program asking for JSON may bring a personal access token instead of a session, with the same rule.
+      const tokenOf = async (email: string) => {
+        const user = (await s.store.users.findByEmail(email))!;
+        return { authorization: `Bearer ${(await s.store.tokens.create(user.id, 'plus')).plaintext}`, accept: 'application/json' };
+      };
+      const byOwner = await get(`${s.url}/vault+`, await tokenOf('owner@example.test'));
+      assert.equal(byOwner.status, 200);
+      assert.equal((JSON.parse(await byOwner.text()) as { id: string }).id, ids.get('vault'));
+      assert.equal((await get(`${s.url}/vault+`, await tokenOf('stranger@example.test'))).status, 404, 'a stranger learns nothing');
+      const forged = await get(`${s.url}/vault+`, { authorization: 'Bearer jl_notatoken', accept: 'application/json' });
+      assert.equal(forged.status, 401, 'an unknown token is no one');
+      const pageWithToken = await get(`${s.url}/vault+`, { authorization: (await tokenOf('owner@example.test')).authorization });
+      assert.match(pageWithToken.headers.get('location') ?? '', /^\/auth\/login/, 'a browser page never reads tokens');
       const signedIn = await get(`${s.url}/jira+`, cookies.get('owner'));
       assert.equal(signedIn.headers.get('location'), `/dashboard/links/${ids.get('jira')}`, 'a template too, without its values');
     });
