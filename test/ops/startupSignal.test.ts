@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { freePort, waitFor } from './support.js';
  */
 test('a SIGTERM during start-up stops the server once it has started, cleanly', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'joe-links-startsignal-'));
+  let running: ChildProcess | null = null;
   try {
     const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], {
       cwd: dir,
@@ -26,6 +27,7 @@ test('a SIGTERM during start-up stops the server once it has started, cleanly', 
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running = child;
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -41,6 +43,8 @@ test('a SIGTERM during start-up stops the server once it has started, cleanly', 
     assert.match(output, /"msg":"listening on /);
     assert.match(output, /"msg":"SIGTERM( \(during startup\))? received, shutting down"/);
   } finally {
+    // A failed wait must not leave a server running until the file's timeout.
+    if (running && running.exitCode === null && running.signalCode === null) running.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 });
