@@ -109,6 +109,20 @@ describe('joe-links CLI', () => {
     assert.match(retention.stderr, /90-day floor/);
   });
 
+  test('a database file that cannot be opened stops serve with one line naming the file and the fix', () => {
+    // A regular file where the database's directory should be: unwritable even for root.
+    const blocker = join(cwd, 'not-a-directory');
+    writeFileSync(blocker, '');
+    const serve = run(['serve'], { cwd, env: { JOE_DB_DSN: join(blocker, 'joe-links.db'), JOE_HTTP_ADDR: '127.0.0.1:0' } });
+    assert.equal(serve.code, 1);
+    const lines = serve.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, serve.stderr);
+    assert.match(
+      lines[0]!,
+      /^joe-links: cannot open the SQLite database .*not-a-directory\/joe-links\.db: .*must exist and be writable.*JOE_DB_DSN/,
+    );
+  });
+
   test('joe-links.yaml is read from the working directory; the environment wins', () => {
     const dir = mkdtempSync(join(tmpdir(), 'joe-links-yaml-'));
     writeFileSync(join(dir, 'joe-links.yaml'), 'db:\n  driver: sqlite3\n  dsn: ./from-yaml.db\n');

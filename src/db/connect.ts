@@ -52,17 +52,42 @@ export function mysqlUri(dsn: string): string {
 /** Page size of a new SQLite database file, in bytes (SQLite's default is 4096). */
 export const SQLITE_PAGE_SIZE = 16_384;
 
+/** Errors that mean the file or its directory cannot be created or written, as opposed to a damaged file. */
+const UNWRITABLE = new Set([
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+  'SQLITE_READONLY_DIRECTORY',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOTDIR',
+  'EEXIST',
+]);
+
 export function openSqlite(path: string): SqliteDatabase.Database {
-  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const db = new SqliteDatabase(path);
-  // Takes effect only while the file is still empty (a new install); an
-  // existing database keeps its page size. Every click dirties one page of
-  // the per-link index per clicked link, and larger pages gather more of a
-  // link's clicks per page write: at 480,000 stored clicks and a steady
-  // 14,000 redirects a second, the thread that stores them used 12.4–12.8 µs
-  // per click with 16 KiB pages against 15.4–16.9 µs with 4 KiB pages.
-  db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
-  db.pragma('journal_mode = WAL');
+  let db: SqliteDatabase.Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    db = new SqliteDatabase(path);
+    // Takes effect only while the file is still empty (a new install), and only before WAL mode
+    // is on; an existing database keeps its page size. Every click dirties one page of the
+    // per-link index per clicked link, and larger pages gather more of a link's clicks per page
+    // write: at 480,000 stored clicks and a steady 14,000 redirects a second, the thread that
+    // stores them used 12.4–12.8 µs per click with 16 KiB pages against 15.4–16.9 µs with 4 KiB.
+    db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
+    // The first statement that needs to write: an unwritable directory fails here.
+    db.pragma('journal_mode = WAL');
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || !UNWRITABLE.has(code)) throw e;
+    // SQLite's own words ("unable to open database file") name neither the file nor the fix.
+    const who = typeof process.getuid === 'function' ? ` by uid ${process.getuid()}` : '';
+    throw new Error(
+      `cannot open the SQLite database ${resolve(path)}: ${(e as Error).message}; ` +
+        `its directory must exist and be writable${who} (JOE_DB_DSN; joe-links doctor checks it)`,
+      { cause: e },
+    );
+  }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
