@@ -288,7 +288,7 @@ export function TimelineItem({ event, opts, note }: { event: TimelineEvent; opts
       <div class="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
         <p class="font-medium break-words min-w-0">
           <Headline event={event} />
-          {current && <span class="badge badge-sm badge-success badge-soft ml-2 align-middle">current version</span>}
+          {current && <span class="badge badge-sm badge-success ml-2 align-middle">current version</span>}
         </p>
         <LocalTime ms={event.at} class="text-sm text-base-content/70 whitespace-nowrap" />
       </div>
