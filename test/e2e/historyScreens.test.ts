@@ -52,7 +52,7 @@ describe('link history screens', { skip: chromiumSkip('history screens') }, () =
     await s.links.unarchive(a, link.id);
     await s.links.update(asSystem('cli'), link.id, { healthChecksDisabled: true });
     // Enough events for a second page on the link, and a deleted link in the audit.
-    for (let i = 1; i <= 40; i++) await s.links.update(a, link.id, { title: `Team handbook, revision ${i}` });
+    for (let i = 1; i <= 45; i++) await s.links.update(a, link.id, { title: `Team handbook, revision ${i}` });
     const gone = await s.links.create(a, { slug: 'a-very-long-slug-name-that-was-deleted-later-on', url: 'https://gone.example.com/' });
     await s.links.delete(a, gone.id);
     browser = await launchBrowser();
