@@ -176,11 +176,16 @@ export interface HistoryPageRequest {
   limit?: number;
   /** `nextCursor` of the previous page; anything this server did not issue is BAD_REQUEST. */
   cursor?: string;
+  /** `newerCursor` of a page: the page of events right after it, towards the newest (ignored with `cursor`). */
+  newerThan?: string;
 }
 
 export interface HistoryPage {
   events: HistoryEvent[];
+  /** The page of older events; null on the oldest page. */
   nextCursor: string | null;
+  /** The page of newer events; null on the newest page (the web audit's "Newer", docs/history.md#web-pages). */
+  newerCursor: string | null;
 }
 
 function pageSize(limit: number | undefined): number {
@@ -188,8 +193,8 @@ function pageSize(limit: number | undefined): number {
   return Math.min(Math.floor(limit), MAX_PAGE_SIZE);
 }
 
-/** The position after which a page starts: `<seq>` NUL `<event id>` in the keyset cursor format (docs/api.md#pagination). */
-function beforeSeq(cursor: string | undefined): number | undefined {
+/** The position a page starts from: `<seq>` NUL `<event id>` in the keyset cursor format (docs/api.md#pagination). */
+function cursorSeq(cursor: string | undefined): number | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   const p = decodeCursor(cursor);
   const seq = p && /^\d{1,15}$/.test(p.key) ? Number(p.key) : NaN;
@@ -204,11 +209,20 @@ async function readPage(
   req: HistoryPageRequest,
   full: (row: StoredLinkEvent) => boolean,
 ): Promise<HistoryPage> {
-  const page = await ctx.store.linkEvents.page(filter, { beforeSeq: beforeSeq(req.cursor), limit: pageSize(req.limit) });
+  const before = cursorSeq(req.cursor);
+  const after = before === undefined ? cursorSeq(req.newerThan) : undefined;
+  const towardsNewer = after !== undefined;
+  const page = await ctx.store.linkEvents.page(filter, { beforeSeq: before, afterSeq: after, limit: pageSize(req.limit) });
+  const first = page.events[0];
   const last = page.events[page.events.length - 1];
+  // A cursor names an event of the same listing, so the side it came from has events.
+  const older = towardsNewer || page.hasMore;
+  const newer = towardsNewer ? page.hasMore : before !== undefined;
+  const at = (e: StoredLinkEvent) => encodeCursor({ key: String(e.seq), id: e.id });
   return {
     events: page.events.map((row) => toHistoryEvent(row, full(row))),
-    nextCursor: page.hasMore && last ? encodeCursor({ key: String(last.seq), id: last.id }) : null,
+    nextCursor: older && last ? at(last) : null,
+    newerCursor: newer && first ? at(first) : null,
   };
 }
 

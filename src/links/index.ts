@@ -7,6 +7,7 @@ export {
   historyRecorder,
   isHistoryKind,
   MEMBER_KINDS,
+  VERSION_KINDS,
   type AuditFilter,
   type FieldChange,
   type HistoryEvent,

@@ -86,10 +86,14 @@ export class LinkEventStore {
     return r ? toStored(r) : null;
   }
 
-  /** Newest first, strictly before `beforeSeq` when given; `hasMore` says whether another page follows. */
+  /**
+   * Newest first. `beforeSeq` pages towards older events, `afterSeq` towards newer ones (the
+   * page right after it, read oldest first and turned round); `hasMore` says whether another
+   * page follows in the direction read.
+   */
   async page(
     filter: LinkEventFilter,
-    opts: { beforeSeq?: number; limit: number },
+    opts: { beforeSeq?: number; afterSeq?: number; limit: number },
   ): Promise<{ events: StoredLinkEvent[]; hasMore: boolean }> {
     let q = this.db.selectFrom('link_events').selectAll();
     if (filter.linkId !== undefined) q = q.where('link_id', '=', filter.linkId);
@@ -100,12 +104,15 @@ export class LinkEventStore {
       q = q.where((eb) => eb(eb.fn('lower', ['actor_email']), '=', email));
     }
     if (opts.beforeSeq !== undefined) q = q.where('seq', '<', opts.beforeSeq);
+    const newer = opts.beforeSeq === undefined && opts.afterSeq !== undefined;
+    if (newer) q = q.where('seq', '>', opts.afterSeq!);
     const rows = await q
-      .orderBy('seq', 'desc')
+      .orderBy('seq', newer ? 'asc' : 'desc')
       .limit(opts.limit + 1)
       .execute();
     const more = rows.length > opts.limit;
-    return { events: (more ? rows.slice(0, opts.limit) : rows).map(toStored), hasMore: more };
+    const kept = more ? rows.slice(0, opts.limit) : rows;
+    return { events: (newer ? kept.reverse() : kept).map(toStored), hasMore: more };
   }
 
   /** The events of one link that came after `seq`, newest first (a restore undoes them in this order). */

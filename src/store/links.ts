@@ -221,6 +221,14 @@ export class LinkStore {
     return r ? toLink(r) : null;
   }
 
+  /** Which of these ids still name a link (the audit marks the others deleted). */
+  async existingIds(ids: readonly string[], db: Executor = this.db): Promise<Set<string>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Set();
+    const rows = await db.selectFrom('links').select('id').where('id', 'in', unique).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async getBySlug(slug: string, db: Executor = this.db): Promise<Link | null> {
     const r = await db.selectFrom('links').select(LINK_COLUMNS).where('slug', '=', slug).executeTakeFirst();
     return r ? toLink(r) : null;

@@ -198,6 +198,9 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
                   <NavLink href="/admin/link-health" path={ctx.path} icon="pulse">
                     Link Health
                   </NavLink>
+                  <NavLink href="/admin/audit" path={ctx.path} icon="clock">
+                    Audit
+                  </NavLink>
                   <NavLink href="/admin/keywords" path={ctx.path} icon="terminal">
                     Keywords
                   </NavLink>

@@ -267,6 +267,29 @@ describeEachDatabase('link history', (ctx) => {
     assert.equal((await service.history(ann, link.id, { limit: 2 })).events.length, 2);
   });
 
+  test('Newer pages walk back towards the newest: the same pages, in order, as Older walked', async () => {
+    const { service, user } = setup();
+    const ann = asUser(await user('Ann'));
+    const link = await service.create(ann, { slug: unique('newer'), url: 'https://n.test' });
+    for (let i = 0; i < 11; i++) await service.update(ann, link.id, { title: `t${i}` });
+    const first = await service.history(ann, link.id, { limit: 5 });
+    assert.equal(first.newerCursor, null, 'the newest page has nothing newer');
+    const second = await service.history(ann, link.id, { limit: 5, cursor: first.nextCursor! });
+    const third = await service.history(ann, link.id, { limit: 5, cursor: second.nextCursor! });
+    assert.equal(third.events.length, 2);
+    assert.equal(third.nextCursor, null);
+    const ids = (p: { events: HistoryEvent[] }) => p.events.map((e) => e.id);
+
+    const backToSecond = await service.history(ann, link.id, { limit: 5, newerThan: third.newerCursor! });
+    assert.deepEqual(ids(backToSecond), ids(second));
+    assert.ok(backToSecond.nextCursor !== null && backToSecond.newerCursor !== null, 'both ways go on from the middle page');
+    const backToFirst = await service.history(ann, link.id, { limit: 5, newerThan: backToSecond.newerCursor! });
+    assert.deepEqual(ids(backToFirst), ids(first));
+    assert.equal(backToFirst.newerCursor, null);
+    assert.deepEqual(ids(await service.history(ann, link.id, { limit: 5, cursor: backToFirst.nextCursor! })), ids(second));
+    await assert.rejects(service.history(ann, link.id, { newerThan: 'x' }), { code: 'BAD_REQUEST', field: 'cursor' });
+  });
+
   test('the audit: every link’s events, filtered by slug, actor email and kind', async () => {
     const { service, user } = setup();
     const admin = asUser(await user('Root', 'admin'));

@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestActor } from '../actor.js';
-import QRCode from 'qrcode';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireUser } from './guards.js';
 import type { LinkCaps } from '../../domain/caps.js';
 import { AppError, isAppError } from '../../domain/errors.js';
-import { lifecycleState } from '../../domain/lifecycle.js';
 import { Unreadable } from '../../domain/linkInput.js';
 import { slugAdvice } from '../../domain/slug.js';
 import { splitAliasList } from '../../domain/aliases.js';
@@ -31,6 +29,7 @@ import {
 } from '../../views/pages/linkForm.js';
 import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
+import { linkDetailProps, qrCode, sendLinkDetail } from './linkDetail.js';
 import { webRoute } from './methodOverride.js';
 import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
 import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, shortKeyword, toastHeader } from './render.js';
@@ -150,36 +149,10 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     return sendHtml(req, reply, ctx, title, <LinkFormPage {...common} />, status);
   };
 
-  const detailProps = async (
-    req: FastifyRequest,
-    link: Link,
-    caps: LinkCaps,
-    extra: Partial<LinkDetailProps> = {},
-  ): Promise<LinkDetailProps> => {
-    const view = (await store.links.view(link.id))!;
-    const ctx = await pageContext(deps, req);
-    const origin = requestOrigin(config, req);
-    const [health, shares, qrSvg] = await Promise.all([
-      store.health.forLink(view),
-      caps.canManageShares && view.visibility === 'secure' ? store.shares.list(view.id) : Promise.resolve(null),
-      qrCode(`${origin}/${view.slug}`),
-    ]);
-    return {
-      link: view,
-      caps,
-      state: lifecycleState(view, store.now()),
-      health,
-      shares,
-      shortKeyword: ctx.shortKeyword,
-      origin,
-      qrSvg,
-      now: store.now(),
-      ...extra,
-    };
-  };
-
-  const sendDetail = async (req: FastifyRequest, reply: FastifyReply, props: LinkDetailProps, status = 200) =>
-    sendHtml(req, reply, await pageContext(deps, req), props.link.slug, <LinkDetail {...props} />, status);
+  const detailProps = (req: FastifyRequest, link: Link, caps: LinkCaps, extra: Partial<LinkDetailProps> = {}) =>
+    linkDetailProps(deps, req, link, caps, extra);
+  const sendDetail = (req: FastifyRequest, reply: FastifyReply, props: LinkDetailProps, status = 200) =>
+    sendLinkDetail(deps, req, reply, props, status);
 
   // --- live slug check and the forms ---------------------------------------
 
@@ -510,12 +483,4 @@ function typedEmail(req: FastifyRequest): string {
 function renewFrom(raw: string, isAdmin: boolean): RenewFrom {
   const from = RENEW_FROM.find((f) => f === raw) ?? 'dashboard';
   return from === 'admin' && !isAdmin ? 'dashboard' : from;
-}
-
-/**
- * The QR code of a short URL as SVG. It holds only geometry (the URL is
- * encoded in the modules, never written as text), so it is safe to inline.
- */
-export async function qrCode(url: string): Promise<string> {
-  return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
 }

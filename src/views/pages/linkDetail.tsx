@@ -6,6 +6,7 @@ import { Icon } from '../partials/icons.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
 import { LocalTime, RelativeTime } from '../partials/localTime.js';
 import { Avatar, FieldError, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
+import { HistorySection, type LinkHistoryProps } from './linkHistory.js';
 
 export interface LinkDetailProps {
   link: LinkView;
@@ -27,6 +28,8 @@ export interface LinkDetailProps {
   /** A calm note beside a person who already had the role being given (docs/web-ui.md#feedback). */
   ownersNotice?: MemberNotice | null;
   sharesNotice?: MemberNotice | null;
+  /** The newest page of the link's history (docs/history.md#web-pages). */
+  history: LinkHistoryProps;
 }
 
 /** A note shown beside one person of the owners or shares list. */
@@ -442,6 +445,7 @@ export function LinkDetail(p: LinkDetailProps) {
         email={p.ownersEmail}
       />
       {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} notice={p.sharesNotice} email={p.sharesEmail} />}
+      <HistorySection {...p.history} />
       {caps.canDelete && <DeleteDialog link={link} />}
     </div>
   );

@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import QRCode from 'qrcode';
+import type { LinkCaps } from '../../domain/caps.js';
+import { lifecycleState } from '../../domain/lifecycle.js';
+import { VERSION_KINDS, type GrantedLink } from '../../links/index.js';
+import type { Link } from '../../store/types.js';
+import { LinkDetail, type LinkDetailProps } from '../../views/pages/linkDetail.js';
+import type { LinkHistoryProps } from '../../views/pages/linkHistory.js';
+import { requestActor } from '../actor.js';
+import { pageContext, requestOrigin, sendHtml, shortKeyword } from './render.js';
+import type { WebDeps } from './support.js';
+
+/**
+ * What the link page shows (docs/web-ui.md#link-detail-page): the link with its health, shares
+ * and QR code, and the newest page of its history. The link routes and the history routes
+ * both answer with it.
+ */
+
+/** Events per page of the link page's history. */
+export const HISTORY_PAGE_SIZE = 20;
+
+/**
+ * One page of the link's history as the viewer may see it: read through the links layer,
+ * which hides the people of member events from those without CanManageShares.
+ */
+export async function linkHistoryProps(
+  deps: WebDeps,
+  req: FastifyRequest,
+  granted: GrantedLink,
+  opts: { cursor?: string; refusal?: LinkHistoryProps['refusal'] } = {},
+): Promise<LinkHistoryProps> {
+  const page = await deps.links.history(granted.actor, granted, { limit: HISTORY_PAGE_SIZE, cursor: opts.cursor });
+  return {
+    linkId: granted.link.id,
+    events: page.events,
+    nextCursor: page.nextCursor,
+    newest: opts.cursor === undefined,
+    canRestore: granted.caps.canEdit,
+    versionKinds: VERSION_KINDS,
+    shortKeyword: shortKeyword(deps.config, req),
+    refusal: opts.refusal ?? null,
+  };
+}
+
+export async function linkDetailProps(
+  deps: WebDeps,
+  req: FastifyRequest,
+  link: Link,
+  caps: LinkCaps,
+  extra: Partial<LinkDetailProps> = {},
+): Promise<LinkDetailProps> {
+  const { store, config } = deps;
+  const view = (await store.links.view(link.id))!;
+  const ctx = await pageContext(deps, req);
+  const origin = requestOrigin(config, req);
+  const granted: GrantedLink = { outcome: 'ok', link, caps, actor: requestActor(req) };
+  const [health, shares, qrSvg, history] = await Promise.all([
+    store.health.forLink(view),
+    caps.canManageShares && view.visibility === 'secure' ? store.shares.list(view.id) : Promise.resolve(null),
+    qrCode(`${origin}/${view.slug}`),
+    extra.history ? Promise.resolve(extra.history) : linkHistoryProps(deps, req, granted),
+  ]);
+  return {
+    link: view,
+    caps,
+    state: lifecycleState(view, store.now()),
+    health,
+    shares,
+    shortKeyword: ctx.shortKeyword,
+    origin,
+    qrSvg,
+    now: store.now(),
+    ...extra,
+    history,
+  };
+}
+
+export async function sendLinkDetail(
+  deps: WebDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  props: LinkDetailProps,
+  status = 200,
+): Promise<FastifyReply> {
+  return sendHtml(req, reply, await pageContext(deps, req), props.link.slug, <LinkDetail {...props} />, status);
+}
+
+/**
+ * The QR code of a short URL as SVG. It holds only geometry (the URL is
+ * encoded in the modules, never written as text), so it is safe to inline.
+ */
+export async function qrCode(url: string): Promise<string> {
+  return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+}
