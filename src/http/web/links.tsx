@@ -164,11 +164,13 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       caps.canManageShares && view.visibility === 'secure' ? store.shares.list(view.id) : Promise.resolve(null),
       qrCode(`${origin}/${view.slug}`),
     ]);
+    const healthError = health.status === 'broken' ? ((await store.health.row(view.id))?.lastError ?? null) : null;
     return {
       link: view,
       caps,
       state: lifecycleState(view, store.now()),
       health,
+      healthError,
       shares,
       shortKeyword: ctx.shortKeyword,
       origin,
