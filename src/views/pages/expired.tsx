@@ -1,5 +1,5 @@
 import type { LinkOwner } from '../../store/types.js';
-import { RenewButton } from '../partials/linkTable.js';
+import { RenewChoices } from '../partials/renewChoices.js';
 import { ErrorHero } from './errors.js';
 
 /**
@@ -21,9 +21,9 @@ export function Expired({ slug, owner, renewId = null }: { slug: string; owner: 
         </p>
       )}
       {renewId !== null && (
-        <div class="flex flex-wrap items-center justify-center gap-2">
+        <div class="space-y-2">
           <p>You can edit this link: renew it and it redirects again.</p>
-          <RenewButton linkId={renewId} from="detail" inPlace={false} />
+          <RenewChoices linkId={renewId} centered />
         </div>
       )}
     </ErrorHero>

@@ -6,6 +6,7 @@ import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
 import { LocalTime, RelativeTime } from '../partials/localTime.js';
+import { RenewChoices } from '../partials/renewChoices.js';
 import { Avatar, FieldError, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
 
 export interface LinkDetailProps {
@@ -438,6 +439,7 @@ export function LinkDetail(p: LinkDetailProps) {
                 <RelativeTime ms={link.expiresAt} now={p.now} />
               </p>
             )}
+            {state === 'expired' && caps.canEdit && <RenewChoices linkId={link.id} hxTarget="#link-detail" />}
             <HealthLine link={link} health={p.health} state={state} lastError={p.healthError ?? null} />
             <p class="text-sm text-base-content/70">
               {'Created '}
