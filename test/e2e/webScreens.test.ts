@@ -106,6 +106,26 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     problems.assertNone();
   }
 
+  /**
+   * The daily chart is scaled to its box, never scrolled: its last day (today) is in view and
+   * its axis text renders at 11 px or more.
+   */
+  async function chartFits(page: Page, width: number): Promise<void> {
+    const svg = page.locator('[data-chart] svg[data-chart-days]:visible');
+    assert.equal(await svg.count(), 1, 'one drawing of the chart is shown');
+    assert.equal(await svg.getAttribute('data-chart-layout'), width < 640 ? 'compact' : 'wide');
+    const facts = await svg.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const labels = Array.from(el.querySelectorAll('.chart-x-axis text')).map((t) => t.getBoundingClientRect());
+      const last = labels[labels.length - 1]!;
+      const viewBoxWidth = (el as SVGSVGElement).viewBox.baseVal.width;
+      const font = Number(el.querySelector('.chart-x-axis')!.getAttribute('font-size'));
+      return { right: box.right, lastRight: last.right, lastLeft: last.left, px: (font * box.width) / viewBoxWidth };
+    });
+    assert.ok(facts.right <= width && facts.lastRight <= width && facts.lastLeft >= 0, `today's label is in view at ${width}px`);
+    assert.ok(facts.px >= 11, `axis text renders at ${facts.px.toFixed(1)} px at ${width}px`);
+  }
+
   for (const theme of THEMES) {
     for (const width of WIDTHS) {
       test(`${theme} at ${width}px`, { timeout: 180_000 }, async () => {
@@ -179,6 +199,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
           for (const [name, path] of pages) {
             await page.goto(`${origin}${path}`);
             await check(page, problems, name, theme, width);
+            if (name === 'stats') await chartFits(page, width);
           }
           if (user === alice) {
             await page.goto(`${origin}/dashboard`);
