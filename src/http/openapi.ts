@@ -47,8 +47,10 @@ export async function registerOpenApi(api: FastifyInstance): Promise<void> {
         title: 'joe-links API',
         version: '1.0',
         description:
+          '[← Back to joe-links](/dashboard)\n\n' +
           'The REST API of joe-links, a self-hosted go-links service. Authenticate with a personal access token: ' +
-          'create one in the web UI under Settings → API tokens or with `joe-links tokens create --email you@example.com --name cli`, ' +
+          'create one in the web UI on the [API tokens](/dashboard/settings/tokens) page (your name’s menu → API Tokens) ' +
+          'or with `joe-links tokens create --email you@example.com --name cli`, ' +
           'then send it as `Authorization: Bearer jl_…`. Errors are `{"error": "…", "code": "…"}`; clients switch on `code`.',
       },
       servers: [{ url: API_BASE }],

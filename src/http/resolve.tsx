@@ -9,7 +9,7 @@ import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver } from '../resolve/resolver.js';
 import type { Store } from '../store/index.js';
 import { viewerOf, type User } from '../store/types.js';
-import { Expired } from '../views/pages/expired.js';
+import { Archived, Expired } from '../views/pages/expired.js';
 import { FillIn, neededPhrase } from '../views/pages/fillIn.js';
 import { Forbidden, NotFound } from '../views/pages/errors.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
@@ -156,7 +156,8 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       case 'forbidden':
         reply.header('cache-control', NO_STORE);
         return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
-      case 'expired': {
+      case 'expired':
+      case 'archived': {
         metrics.redirects.inc({ status: 'not_found' });
         reply.header('cache-control', NO_STORE);
         const { link, slug } = outcome;
@@ -164,14 +165,18 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
         const caps = await store.access.caps(link.id, viewerOf(user));
         const named = link.visibility === 'public' || caps.canView;
         const owner = named ? ((await store.owners.list(link.id)).find((o) => o.isPrimary) ?? null) : null;
-        const renewId = caps.canEdit ? link.id : null;
+        const editId = caps.canEdit ? link.id : null;
         // Same <title> as every other 404: the tab text must not set a dead link apart.
         return sendHtml(
           req,
           reply,
           await pageContext(deps, req, user),
           'Link not found',
-          <Expired slug={slug} owner={owner} renewId={renewId} />,
+          outcome.kind === 'expired' ? (
+            <Expired slug={slug} owner={owner} renewId={editId} />
+          ) : (
+            <Archived slug={slug} owner={owner} unarchiveId={editId} />
+          ),
           404,
         );
       }

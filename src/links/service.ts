@@ -59,8 +59,9 @@ export class LinkService {
     return unarchiveLink(this.ctx, actor, target);
   }
 
-  renew(actor: Actor, target: Target): Promise<LinkView> {
-    return renewLink(this.ctx, actor, target);
+  /** `expiresAt` null: never expires again; a time: expires then (docs/lifecycle.md#renewal). */
+  renew(actor: Actor, target: Target, expiresAt: number | null = null): Promise<LinkView> {
+    return renewLink(this.ctx, actor, target, expiresAt);
   }
 
   setHealthChecks(actor: Actor, target: Target, disabled: boolean): Promise<LinkView> {

@@ -256,9 +256,17 @@ export function unarchiveLink(ctx: LinkContext, actor: Actor, target: GrantedLin
   return change(ctx, actor, target, { archived: false }, 'unarchived');
 }
 
-/** Clears the expiry; never touches the archive state (docs/lifecycle.md). */
-export function renewLink(ctx: LinkContext, actor: Actor, target: GrantedLink | string): Promise<LinkView> {
-  return change(ctx, actor, target, { expiresAt: null }, 'renewed');
+/**
+ * Clears the expiry, or with `expiresAt` moves it to that later time; never touches the
+ * archive state (docs/lifecycle.md#renewal).
+ */
+export function renewLink(
+  ctx: LinkContext,
+  actor: Actor,
+  target: GrantedLink | string,
+  expiresAt: number | null = null,
+): Promise<LinkView> {
+  return change(ctx, actor, target, { expiresAt }, 'renewed');
 }
 
 /** The owner's opt-out of destination health checks. */

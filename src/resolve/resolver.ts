@@ -45,6 +45,7 @@ export type Resolution =
   | { kind: 'login' }
   | { kind: 'forbidden' }
   | { kind: 'expired'; slug: string; link: ResolveTarget }
+  | { kind: 'archived'; slug: string; link: ResolveTarget }
   /** `slug` is the first path segment as typed (decoded); a create offer only for plain misses. */
   | { kind: 'not_found'; slug: string; offerCreate: boolean }
   /**
@@ -210,7 +211,7 @@ export class Resolver {
     }
     // Reached only past the visibility gate: an expired secure link says nothing to a stranger.
     const state = lifecycleState(link, store.now());
-    if (state === 'archived') return miss(slug, false);
+    if (state === 'archived') return { kind: 'archived', slug, link };
     if (state === 'expired') return { kind: 'expired', slug, link };
     let location = link.url;
     let extra = link.forwardPathAndQuery ? rest : null;

@@ -6,6 +6,7 @@ import type { User } from '../../src/store/types.js';
 import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addOwner, createLink, setLifecycle, updateLink } from '../helpers/links.js';
+import { freePort } from '../stateLinks/support.js';
 
 /**
  * Every main page in both themes, at desktop width and at 375 px: axe finds
@@ -23,9 +24,15 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
   let alice: User;
   let admin: User;
   let detailId = '';
+  let vaultId = '';
+  let statusId = '';
 
   before(async () => {
-    s = await startTestServer({ env: { JOE_SHORT_KEYWORD: 'go' } });
+    // The base URL names the server's own address, so the app-state demo at /_/state is served.
+    const port = await freePort();
+    s = await startTestServer({
+      env: { JOE_SHORT_KEYWORD: 'go', JOE_HTTP_ADDR: `127.0.0.1:${port}`, JOE_BASE_URL: `http://127.0.0.1:${port}` },
+    });
     alice = await s.store.users.create({ email: 'alice@example.com', displayName: 'Alice Smith' });
     admin = await s.store.users.create({ email: 'admin@example.com', displayName: 'Ada Admin', role: 'admin' });
     const bob = await s.store.users.create({ email: 'bob@example.com', displayName: 'Bob Jones' });
@@ -48,6 +55,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       alice.id,
       { shareWith: [bob.id] },
     );
+    vaultId = vault.id;
     await createLink(
       s.store,
       {
@@ -68,6 +76,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     );
     for (let i = 0; i < 3; i++) await s.store.health.record(status.id, { kind: 'failure', status: 503, error: null }, 3_600_000);
     await addOwner(s.store, status.id, alice.id);
+    statusId = status.id;
     await s.store.keywords.create({ keyword: 'gh', urlTemplate: 'https://github.com/{slug}', description: 'GitHub repositories' });
     await s.store.tokens.create(alice.id, 'Laptop CLI');
     await s.store.clicks.insertBatch([
@@ -97,6 +106,26 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     problems.assertNone();
   }
 
+  /**
+   * The daily chart is scaled to its box, never scrolled: its last day (today) is in view and
+   * its axis text renders at 11 px or more.
+   */
+  async function chartFits(page: Page, width: number): Promise<void> {
+    const svg = page.locator('[data-chart] svg[data-chart-days]:visible');
+    assert.equal(await svg.count(), 1, 'one drawing of the chart is shown');
+    assert.equal(await svg.getAttribute('data-chart-layout'), width < 640 ? 'compact' : 'wide');
+    const facts = await svg.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const labels = Array.from(el.querySelectorAll('.chart-x-axis text')).map((t) => t.getBoundingClientRect());
+      const last = labels[labels.length - 1]!;
+      const viewBoxWidth = (el as SVGSVGElement).viewBox.baseVal.width;
+      const font = Number(el.querySelector('.chart-x-axis')!.getAttribute('font-size'));
+      return { right: box.right, lastRight: last.right, lastLeft: last.left, px: (font * box.width) / viewBoxWidth };
+    });
+    assert.ok(facts.right <= width && facts.lastRight <= width && facts.lastLeft >= 0, `today's label is in view at ${width}px`);
+    assert.ok(facts.px >= 11, `axis text renders at ${facts.px.toFixed(1)} px at ${width}px`);
+  }
+
   for (const theme of THEMES) {
     for (const width of WIDTHS) {
       test(`${theme} at ${width}px`, { timeout: 180_000 }, async () => {
@@ -104,7 +133,9 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
         const anon = await browser.newContext({ viewport: { width, height: 900 } });
         await anon.addCookies([{ name: 'theme', value: theme, url: origin }]);
         const anonProblems = new Problems(anon);
-        anonProblems.allow((path, status) => (path === '/no-such-link' || path === '/spring-offer') && status === 404);
+        anonProblems.allow(
+          (path, status) => ['/no-such-link', '/spring-offer', '/retro-2029', '/_/link-missing'].includes(path) && status === 404,
+        );
         const ap = await anon.newPage();
         for (const [name, path] of [
           ['landing', '/'],
@@ -113,6 +144,9 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
           ['profile', '/u/alice-smith'],
           ['not-found', '/no-such-link'],
           ['expired', '/spring-offer'],
+          ['archived-slug', '/retro-2029'],
+          ['link-missing', '/_/link-missing'],
+          ['state-demo', '/_/state'],
         ] as const) {
           await ap.goto(`${origin}${path}`);
           await check(ap, anonProblems, name, theme, width);
@@ -125,7 +159,17 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
             [
               ['dashboard', '/dashboard'],
               ['detail', `/dashboard/links/${detailId}`],
+              ['detail-broken', `/dashboard/links/${statusId}`],
+              ['edit', `/dashboard/links/${detailId}/edit`],
+              ['stats', `/dashboard/links/${vaultId}/stats`],
+              ['analytics', '/dashboard/analytics'],
+              ['fill-in', '/jira'],
+              ['expired-owner', '/spring-offer'],
+              ['archived-owner', '/retro-2029'],
               ['new-link', '/dashboard/links/new'],
+              ['import', '/dashboard/links/import'],
+              ['notifications', '/notifications'],
+              ['notification-settings', '/dashboard/settings/notifications'],
               ['tags', '/dashboard/tags'],
               ['tag', '/dashboard/tags/engineering'],
               ['tokens', '/dashboard/settings/tokens'],
@@ -146,12 +190,16 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
           const context = await browser.newContext({ viewport: { width, height: 900 } });
           await context.addCookies([{ name: 'theme', value: theme, url: origin }]);
           const problems = new Problems(context);
-          problems.allow((path, status) => path === '/payroll' && status === 403);
+          problems.allow(
+            (path, status) =>
+              (path === '/payroll' && status === 403) || (['/spring-offer', '/retro-2029'].includes(path) && status === 404),
+          );
           const page = await context.newPage();
           await signInLocal(page, s, user);
           for (const [name, path] of pages) {
             await page.goto(`${origin}${path}`);
             await check(page, problems, name, theme, width);
+            if (name === 'stats') await chartFits(page, width);
           }
           if (user === alice) {
             await page.goto(`${origin}/dashboard`);
@@ -188,12 +236,22 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       process.stderr.write(`NOTICE: /api/docs/ answers ${probe.status}; the Swagger UI check is skipped\n`);
       return;
     }
-    const context = await browser.newContext();
-    const problems = new Problems(context);
-    const page = await context.newPage();
-    await page.goto(`${s.url}/api/docs/`);
-    await page.locator('.swagger-ui .info').waitFor();
-    problems.assertNone();
-    await context.close();
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const problems = new Problems(context);
+      const page = await context.newPage();
+      await page.goto(`${s.url}/api/docs/`);
+      await page.locator('.swagger-ui .info').waitFor();
+      // The page leads back to the app and names the real token settings page.
+      const info = page.locator('.swagger-ui .info');
+      assert.equal(await info.getByRole('link', { name: /back to joe-links/i }).getAttribute('href'), '/dashboard');
+      assert.equal(await info.getByRole('link', { name: 'API tokens' }).getAttribute('href'), '/dashboard/settings/tokens');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `API docs at ${width}px scrolls sideways by ${overflow}px`);
+      // No axe run here: Swagger UI's own stylesheet (method badges, links) is below AA contrast.
+      await screenshot(page, `api-docs-${width}`);
+      problems.assertNone();
+      await context.close();
+    }
   });
 });

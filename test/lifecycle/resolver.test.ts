@@ -66,13 +66,14 @@ describe('resolving expired and archived links', () => {
     assert.doesNotMatch(body, /\/u\/alice/);
     assert.doesNotMatch(body, /Alice|alice@example\.com/);
   };
-  const standardNotFound = (page: string, slug: string) => {
+  /** An archived slug stays taken: the page says so and who may restore it, never "nobody has made it". */
+  const archivedPage = (page: string, slug: string) => {
     const body = mainOf(page);
-    assert.match(body, new RegExp(`Link not found: ${slug}<`));
+    assert.match(body, new RegExp(`Link archived: ${slug}<`));
+    assert.match(body, /has been archived and no longer redirects\. Its owners can restore it\./);
+    assert.doesNotMatch(body, /Nobody has made/);
     assert.doesNotMatch(body, /create this link/i, 'slug reserved: no Create call to action');
     assert.doesNotMatch(body, /\/dashboard\/links\/new/);
-    assert.doesNotMatch(body, /expired|archived/i, 'nothing reveals the archive');
-    noOwner(page);
   };
 
   before(async () => {
@@ -190,16 +191,20 @@ describe('resolving expired and archived links', () => {
     }
   });
 
-  test('archived public: the standard 404 without the Create offer, for anyone; its clicks survive', async () => {
+  test('archived public: a 404 saying it is archived and who may restore it, without the Create offer, for anyone; its clicks survive', async () => {
     for (const who of [null, 'Carol', 'Alice']) {
       const { body } = await dead('/pub-arch', who ? { Cookie: cookie[who]! } : {});
-      standardNotFound(body, 'pub-arch');
+      archivedPage(body, 'pub-arch');
       assert.doesNotMatch(body, /href="\/pub-arch"/, 'did-you-mean never offers the requested slug');
+      ownerNamed(body);
+      const unarchive = `action="/dashboard/links/${links['pub-arch']!.id}/unarchive"`;
+      if (who === 'Alice') assert.ok(body.includes(unarchive), 'the owner may restore it right here');
+      else assert.ok(!body.includes(unarchive), 'only an editor gets Unarchive');
     }
     assert.equal(await clicks('pub-arch'), 1, 'archiving kept the click rows');
   });
 
-  test('archived secure: anonymous → login redirect, stranger → 403, exactly as when active; capable → standard 404', async () => {
+  test('archived secure: anonymous → login redirect, stranger → 403, exactly as when active; capable → the archived 404', async () => {
     const anon = await get(`${s.url}/sec-arch`);
     assert.equal(anon.status, 302);
     assert.equal(anon.headers.get('location'), '/auth/login?return_url=%2Fsec-arch');
@@ -207,12 +212,12 @@ describe('resolving expired and archived links', () => {
     const stranger = await get(`${s.url}/sec-arch`, { Cookie: cookie.Carol! });
     assert.equal(stranger.status, 403);
     assert.equal(await stranger.text(), await (await get(`${s.url}/sec-live`, { Cookie: cookie.Carol! })).text());
-    standardNotFound((await dead('/sec-arch', { Cookie: cookie.Bob! })).body, 'sec-arch');
+    archivedPage((await dead('/sec-arch', { Cookie: cookie.Bob! })).body, 'sec-arch');
   });
 
   test('archived and expired: archived wins', async () => {
     const { body } = await dead('/both', { Cookie: cookie.Alice! });
-    standardNotFound(body, 'both');
+    archivedPage(body, 'both');
     const link = (await s.store.links.get(links.both!.id))!;
     const { lifecycleState } = await import('../../src/domain/lifecycle.js');
     assert.equal(lifecycleState(link, clock.now), 'archived');
@@ -223,7 +228,7 @@ describe('resolving expired and archived links', () => {
     expiredPage(exp.body, 'pjx');
     assert.doesNotMatch(exp.body, /PROJ-1/, 'names the matched slug, not the full path');
     const arch = await dead('/pja/PROJ-1');
-    standardNotFound(arch.body, 'pja');
+    archivedPage(arch.body, 'pja');
     assert.doesNotMatch(arch.body, /PROJ-1/);
     const variable = await dead('/var-exp/ABC-1');
     expiredPage(variable.body, 'var-exp');
@@ -238,7 +243,7 @@ describe('resolving expired and archived links', () => {
     ownerNamed(hx.body);
     const hxArch = await dead('/pub-arch', { 'HX-Request': 'true' });
     assert.doesNotMatch(hxArch.body, /<html/);
-    standardNotFound(hxArch.body, 'pub-arch');
+    archivedPage(hxArch.body, 'pub-arch');
     await dead('/pub-arch', {}, 'HEAD');
   });
 
@@ -272,7 +277,7 @@ describe('resolving expired and archived links', () => {
     const after = (await s.store.links.get(links['renew-arch']!.id))!;
     assert.equal(after.expiresAt, null);
     assert.notEqual(after.archivedAt, null);
-    standardNotFound((await dead('/renew-arch')).body, 'renew-arch');
+    archivedPage((await dead('/renew-arch')).body, 'renew-arch');
   });
 
   test('a dead slug stays reserved: creating it again fails with the slug-taken error', async () => {

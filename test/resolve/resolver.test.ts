@@ -180,7 +180,7 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await ask('secret-tpl', { kind: 'anonymous' }), { kind: 'login' });
     assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'fill_in');
     await store.db.kysely.updateTable('links').set({ archived_at: 1 }).where('id', '=', secret.id).execute();
-    assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'not_found', 'an archived template asks nothing');
+    assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'archived', 'an archived template asks nothing');
   });
 
   test('`name+` finds the link by slug or alias and leaves the access decision to the link page', async () => {

@@ -37,6 +37,7 @@ describe('lifecycle and health on web pages (docs/lifecycle.md#archive, docs/lif
     const main = mainOf((await c.page(`/dashboard/links/${id}`)).body);
     return { main, header: /<header[\s\S]*?<\/header>/.exec(main)![0], text: textOf(main) };
   };
+  const detailText = async (id: string) => textOf(mainOf((await alice.page(`/dashboard/links/${id}`)).body));
   const rowOf = (html: string, id: string) => {
     const m = new RegExp(`<tr id="link-${id}"[\\s\\S]*?</tr>`).exec(html);
     assert.ok(m, `row ${id} present`);
@@ -66,6 +67,7 @@ describe('lifecycle and health on web pages (docs/lifecycle.md#archive, docs/lif
     d = await header(alice, id);
     has(d.header, /badge-error[^"]*"[^>]*>(<svg[\s\S]*?<\/svg>)?broken</, 'the header carries the broken badge');
     has(d.text, /Health: broken · last status 503 · checked Jun 1, 2030 12:20 PM UTC/);
+    has(d.text, /Last error: the destination answered HTTP 503/);
 
     await s.store.health.record(id, { kind: 'skipped', reason: 'destination is not checkable under current server policy' }, HOUR, now);
     d = await header(alice, id);
@@ -86,6 +88,28 @@ describe('lifecycle and health on web pages (docs/lifecycle.md#archive, docs/lif
     lacks(d.header, />broken</);
     lacks(d.text, /last status/);
   }
+
+  test('links the checker never visits say why instead of "not checked yet"', async () => {
+    const template = (await createLink(s.store, { slug: 'tpl-line', url: 'https://t.example.com/$q' }, alice.user!.id)).id;
+    has(await detailText(template), /Destination not checked: a template link’s destination depends on the values filled in\./);
+    const archived = await make('archived-line');
+    await setLifecycle(s.store, archived, { archived: true });
+    has(await detailText(archived), /Destination not checked while the link is archived; unarchiving resumes the checks\./);
+    const expired = await make('expired-line', { expiresAt: now + 60_000 });
+    now += 120_000;
+    try {
+      has(await detailText(expired), /Destination not checked while the link is expired; renewing resumes the checks\./);
+      for (const id of [template, archived, expired]) lacks(await detailText(id), /not checked yet/);
+    } finally {
+      now = T0;
+    }
+  });
+
+  test('a broken link names the error its last probe recorded', async () => {
+    const id = await make('broken-error');
+    for (let i = 0; i < 3; i++) await s.store.health.record(id, { kind: 'failure', status: null, error: 'connection refused' }, HOUR, now);
+    has(await detailText(id), /Last error: connection refused/);
+  });
 
   test('the edit form shows the opt-out as stored, and unticking it turns checks back on', async () => {
     const id = await make('opt-toggle');

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, toastOf, type Client } from './support.js';
 import { addShare, createLink } from '../helpers/links.js';
-import { relativeTime } from '../../src/views/format.js';
+import { formatDate, relativeTime } from '../../src/views/format.js';
 
 /**
  * Renew wherever an editor sees an expired link, and expiry said relatively
@@ -215,11 +215,12 @@ describe('renew on the link page and the admin table, relative expiry (docs/life
 
   test("the expired link's own 404 page offers Renew to an editor only, as a plain post back to the link page", async () => {
     const id = await expired('dead-end');
-    const plainRenew = new RegExp(`<form method="post" action="/dashboard/links/${id}/renew" class="inline">`);
+    const plainRenew = new RegExp(`<form method="post" action="/dashboard/links/${id}/renew" class="[^"]*" aria-label="Renew">`);
     const ownerPage = await alice.page('/dead-end');
     assert.equal(ownerPage.status, 404);
     has(ownerPage.body, /Link expired: dead-end/);
     has(ownerPage.body, plainRenew, 'no swap target on this page: a plain form');
+    for (const label of [/Renew \+30 days/, /Renew \+90 days/, /Renew without expiry/]) has(textOf(mainOf(ownerPage.body)), label);
     for (const [who, c] of [
       ['a stranger', carol],
       ['nobody', anonymous(s)],
@@ -234,5 +235,27 @@ describe('renew on the link page and the admin table, relative expiry (docs/life
     const hop = await anonymous(s).page('/dead-end');
     assert.equal(hop.status, 302);
     assert.equal(hop.header('location'), 'https://dead-end.example.com/');
+  });
+
+  test('Renew +30 / +90 days sets the expiry that many days from now; the link redirects again until then', async () => {
+    for (const days of [30, 90]) {
+      const id = await expired(`renew-${days}`);
+      const detail = await alice.page(`/dashboard/links/${id}`);
+      has(textOf(mainOf(detail.body)), new RegExp(`Renew \\+${days} days`), 'the link page offers the choice too');
+      const r = await alice.send('POST', `/dashboard/links/${id}/renew`, { from: 'detail', days: String(days) }, { htmx: true });
+      assert.equal(r.status, 200);
+      has(r.body, /^<div id="link-detail"/);
+      const until = T0 + days * DAY;
+      assert.equal((await s.store.links.get(id))!.expiresAt, until);
+      assert.deepEqual(toastOf(r), {
+        level: 'success',
+        message: `Renewed go/renew-${days} for ${days} days, until ${formatDate(until)}.`,
+      });
+      assert.equal((await anonymous(s).page(`/renew-${days}`)).status, 302);
+    }
+    // Any other length is no length: the link never expires again.
+    const id = await expired('renew-odd');
+    await alice.send('POST', `/dashboard/links/${id}/renew`, { from: 'detail', days: '7' });
+    assert.equal((await s.store.links.get(id))!.expiresAt, null);
   });
 });

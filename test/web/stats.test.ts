@@ -32,8 +32,21 @@ function times(html: string): Array<{ datetime: string; title: string; text: str
   }));
 }
 
+/** The days of the wide drawing; the compact one shown on a phone draws the same days (docs/web-ui.md#stats-page). */
+const wideDrawing = (html: string) => {
+  const m = /<svg[^>]*data-chart-layout="wide"[\s\S]*?<\/svg>/.exec(html);
+  assert.ok(m, 'the wide drawing is present');
+  const compact = /<svg[^>]*data-chart-layout="compact"[\s\S]*?<\/svg>/.exec(html);
+  assert.ok(compact, 'so is the compact one');
+  const days = (svg: string) => [...svg.matchAll(/<g data-day="([^"]+)"/g)].map((d) => d[1]).join();
+  assert.equal(days(compact[0]), days(m[0]), 'both drawings show the same days');
+  return m[0];
+};
 const dayGroups = (html: string) =>
-  [...html.matchAll(/<g data-day="(\d{4}-\d\d-\d\d)" data-kind="(bar|zero|nodata)"/g)].map((m) => ({ day: m[1]!, kind: m[2]! }));
+  [...wideDrawing(html).matchAll(/<g data-day="(\d{4}-\d\d-\d\d)" data-kind="(bar|zero|nodata)"/g)].map((m) => ({
+    day: m[1]!,
+    kind: m[2]!,
+  }));
 
 describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () => {
   let s: TestServer;
@@ -423,10 +436,10 @@ describe('click chart partial (docs/analytics.md#daily-series)', () => {
     assert.ok(days.slice(30).every((d) => d.kind !== 'nodata'));
     has(
       html,
-      /<g data-day="[^"]+" data-kind="nodata"><title>[A-Z][a-z]{2} \d+, \d{4}: no data \(before the retention horizon\)<\/title>[^]*?fill="url\(#chart-nodata\)"/,
+      /<g data-day="[^"]+" data-kind="nodata"><title>[A-Z][a-z]{2} \d+, \d{4}: no data \(before the retention horizon\)<\/title>[^]*?fill="url\(#chart-nodata-wide\)"/,
     );
     has(html, /<g data-day="[^"]+" data-kind="zero" data-count="0"><title>[^<]*: 0 clicks<\/title>/);
-    has(html, /<pattern id="chart-nodata"/);
+    has(html, /<pattern id="chart-nodata-wide"/);
     has(html, /data-legend="nodata"/);
     has(textOf(html), /No data \(before the retention horizon; older clicks were pruned\)/);
     has(html, /aria-label="[^"]*The first 30 days fall before the retention horizon and have no data\."/);

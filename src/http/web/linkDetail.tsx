@@ -60,11 +60,14 @@ export async function linkDetailProps(
     qrCode(`${origin}/${view.slug}`),
     extra.history ? Promise.resolve(extra.history) : linkHistoryProps(deps, req, granted),
   ]);
+  // A broken link's page names what went wrong (docs/web-ui.md#link-detail-page).
+  const healthError = health.status === 'broken' ? ((await store.health.row(view.id))?.lastError ?? null) : null;
   return {
     link: view,
     caps,
     state: lifecycleState(view, store.now()),
     health,
+    healthError,
     shares,
     shortKeyword: ctx.shortKeyword,
     origin,

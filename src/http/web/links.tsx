@@ -9,7 +9,8 @@ import { slugAdvice } from '../../domain/slug.js';
 import { splitAliasList } from '../../domain/aliases.js';
 import { splitTagList } from '../../domain/tags.js';
 import type { Link } from '../../store/types.js';
-import { datetimeLocalValue } from '../../views/format.js';
+import { DAY_MS } from '../../domain/timeseries.js';
+import { datetimeLocalValue, formatDate } from '../../views/format.js';
 import {
   ConfirmDelete,
   LinkDetail,
@@ -28,6 +29,7 @@ import {
   type LinkFormValues,
 } from '../../views/pages/linkForm.js';
 import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTable.js';
+import { RENEW_DAYS } from '../../views/partials/renewChoices.js';
 import { renderFragment } from '../../views/render.js';
 import { linkDetailProps, qrCode, sendLinkDetail } from './linkDetail.js';
 import { webRoute } from './methodOverride.js';
@@ -318,10 +320,15 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.post('/dashboard/links/:id/renew', guard, async (req, reply) => {
     const got = await linkFor(deps, req, reply, 'canEdit');
     if (!got) return reply;
-    const view = await links.renew(got.actor, got);
+    const days = RENEW_DAYS.find((d) => String(d) === field(req, 'days')) ?? null;
+    // Whole seconds, as every stored expiry (docs/lifecycle.md#expiry).
+    const until = days === null ? null : Math.floor((store.now() + days * DAY_MS) / 1000) * 1000;
+    const view = await links.renew(got.actor, got, until);
     // The answer re-renders the place the button sat in (docs/lifecycle.md#renewal).
     const from = renewFrom(field(req, 'from'), got.user.role === 'admin');
-    const message = `Renewed ${shortName(deps, req, view.slug)}. It no longer expires.`;
+    const name = shortName(deps, req, view.slug);
+    const message =
+      until === null ? `Renewed ${name}. It no longer expires.` : `Renewed ${name} for ${days} days, until ${formatDate(until)}.`;
     if (!wantsFragment(req)) {
       return seeOther(reply, from === 'detail' ? `/dashboard/links/${view.id}` : from === 'admin' ? '/admin/links' : '/dashboard', message);
     }

@@ -1,10 +1,12 @@
 import type { LinkCaps } from '../../domain/caps.js';
 import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
+import { hasPlaceholders } from '../../domain/url.js';
 import type { LinkOwner, LinkShare, LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
 import { LocalTime, RelativeTime } from '../partials/localTime.js';
+import { RenewChoices } from '../partials/renewChoices.js';
 import { Avatar, FieldError, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
 import { HistorySection, type LinkHistoryProps } from './linkHistory.js';
 
@@ -13,6 +15,8 @@ export interface LinkDetailProps {
   caps: LinkCaps;
   state: LifecycleState;
   health: LinkHealth;
+  /** The last probe's error text of a broken link (docs/lifecycle.md#outcomes-and-backoff). */
+  healthError?: string | null;
   /** Present only with CanManageShares on a secure link (docs/links.md#visibility). */
   shares: LinkShare[] | null;
   shortKeyword: string;
@@ -94,24 +98,54 @@ function AddPersonForm({
   );
 }
 
-/** The health line of docs/lifecycle.md#badges-and-the-admin-report. */
-function HealthLine({ link, health }: { link: LinkView; health: LinkHealth }) {
+/**
+ * The health line of docs/lifecycle.md#badges-and-the-admin-report. A link the checker never
+ * visits says why rather than "not checked yet"; a broken one names its last error.
+ */
+function HealthLine({
+  link,
+  health,
+  state,
+  lastError,
+}: {
+  link: LinkView;
+  health: LinkHealth;
+  state: LifecycleState;
+  lastError: string | null;
+}) {
   if (link.healthChecksDisabled) return <p class="text-sm">Health checks: opted out</p>;
+  const unchecked = uncheckedReason(link, state);
+  if (unchecked !== null) return <p class="text-sm text-base-content/70">{unchecked}</p>;
   if (health.status === 'unchecked') return <p class="text-sm text-base-content/70">Destination not checked yet.</p>;
   const label = health.status === 'ok' ? 'OK' : health.status === 'broken' ? 'Broken' : 'Not checkable under current server policy';
   return (
-    <p class="text-sm flex flex-wrap items-center gap-x-2 gap-y-1">
-      <span>Health:</span>
-      {health.status === 'broken' ? <span class="badge badge-sm badge-error">broken</span> : <span class="font-medium">{label}</span>}
-      {health.lastStatus !== null && <span>{`· last status ${health.lastStatus}`}</span>}
-      {health.lastCheckedAt !== null && (
-        <span>
-          {'· checked '}
-          <LocalTime ms={health.lastCheckedAt} />
-        </span>
+    <div class="text-sm space-y-1">
+      <p class="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <span>Health:</span>
+        {health.status === 'broken' ? <span class="badge badge-sm badge-error">broken</span> : <span class="font-medium">{label}</span>}
+        {health.lastStatus !== null && <span>{`· last status ${health.lastStatus}`}</span>}
+        {health.lastCheckedAt !== null && (
+          <span>
+            {'· checked '}
+            <LocalTime ms={health.lastCheckedAt} />
+          </span>
+        )}
+      </p>
+      {health.status === 'broken' && (
+        <p class="break-words" data-health-error>
+          {`Last error: ${lastError ?? (health.lastStatus !== null ? `the destination answered HTTP ${health.lastStatus}` : 'no answer')}`}
+        </p>
       )}
-    </p>
+    </div>
   );
+}
+
+/** Why the checker never visits this link (docs/lifecycle.md#health-checks), or null when it does. */
+function uncheckedReason(link: LinkView, state: LifecycleState): string | null {
+  if (state === 'archived') return 'Destination not checked while the link is archived; unarchiving resumes the checks.';
+  if (state === 'expired') return 'Destination not checked while the link is expired; renewing resumes the checks.';
+  if (hasPlaceholders(link.url)) return 'Destination not checked: a template link’s destination depends on the values filled in.';
+  return null;
 }
 
 export function OwnersSection({
@@ -408,7 +442,8 @@ export function LinkDetail(p: LinkDetailProps) {
                 <RelativeTime ms={link.expiresAt} now={p.now} />
               </p>
             )}
-            <HealthLine link={link} health={p.health} />
+            {state === 'expired' && caps.canEdit && <RenewChoices linkId={link.id} hxTarget="#link-detail" />}
+            <HealthLine link={link} health={p.health} state={state} lastError={p.healthError ?? null} />
             <p class="text-sm text-base-content/70">
               {'Created '}
               <LocalTime ms={link.createdAt} />

@@ -16,12 +16,21 @@ import { formatDate, plural } from '../format.js';
  * Content-Security-Policy forbids inline styles.
  */
 
-const WIDTH = 720;
-const HEIGHT = 240;
-const PAD = { left: 44, right: 12, top: 12, bottom: 30 };
-const PLOT_W = WIDTH - PAD.left - PAD.right;
-const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
-const BASELINE = PAD.top + PLOT_H;
+/**
+ * Two drawings of one series: the wide one from the `sm` breakpoint up, a compact one on a
+ * phone, each scaled to its container (never scrolled), so today stays in view and the axis
+ * text keeps about 11 px or more at the container widths they are shown in.
+ */
+interface Geometry {
+  width: number;
+  height: number;
+  pad: { left: number; right: number; top: number; bottom: number };
+  font: number;
+  /** Days between x-axis labels for a 30-day window (twice as many for longer ones). */
+  every: number;
+}
+const WIDE: Geometry = { width: 720, height: 240, pad: { left: 44, right: 12, top: 12, bottom: 30 }, font: 11, every: 7 };
+const COMPACT: Geometry = { width: 360, height: 210, pad: { left: 34, right: 8, top: 12, bottom: 30 }, font: 14, every: 14 };
 
 /** `Jul 17` — chart days are UTC calendar days (the spec's documented simplification). */
 function shortDay(dayStart: number): string {
@@ -38,8 +47,8 @@ export function niceStep(max: number, maxTicks = 4): number {
 }
 
 /** Indices of the days that get an x-axis label: today, then every `every` days back, and the first day when there is room. */
-export function labelledDays(days: number): number[] {
-  const every = days <= 30 ? 7 : 14;
+export function labelledDays(days: number, every30 = 7): number[] {
+  const every = days <= 30 ? every30 : every30 * 2;
   const out: number[] = [];
   for (let i = days - 1; i >= 0; i -= every) out.push(i);
   const lowest = out[out.length - 1]!;
@@ -77,14 +86,28 @@ function Swatch({ kind }: { kind: 'bar' | 'zero' | 'nodata' }) {
       {kind === 'zero' && <rect x="1" y="11" width="12" height="2" fill="currentColor" fill-opacity="0.55" />}
       {kind === 'nodata' && (
         <>
-          <rect x="1" y="1" width="12" height="12" rx="2" fill="url(#chart-nodata)" stroke="currentColor" stroke-opacity="0.35" />
+          {/* Its own hatch: the chart's drawing at the other width is not displayed, and neither are its patterns. */}
+          <defs>
+            <pattern id="chart-nodata-swatch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
+              <rect width="6" height="6" fill="currentColor" fill-opacity="0.06" />
+              <line x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-width="2" stroke-opacity="0.4" />
+            </pattern>
+          </defs>
+          <rect x="1" y="1" width="12" height="12" rx="2" fill="url(#chart-nodata-swatch)" stroke="currentColor" stroke-opacity="0.35" />
         </>
       )}
     </svg>
   );
 }
 
-export function ClickChart({ series }: { series: DailySeries }) {
+/** One drawing of the chart at geometry `g`; `shown` says at which widths it is displayed. */
+function ChartSvg({ series, g, layout, shown }: { series: DailySeries; g: Geometry; layout: 'wide' | 'compact'; shown: string }) {
+  // Each drawing's hatch pattern has an id of its own: ids are unique in a page.
+  const nodata = `chart-nodata-${layout}`;
+  const { width: WIDTH, height: HEIGHT, pad: PAD } = g;
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const baseline = PAD.top + plotH;
   const points = series.series;
   const days = points.length;
   const max = points.reduce((m, p) => Math.max(m, p.noData ? 0 : p.count), 0);
@@ -92,98 +115,107 @@ export function ClickChart({ series }: { series: DailySeries }) {
   const yMax = Math.max(step, Math.ceil(max / step) * step);
   const ticks: number[] = [];
   for (let v = 0; v <= yMax; v += step) ticks.push(v);
-  const slot = days > 0 ? PLOT_W / days : PLOT_W;
+  const slot = days > 0 ? plotW / days : plotW;
   const barW = Math.max(1, Math.min(slot * 0.72, 24));
-  const y = (v: number) => BASELINE - (v / yMax) * PLOT_H;
-  const labels = new Set(labelledDays(days));
-  const anyNoData = points.some((p) => p.noData);
+  const y = (v: number) => baseline - (v / yMax) * plotH;
+  const labels = new Set(labelledDays(days, g.every));
   const summary = chartSummary(series);
   const r = (n: number) => Math.round(n * 100) / 100;
 
   return (
-    <div class="space-y-2" data-chart>
-      {/* On a phone the chart keeps a readable size and scrolls inside its own box. */}
-      <div class="overflow-x-auto" tabindex={0} role="region" aria-label="Daily clicks chart">
-        <svg
-          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-          class="w-full min-w-[34rem] h-auto text-base-content"
-          role="img"
-          aria-label={summary}
-          data-chart-days={String(days)}
-          focusable="false"
-        >
-          <defs>
-            <pattern id="chart-nodata" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
-              <rect width="6" height="6" fill="currentColor" fill-opacity="0.06" />
-              <line x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-width="2" stroke-opacity="0.4" />
-            </pattern>
-          </defs>
-          <g class="chart-grid" fill="currentColor" font-size="11" aria-hidden="true">
-            {ticks.map((t) => (
-              <g>
-                <line
-                  x1={PAD.left}
-                  x2={WIDTH - PAD.right}
-                  y1={r(y(t))}
-                  y2={r(y(t))}
-                  stroke="currentColor"
-                  stroke-opacity={t === 0 ? '0.6' : '0.15'}
-                  stroke-width="1"
+    <svg
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      class={`w-full h-auto text-base-content ${shown}`}
+      role="img"
+      aria-label={summary}
+      data-chart-days={String(days)}
+      data-chart-layout={layout}
+      focusable="false"
+    >
+      <defs>
+        <pattern id={nodata} patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
+          <rect width="6" height="6" fill="currentColor" fill-opacity="0.06" />
+          <line x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-width="2" stroke-opacity="0.4" />
+        </pattern>
+      </defs>
+      <g class="chart-grid" fill="currentColor" font-size={String(g.font)} aria-hidden="true">
+        {ticks.map((t) => (
+          <g>
+            <line
+              x1={PAD.left}
+              x2={WIDTH - PAD.right}
+              y1={r(y(t))}
+              y2={r(y(t))}
+              stroke="currentColor"
+              stroke-opacity={t === 0 ? '0.6' : '0.15'}
+              stroke-width="1"
+            />
+            <text x={PAD.left - 6} y={r(y(t) + 4)} text-anchor="end" fill-opacity="0.8">
+              {String(t)}
+            </text>
+          </g>
+        ))}
+      </g>
+      <g class="chart-days">
+        {points.map((p, i) => {
+          const x0 = PAD.left + i * slot;
+          const cx = x0 + slot / 2;
+          const kind = p.noData ? 'nodata' : p.count === 0 ? 'zero' : 'bar';
+          return (
+            <g data-day={p.date} data-kind={kind} data-count={p.noData ? undefined : String(p.count)}>
+              <title>{dayTitle(p)}</title>
+              {/* The whole column answers hover, so a short bar is as easy to point at as a tall one. */}
+              <rect x={r(x0)} y={PAD.top} width={r(slot)} height={plotH} fill="transparent" />
+              {kind === 'nodata' && (
+                <rect x={r(x0 + 0.5)} y={PAD.top} width={r(Math.max(0.5, slot - 1))} height={plotH} fill={`url(#${nodata})`} />
+              )}
+              {kind === 'zero' && (
+                <rect x={r(cx - barW / 2)} y={baseline - 2} width={r(barW)} height="2" fill="currentColor" fill-opacity="0.55" />
+              )}
+              {kind === 'bar' && (
+                <rect
+                  class="link-brand"
+                  x={r(cx - barW / 2)}
+                  y={r(Math.min(y(p.count), baseline - 2))}
+                  width={r(barW)}
+                  height={r(Math.max(2, baseline - y(p.count)))}
+                  rx={barW > 4 ? '1.5' : '0'}
+                  fill="currentColor"
                 />
-                <text x={PAD.left - 6} y={r(y(t) + 4)} text-anchor="end" fill-opacity="0.8">
-                  {String(t)}
-                </text>
-              </g>
-            ))}
-          </g>
-          <g class="chart-days">
-            {points.map((p, i) => {
-              const x0 = PAD.left + i * slot;
-              const cx = x0 + slot / 2;
-              const kind = p.noData ? 'nodata' : p.count === 0 ? 'zero' : 'bar';
-              return (
-                <g data-day={p.date} data-kind={kind} data-count={p.noData ? undefined : String(p.count)}>
-                  <title>{dayTitle(p)}</title>
-                  {/* The whole column answers hover, so a short bar is as easy to point at as a tall one. */}
-                  <rect x={r(x0)} y={PAD.top} width={r(slot)} height={PLOT_H} fill="transparent" />
-                  {kind === 'nodata' && (
-                    <rect x={r(x0 + 0.5)} y={PAD.top} width={r(Math.max(0.5, slot - 1))} height={PLOT_H} fill="url(#chart-nodata)" />
-                  )}
-                  {kind === 'zero' && (
-                    <rect x={r(cx - barW / 2)} y={BASELINE - 2} width={r(barW)} height="2" fill="currentColor" fill-opacity="0.55" />
-                  )}
-                  {kind === 'bar' && (
-                    <rect
-                      class="link-brand"
-                      x={r(cx - barW / 2)}
-                      y={r(Math.min(y(p.count), BASELINE - 2))}
-                      width={r(barW)}
-                      height={r(Math.max(2, BASELINE - y(p.count)))}
-                      rx={barW > 4 ? '1.5' : '0'}
-                      fill="currentColor"
-                    />
-                  )}
-                </g>
-              );
-            })}
-          </g>
-          <g class="chart-x-axis" fill="currentColor" font-size="11" aria-hidden="true">
-            {points.map((p, i) => {
-              if (!labels.has(i)) return null;
-              const cx = PAD.left + i * slot + slot / 2;
-              const anchor = i === 0 && slot < 30 ? 'start' : i === days - 1 && slot < 30 ? 'end' : 'middle';
-              const x = anchor === 'start' ? PAD.left + i * slot : anchor === 'end' ? PAD.left + (i + 1) * slot : cx;
-              return (
-                <g>
-                  <line x1={r(cx)} x2={r(cx)} y1={BASELINE} y2={BASELINE + 4} stroke="currentColor" stroke-opacity="0.6" />
-                  <text x={r(x)} y={BASELINE + 18} text-anchor={anchor} fill-opacity="0.8">
-                    {shortDay(p.dayStart)}
-                  </text>
-                </g>
-              );
-            })}
-          </g>
-        </svg>
+              )}
+            </g>
+          );
+        })}
+      </g>
+      <g class="chart-x-axis" fill="currentColor" font-size={String(g.font)} aria-hidden="true">
+        {points.map((p, i) => {
+          if (!labels.has(i)) return null;
+          const cx = PAD.left + i * slot + slot / 2;
+          const anchor = i === 0 && slot < 30 ? 'start' : i === days - 1 && slot < 30 ? 'end' : 'middle';
+          const x = anchor === 'start' ? PAD.left + i * slot : anchor === 'end' ? PAD.left + (i + 1) * slot : cx;
+          return (
+            <g>
+              <line x1={r(cx)} x2={r(cx)} y1={baseline} y2={baseline + 4} stroke="currentColor" stroke-opacity="0.6" />
+              <text x={r(x)} y={baseline + 18} text-anchor={anchor} fill-opacity="0.8">
+                {shortDay(p.dayStart)}
+              </text>
+            </g>
+          );
+        })}
+      </g>
+    </svg>
+  );
+}
+
+export function ClickChart({ series }: { series: DailySeries }) {
+  const points = series.series;
+  const anyNoData = points.some((p) => p.noData);
+  return (
+    <div class="space-y-2" data-chart>
+      {/* Scaled to the box, never scrolled: a compact drawing on a phone, the wide one from sm up. */}
+      <div>
+        <ChartSvg series={series} g={COMPACT} layout="compact" shown="sm:hidden" />
+        <ChartSvg series={series} g={WIDE} layout="wide" shown="hidden sm:block" />
       </div>
       <div class="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-base-content/80" data-chart-legend>
         <span class="inline-flex items-center gap-1.5">
