@@ -263,7 +263,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await htmxReady(page);
     await page.getByRole('searchbox', { name: 'Search public links' }).pressSequentially('pager');
     await page.waitForURL(`${s.url}/links?q=pager`);
-    await page.locator('#public-link-list').getByText('1 link(s)').waitFor();
+    await page.locator('#public-link-list').getByText('1 link', { exact: true }).waitFor();
     await assertAccessible(page, 'public browser with a search');
     problems.assertNone();
     await context.close();

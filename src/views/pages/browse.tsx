@@ -60,7 +60,7 @@ export function BrowsePage(props: PublicListProps) {
             type="search"
             name="q"
             value={props.q}
-            placeholder="Search by slug, URL, title, or description..."
+            placeholder="Search by slug, URL, title, description or owner..."
             autocomplete="off"
             hx-get="/links"
             hx-trigger="input changed delay:300ms, search"

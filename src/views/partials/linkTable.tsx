@@ -212,7 +212,7 @@ function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv
         <a href={`/dashboard/links/${link.id}`} class="absolute inset-0 rounded-box lg:hidden" aria-label={`Open the page of ${short}`}></a>
       )}
       <div class="flex min-w-0 items-center gap-1">
-        <a href={`/${link.slug}`} target="_blank" rel="noopener" class="min-w-0 truncate font-mono hover:underline" title={short}>
+        <a href={`/${link.slug}`} target="_blank" rel="noopener" class="min-w-0 truncate font-mono text-sm hover:underline" title={short}>
           <span class="text-base-content/70">{`${env.shortKeyword}/`}</span>
           <span class="link-brand font-semibold">{link.slug}</span>
         </a>
@@ -297,7 +297,7 @@ function LastClickedCell({ activity }: { activity: LinkActivity | null }) {
 }
 
 /** Cell classes: a table cell from 1024 px, an inline piece of the card below it. */
-const CELL = 'max-lg:p-0 lg:px-2';
+const CELL = 'max-lg:border-0 max-lg:p-0 lg:px-2';
 
 export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: LinkTableVariant; env: LinkTableEnv }) {
   const v = VARIANTS[variant];
@@ -357,7 +357,7 @@ function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
             Owner
           </th>
         )}
-        <th scope="col" class="w-28 px-2">
+        <th scope="col" class="w-28 px-2 whitespace-normal leading-tight">
           Clicks (30 days)
         </th>
         <th scope="col" class="w-28 px-2">
