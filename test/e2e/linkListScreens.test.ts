@@ -204,7 +204,7 @@ describe('the link list on every page that lists links', { skip: chromiumSkip('l
               // The actions live in the card's menu.
               await row.locator('summary[aria-label="Actions for go/team-link-02"]').click();
               await row.getByRole('link', { name: 'Edit' }).waitFor({ state: 'visible' });
-              await screenshot(page, `link-list-menu-${theme}-${width}`);
+              await page.screenshot({ path: join(RESULTS_DIR, `link-list-menu-${theme}-${width}.png`) });
               await row.getByRole('link', { name: 'Delete' }).click();
               await page.locator('#modal dialog[open]').getByText("Delete 'team-link-02'?").waitFor();
               await page.keyboard.press('Escape');
