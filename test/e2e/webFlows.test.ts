@@ -110,7 +110,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await dialog(page).getByLabel('Description').fill('Everything we know');
     await dialog(page).getByRole('button', { name: 'Save changes' }).click();
     await page.locator('#toast-area').getByText('Saved go/team-wiki.').waitFor();
-    await page.locator('#link-list tr', { hasText: 'Everything we know' }).waitFor();
+    await page.locator('#link-list tr', { hasText: 'Team wiki (new)' }).waitFor(); // the title under the slug
     assert.equal((await s.store.links.get(link.id))!.title, 'Team wiki (new)');
 
     // Detail page: keyword-prefixed short link, copy, QR.

@@ -49,13 +49,15 @@ interface Variant {
   adminActions: boolean;
   /** The Renew button's place for expired rows, or null for none. */
   renew: RenewFrom | null;
+  /** The "broken" badge; the public browser and profiles never show health (docs/lifecycle.md#badges-and-the-admin-report). */
+  health: boolean;
 }
 
 const VARIANTS: Record<LinkTableVariant, Variant> = {
-  dashboard: { owner: false, adminActions: false, renew: 'dashboard' },
-  tag: { owner: true, adminActions: false, renew: 'tag' },
-  admin: { owner: true, adminActions: true, renew: 'admin' },
-  public: { owner: true, adminActions: false, renew: null },
+  dashboard: { owner: false, adminActions: false, renew: 'dashboard', health: true },
+  tag: { owner: true, adminActions: false, renew: 'tag', health: true },
+  admin: { owner: true, adminActions: true, renew: 'admin', health: true },
+  public: { owner: true, adminActions: false, renew: null, health: false },
 };
 
 /** Columns of a variant's table; the admin's inline edit row spans them all. */
@@ -315,7 +317,7 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
       <td class={`${CELL} max-lg:order-1 max-lg:block max-lg:w-full`}>
         <span class="flex flex-wrap items-center gap-1">
           <VisibilityBadge visibility={link.visibility} />
-          <LifecycleBadges row={row} renewFrom={v.renew} />
+          <LifecycleBadges row={v.health ? row : { ...row, health: null }} renewFrom={v.renew} />
         </span>
       </td>
       {v.owner && (
