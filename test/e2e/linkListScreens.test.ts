@@ -16,7 +16,7 @@ import {
   signInLocal,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createLink } from '../helpers/links.js';
+import { createLink, updateLink } from '../helpers/links.js';
 
 /**
  * The one link list (docs/web-ui.md#link-tables) on every page that lists links — the
@@ -96,7 +96,16 @@ describe('the link list on every page that lists links', { skip: chromiumSkip('l
       });
     }
     await s.store.clicks.insertBatch(clicks);
+    // One expired row, whose Renew button sits beside its badge.
+    const soon = Math.ceil((Date.now() + 1_500) / 1000) * 1000;
+    const offer = await createLink(
+      s.store,
+      { slug: 'spring-offer', url: 'https://offer.example.com/', title: 'Spring offer', tags: [TAGS[0]!] },
+      alice.id,
+    );
+    await updateLink(s.store, offer.id, { expiresAt: soon });
     browser = await launchBrowser();
+    while (Date.now() <= soon + 100) await new Promise((r) => setTimeout(r, 100));
   });
 
   after(async () => {
@@ -125,6 +134,23 @@ describe('the link list on every page that lists links', { skip: chromiumSkip('l
       return bad;
     });
     assert.deepEqual(outside, [], `${name}: actions outside the viewport`);
+    // In the table, no cell's visible content spills into the next one (what a cell cuts off with an ellipsis is not visible).
+    const spilled = await page.evaluate((table) => {
+      if (!table) return [];
+      const out: string[] = [];
+      for (const td of Array.from(document.querySelectorAll('tr[data-link-row] > td'))) {
+        const edge = td.getBoundingClientRect().right + 1;
+        for (const el of Array.from(td.querySelectorAll('*'))) {
+          const r = el.getBoundingClientRect();
+          let clipped = false;
+          for (let p = el.parentElement; p && p !== td; p = p.parentElement)
+            if (getComputedStyle(p).overflowX !== 'visible') clipped = true;
+          if (r.width > 0 && r.right > edge && !clipped) out.push(`${td.parentElement!.id}: ${(el.textContent ?? '').trim().slice(0, 30)}`);
+        }
+      }
+      return out;
+    }, width >= 1024);
+    assert.deepEqual(spilled, [], `${name}: cells whose content spills over`);
     // The long slug is cut with an ellipsis on one line, its full text in title=.
     const slug = page.locator(`a[title="go/${LONG_SLUG}"]`);
     if ((await slug.count()) > 0) {

@@ -115,7 +115,7 @@ export function LifecycleBadges({ row, renewFrom }: { row: RowState; renewFrom: 
   if (state === 'archived') return <span class="badge badge-sm badge-ghost border-base-content/40">archived</span>;
   if (state === 'expired') {
     return (
-      <span class="inline-flex items-center gap-1">
+      <span class="inline-flex flex-wrap items-center gap-1">
         <span class="badge badge-sm badge-warning">expired</span>
         {renewFrom !== null && row.caps.canEdit && <RenewButton linkId={link.id} from={renewFrom} />}
       </span>
