@@ -109,10 +109,10 @@ export const listLinksTool = defineTool({
   name: 'list_links',
   description:
     'List links. filter "mine" (default): links you own or co-own, any lifecycle state, by slug; "shared": links shared with you, by slug; ' +
-    '"public": everyone’s active public links, newest first. q searches slug, URL, title and description; tag (mine only) filters by tag.',
+    '"public": everyone’s active public links, newest first. q searches slug, URL, title, description and owner names; tag (mine only) filters by tag.',
   input: Type.Object(
     {
-      q: Type.Optional(text('case-insensitive literal substring of slug, URL, title or description (mine and public)')),
+      q: Type.Optional(text('case-insensitive literal substring of slug, URL, title, description or an owner name (mine and public)')),
       tag: Type.Optional(text('tag slug, used with filter "mine" when q is empty')),
       filter: Type.Optional(text('"mine" (default), "shared" or "public"')),
       limit: Type.Optional(Type.Integer({ description: `rows to return: default ${LIST_DEFAULT}, at most ${LIST_MAX}` })),

@@ -3,7 +3,7 @@ import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
 import { contains, ilike } from './sql.js';
-import type { Clock, SearchField, Viewer } from './types.js';
+import type { Clock, Viewer } from './types.js';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 
@@ -72,26 +72,25 @@ export function hasShareRow(userId: string): (eb: LinksEb) => Expression<SqlBool
 }
 
 /**
- * Case-insensitive literal substring match of `text` over the given link
- * fields; `owner` matches any owner's display name.
+ * The one search rule of every link list (docs/links.md#autocomplete-and-search): a
+ * case-insensitive literal substring of the slug, the URL, the title, the description or any
+ * owner's display name. Every searchable list (dashboard, browse, admin, MCP) uses it, so a
+ * link is found by the same words wherever it is listed.
  */
-export function matchesText(text: string, fields: readonly SearchField[]): (eb: LinksEb) => Expression<SqlBool> {
+export function matchesSearch(text: string): (eb: LinksEb) => Expression<SqlBool> {
   const pattern = contains(text);
   return (eb) =>
-    eb.or(
-      fields.map((f) =>
-        f === 'owner'
-          ? eb.exists(
-              eb
-                .selectFrom('link_owners')
-                .innerJoin('users', 'users.id', 'link_owners.user_id')
-                .select('link_owners.link_id')
-                .whereRef('link_owners.link_id', '=', 'links.id')
-                .where(ilike('users.display_name', pattern)),
-            )
-          : ilike(`links.${f}`, pattern),
+    eb.or([
+      ...(['slug', 'url', 'title', 'description'] as const).map((f) => ilike(`links.${f}`, pattern)),
+      eb.exists(
+        eb
+          .selectFrom('link_owners')
+          .innerJoin('users', 'users.id', 'link_owners.user_id')
+          .select('link_owners.link_id')
+          .whereRef('link_owners.link_id', '=', 'links.id')
+          .where(ilike('users.display_name', pattern)),
       ),
-    );
+    ]);
 }
 
 /** Not archived and not past its expiry: the only links discovery surfaces ever show. */

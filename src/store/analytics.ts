@@ -19,12 +19,14 @@ import { readDashboard, type Dashboard, type DashboardScope } from './analyticsD
 import { exportClicks, type ClickExport, type ExportOptions } from './clickExport.js';
 import { beforePosition, clickRange, keysetBatches, positionOf } from './clickKeyset.js';
 import type { ClickRollupStore } from './clickRollups.js';
+import { LIST_ACTIVITY_DAYS, readListActivity, type LinkActivity } from './listActivity.js';
 import type { Clock } from './types.js';
 
 export type { ClickExport, ExportOptions } from './clickExport.js';
 export { EXPORT_ROW_CAP } from './clickExport.js';
 export type { Dashboard, DashboardScope, NeverClickedLink, TopLink } from './analyticsDashboard.js';
 export { parseDashboardScope } from './analyticsDashboard.js';
+export type { LinkActivity } from './listActivity.js';
 
 /**
  * The analytics read side (docs/analytics.md): totals,
@@ -254,6 +256,18 @@ export class AnalyticsStore {
       }
     }
     return { series: counter.series(retentionHorizon(now, opts.retentionDays)), breakdowns: { days: opts.days, ...acc.result() } };
+  }
+
+  /**
+   * The 30-day daily counts, their sum and the last click of every link of a list page, in one
+   * query after the rollup coverage (docs/web-ui.md#link-tables); links without a row in the
+   * answer (deleted meanwhile) are absent. Callers list only links the viewer may see.
+   */
+  async listActivity(linkIds: readonly string[]): Promise<Map<string, LinkActivity>> {
+    if (linkIds.length === 0) return new Map();
+    const window = dayWindow(this.now(), LIST_ACTIVITY_DAYS);
+    const { rolled } = await this.plan(window);
+    return readListActivity(this.db, linkIds, window, new Set(rolled));
   }
 
   // ---------------------------------------------------------------- cross-link and export

@@ -1,7 +1,6 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { activeAt, matchesText, ownedBy } from './access.js';
-import type { SearchField } from './types.js';
+import { activeAt, matchesSearch, ownedBy } from './access.js';
 import type { OwnerStore } from './owners.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import type { LinkNameStore } from './linkNames.js';
@@ -9,12 +8,10 @@ import { withLinkDetails } from './links.js';
 import type { TagCount, TagStore } from './tags.js';
 import type { Clock, Link, LinkView, Viewer } from './types.js';
 
-type LinksQuery = SelectQueryBuilder<Database, 'links', object>;
-
 /**
  * Page-shaped reads of the web UI that the keyset `links.list` cannot serve:
  * the public browser and profiles (newest first, numbered pages with a total,
- * docs/web-ui.md#public-browser-and-profiles), the admin list's total, and the dashboard's tag chips.
+ * docs/web-ui.md#public-browser-and-profiles) and the dashboard's tag chips.
  */
 export class BrowseStore {
   constructor(
@@ -30,15 +27,10 @@ export class BrowseStore {
     return withLinkDetails(links, { tags: this.tags, owners: this.owners, names: this.names });
   }
 
-  private search(q: LinksQuery, text: string | undefined, fields: readonly SearchField[]): LinksQuery {
-    if (text === undefined || text === '') return q;
-    return q.where(matchesText(text, fields));
-  }
-
   /**
    * Public, active links, newest first (docs/web-ui.md#public-browser-and-profiles): optionally only those
    * whose primary owner is `primaryOwnerId` (profiles, docs/web-ui.md#public-browser-and-profiles) and matching `q`
-   * on slug, URL, title or description.
+   * by the one search rule (`matchesSearch`).
    */
   async publicLinks(opts: {
     q?: string;
@@ -60,7 +52,7 @@ export class BrowseStore {
         ),
       );
     }
-    base = this.search(base, opts.q, ['slug', 'url', 'title', 'description']);
+    if (opts.q) base = base.where(matchesSearch(opts.q));
     const [count, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       base
@@ -72,13 +64,6 @@ export class BrowseStore {
         .execute(),
     ]);
     return { links: await this.withDetails(rows.map(toLink)), total: Number(count.n) };
-  }
-
-  /** How many links the admin list shows for `q` (slug, URL, title or any owner's name, docs/links.md#autocomplete-and-search). */
-  async countLinks(opts: { q?: string; searchIn?: readonly SearchField[] } = {}): Promise<number> {
-    const base = this.search(this.db.selectFrom('links'), opts.q, opts.searchIn ?? ['slug', 'url', 'title', 'owner']);
-    const r = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return Number(r.n);
   }
 
   /**

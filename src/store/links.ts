@@ -3,7 +3,7 @@ import type { DbDriver } from '../config.js';
 import { asVisibility, type Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
-import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesText } from './access.js';
+import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesSearch } from './access.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
 import type { LinkNameStore } from './linkNames.js';
@@ -11,7 +11,7 @@ import type { OwnerStore } from './owners.js';
 import { markDaysOfLinks } from './rollupMarks.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import type { TagStore } from './tags.js';
-import type { Clock, Executor, Link, LinkView, SearchField, Viewer } from './types.js';
+import type { Clock, Executor, Link, LinkView, Viewer } from './types.js';
 
 /** What the resolver needs about a slug, and nothing more (the hot path). */
 export interface ResolveTarget {
@@ -65,8 +65,8 @@ export type LinkScope = 'owned' | 'shared' | 'member' | 'public' | 'discoverable
 export interface LinkListQuery {
   scope: LinkScope;
   viewer: Viewer;
+  /** Search text, matched by the one rule of `matchesSearch`. */
   q?: string;
-  searchIn?: readonly SearchField[];
   tagSlug?: string;
   visibility?: Visibility;
   /** Only links whose URL equals this (API `?url=`). */
@@ -320,12 +320,12 @@ export class LinkStore {
     return Number(r.n);
   }
 
-  /** Keyset-paginated list by slug; fetches one extra row to know whether more exist. */
-  async list(query: LinkListQuery): Promise<{ links: LinkView[]; hasMore: boolean }> {
+  /** The links a query selects, unordered and unpaged: what `list` and `page` share. */
+  private selecting(query: Omit<LinkListQuery, 'afterSlug' | 'limit'>) {
     const { viewer } = query;
     // The scopes below are literal memberships: an admin's "owned" is what they own.
     const viewerId = viewer?.id ?? '';
-    let q = this.db.selectFrom('links').select(LINK_COLUMNS);
+    let q = this.db.selectFrom('links');
     switch (query.scope) {
       case 'owned':
         q = q.where(hasOwnerRow(viewerId));
@@ -361,9 +361,13 @@ export class LinkStore {
         ),
       );
     }
-    if (query.q !== undefined && query.q !== '') {
-      q = q.where(matchesText(query.q, query.searchIn ?? ['slug', 'url', 'title', 'description']));
-    }
+    if (query.q !== undefined && query.q !== '') q = q.where(matchesSearch(query.q));
+    return q;
+  }
+
+  /** Keyset-paginated list by slug; fetches one extra row to know whether more exist. */
+  async list(query: LinkListQuery): Promise<{ links: LinkView[]; hasMore: boolean }> {
+    let q = this.selecting(query).select(LINK_COLUMNS);
     if (query.afterSlug !== undefined) q = q.where('links.slug', '>', query.afterSlug);
     const limit = query.limit ?? 50;
     const rows = await q
@@ -372,6 +376,24 @@ export class LinkStore {
       .execute();
     const hasMore = rows.length > limit;
     return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore };
+  }
+
+  /**
+   * One numbered page by slug and how many links the query selects in all: the web UI's
+   * paged lists ("51–56 of 56", docs/web-ui.md#link-tables).
+   */
+  async page(query: Omit<LinkListQuery, 'afterSlug'>, offset: number): Promise<{ links: LinkView[]; total: number }> {
+    const base = this.selecting(query);
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      base
+        .select(LINK_COLUMNS)
+        .orderBy('links.slug')
+        .limit(query.limit ?? 50)
+        .offset(offset)
+        .execute(),
+    ]);
+    return { links: await this.withDetails(rows.map(toLink)), total: Number(count.n) };
   }
 
   /**

@@ -70,17 +70,7 @@ export class StalenessStore {
    */
   async list(filter: StalenessFilter, viewer: Viewer, query: StalenessQuery = {}): Promise<{ links: LinkView[]; hasMore: boolean }> {
     if (!viewer) return { links: [], hasMore: false };
-    const now = this.now();
-    let q = this.db.selectFrom('links').select(LINK_COLUMNS).where('links.archived_at', 'is', null);
-    q = q.where(ownedBy(viewer));
-    if (filter === 'stale') {
-      const since = now - STALE_WINDOW_MS;
-      q = q
-        .where('links.created_at', '<=', since)
-        .where((eb) => eb.not(eb.exists(clicksOf(eb).where('link_clicks.clicked_at', '>', since))));
-    } else {
-      q = q.where('links.created_at', '<=', now - NEVER_CLICKED_MIN_AGE_MS).where((eb) => eb.not(eb.exists(clicksOf(eb))));
-    }
+    let q = this.selecting(filter, viewer).select(LINK_COLUMNS);
     if (query.afterSlug !== undefined) q = q.where('links.slug', '>', query.afterSlug);
     const limit = query.limit ?? 50;
     const rows = await q
@@ -88,6 +78,34 @@ export class StalenessStore {
       .limit(limit + 1)
       .execute();
     return { links: await this.withDetails(rows.slice(0, limit).map(toLink)), hasMore: rows.length > limit };
+  }
+
+  /** One numbered page of the same list by slug, with how many links it holds in all (docs/web-ui.md#link-tables). */
+  async page(
+    filter: StalenessFilter,
+    viewer: Viewer,
+    opts: { offset: number; limit: number },
+  ): Promise<{ links: LinkView[]; total: number }> {
+    if (!viewer) return { links: [], total: 0 };
+    const base = this.selecting(filter, viewer);
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      base.select(LINK_COLUMNS).orderBy('links.slug').limit(opts.limit).offset(opts.offset).execute(),
+    ]);
+    return { links: await this.withDetails(rows.map(toLink)), total: Number(count.n) };
+  }
+
+  private selecting(filter: StalenessFilter, viewer: NonNullable<Viewer>) {
+    const now = this.now();
+    let q = this.db.selectFrom('links').where('links.archived_at', 'is', null);
+    q = q.where(ownedBy(viewer));
+    if (filter === 'stale') {
+      const since = now - STALE_WINDOW_MS;
+      return q
+        .where('links.created_at', '<=', since)
+        .where((eb) => eb.not(eb.exists(clicksOf(eb).where('link_clicks.clicked_at', '>', since))));
+    }
+    return q.where('links.created_at', '<=', now - NEVER_CLICKED_MIN_AGE_MS).where((eb) => eb.not(eb.exists(clicksOf(eb))));
   }
 
   /** Tags, owners and aliases for a page, the shape every link list has. */

@@ -80,8 +80,5 @@ export interface Keyword {
   createdAt: number;
 }
 
-/** Link fields a text search may look in; `owner` matches any owner's display name. */
-export type SearchField = 'slug' | 'url' | 'title' | 'description' | 'owner';
-
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type Clock = () => number;

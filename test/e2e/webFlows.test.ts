@@ -110,7 +110,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await dialog(page).getByLabel('Description').fill('Everything we know');
     await dialog(page).getByRole('button', { name: 'Save changes' }).click();
     await page.locator('#toast-area').getByText('Saved go/team-wiki.').waitFor();
-    await page.locator('#link-list tr', { hasText: 'Everything we know' }).waitFor();
+    await page.locator('#link-list tr', { hasText: 'Team wiki (new)' }).waitFor(); // the title under the slug
     assert.equal((await s.store.links.get(link.id))!.title, 'Team wiki (new)');
 
     // Detail page: keyword-prefixed short link, copy, QR.
@@ -263,7 +263,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await htmxReady(page);
     await page.getByRole('searchbox', { name: 'Search public links' }).pressSequentially('pager');
     await page.waitForURL(`${s.url}/links?q=pager`);
-    await page.locator('#public-link-list').getByText('1 link(s)').waitFor();
+    await page.locator('#public-link-list').getByText('1 link', { exact: true }).waitFor();
     await assertAccessible(page, 'public browser with a search');
     problems.assertNone();
     await context.close();

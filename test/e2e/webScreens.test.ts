@@ -219,7 +219,10 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
             await check(page, problems, 'create-modal', theme, width);
             await page.keyboard.press('Escape');
             await page.locator('#modal dialog').waitFor({ state: 'detached' });
-            await page.locator('#link-list tr', { hasText: 'onboarding' }).getByRole('link', { name: 'Delete' }).click();
+            const onboarding = page.locator('#link-list tr', { hasText: 'onboarding' });
+            // Below 1024 px a row is a card whose actions sit in its menu (docs/web-ui.md#link-tables).
+            if (width < 1024) await onboarding.locator('summary[aria-label="Actions for go/onboarding"]').click();
+            await onboarding.getByRole('link', { name: 'Delete' }).click();
             await page.locator('#modal dialog[open]').getByText("Delete 'onboarding'?").waitFor();
             await check(page, problems, 'confirm-delete', theme, width);
           }

@@ -53,7 +53,7 @@ describeEachDatabase('browse store', (ctx) => {
     );
   });
 
-  test('public search is case-insensitive over slug, URL, title and description, with % literal', async () => {
+  test('public search is the one rule: case-insensitive over slug, URL, title, description and owner names, with % literal', async () => {
     const { store } = ctx();
     assert.deepEqual(
       (await store.browse.publicLinks({ q: 'QUARTERLY', offset: 0, limit: 25 })).links.map((l) => l.slug),
@@ -61,9 +61,11 @@ describeEachDatabase('browse store', (ctx) => {
     );
     assert.deepEqual(
       (await store.browse.publicLinks({ q: '100%', offset: 0, limit: 25 })).links.map((l) => l.slug),
-      ['pub-3'],
+      ['bobs', 'pub-3'],
+      "the title, and the owner's name Bob 100% Jones",
     );
-    assert.equal((await store.browse.publicLinks({ q: '0%', offset: 0, limit: 25 })).total, 1);
+    assert.equal((await store.browse.publicLinks({ q: '0%', offset: 0, limit: 25 })).total, 2);
+    assert.equal((await store.browse.publicLinks({ q: '00 %', offset: 0, limit: 25 })).total, 0, '% is literal');
     assert.equal((await store.browse.publicLinks({ q: 'priv', offset: 0, limit: 25 })).total, 0);
   });
 
@@ -77,11 +79,15 @@ describeEachDatabase('browse store', (ctx) => {
     assert.equal((await store.browse.publicLinks({ primaryOwnerId: alice.id, offset: 0, limit: 25 })).total, 7);
   });
 
-  test('admin totals: search by owner name matches literally and counts every link', async () => {
+  test('numbered pages count every link the query selects; the one search rule matches owner names literally', async () => {
     const { store } = ctx();
-    assert.equal(await store.browse.countLinks(), 11);
-    assert.equal(await store.browse.countLinks({ q: 'bob 100%' }), 2, 'owner names, % literal');
-    assert.equal(await store.browse.countLinks({ q: 'e.test/p' }), 1);
+    const total = (q?: string) => store.links.page({ scope: 'all', viewer: viewerOf(admin), q, limit: 2 }, 0).then((p) => p.total);
+    assert.equal(await total(), 11);
+    assert.equal(await total('bob 100%'), 2, 'owner names, % literal');
+    assert.equal(await total('e.test/p'), 1);
+    const second = await store.links.page({ scope: 'all', viewer: viewerOf(admin), limit: 10 }, 10);
+    assert.equal(second.links.length, 1, 'the last page holds the rest');
+    assert.equal(second.total, 11);
     assert.deepEqual(await store.browse.adminCounts(), { users: 3, links: 11, keywords: 0 });
   });
 

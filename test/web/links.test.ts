@@ -473,10 +473,11 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
       assert.equal(r.status, 200);
       has(r.body, new RegExp(`^<tr id="link-${id}"`));
       lacks(r.body, />expired</);
-      has(r.body, /<td class="hidden md:table-cell max-w-\[12rem\] truncate">Promo<\/td>/, 'tag-detail rows carry the Title column');
+      has(r.body, /<p class="truncate text-sm" title="Promo">Promo<\/p>/, 'the title under the slug');
+      has(r.body, /Owner:/, 'tag-page rows carry the owner column');
       assert.equal((await s.store.links.get(id))!.expiresAt, null);
       const fromDash = await alice.send('POST', `/dashboard/links/${id}/renew`, { from: 'dashboard' }, { htmx: true });
-      lacks(fromDash.body, />Promo</, 'dashboard rows have no Title column');
+      lacks(fromDash.body, /Owner:/, 'dashboard rows have no owner column');
       const plain = await alice.send('POST', `/dashboard/links/${id}/renew`);
       assert.equal(plain.status, 303);
       assert.equal(plain.header('location'), '/dashboard');

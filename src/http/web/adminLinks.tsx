@@ -11,6 +11,7 @@ import {
   AdminLinkEditRow,
   AdminLinkList,
   AdminLinksPage,
+  ADMIN_PAGE_SIZE,
   type AdminEditValues,
   type AdminLinkListProps,
 } from '../../views/pages/adminLinks.js';
@@ -24,6 +25,7 @@ import {
   field,
   linkFor,
   linkRows,
+  pageParam,
   query,
   seeOther,
   sendFragment,
@@ -34,11 +36,9 @@ import {
   type WebDeps,
 } from './support.js';
 
-const PAGE_SIZE = 50;
-
 /**
- * `/admin/links` (docs/web-ui.md#admin-screens): every link with the full column set,
- * search over slug, URL, title and owners, the staleness filters, inline
+ * `/admin/links` (docs/web-ui.md#admin-screens): every link in the one link list with its
+ * owner column, the one search rule, the staleness filters, inline
  * edit and delete. Admin-only; per-link decisions still go through LinkCaps.
  */
 export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
@@ -51,21 +51,19 @@ export function registerAdminLinkRoutes(app: FastifyInstance, deps: WebDeps): vo
     const rawFilter = query(req, 'filter');
     const filter = isStalenessFilter(rawFilter) ? rawFilter : null;
     const q = filter === null ? query(req, 'q').trim() : '';
-    const after = query(req, 'after') || undefined;
-    const [page, total] = await Promise.all([
-      filter
-        ? store.staleness.list(filter, viewer, { afterSlug: after, limit: PAGE_SIZE })
-        : store.links.list({ scope: 'all', viewer, q, searchIn: ['slug', 'url', 'title', 'owner'], afterSlug: after, limit: PAGE_SIZE }),
-      filter ? Promise.resolve(null) : store.browse.countLinks({ q }),
-    ]);
+    const pageNo = pageParam(req);
+    const offset = (pageNo - 1) * ADMIN_PAGE_SIZE;
+    const page = filter
+      ? await store.staleness.page(filter, viewer, { offset, limit: ADMIN_PAGE_SIZE })
+      : await store.links.page({ scope: 'all', viewer, q, limit: ADMIN_PAGE_SIZE }, offset);
     const ctx = await pageContext(deps, req, user);
     const props: AdminLinkListProps = {
       rows: await linkRows(store, page.links, user),
       env: tableEnv(deps, req, ctx),
       q,
       filter,
-      total,
-      nextAfter: page.hasMore ? (page.links[page.links.length - 1]?.slug ?? null) : null,
+      page: pageNo,
+      total: page.total,
       hint: filter ? stalenessHint(filter, config.clickRetentionDays !== null) : null,
     };
     if (isHtmx(req)) return sendHtml(req, reply, ctx, 'All Links', <AdminLinkList {...props} />);

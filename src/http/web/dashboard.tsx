@@ -3,11 +3,9 @@ import { requestUser } from '../../auth/currentUser.js';
 import { requireUser } from './guards.js';
 import { isStalenessFilter, stalenessHint } from '../../store/staleness.js';
 import { viewerOf } from '../../store/types.js';
-import { DashboardPage, LinkList, type DashboardFilter, type LinkListProps } from '../../views/pages/dashboard.js';
+import { DASHBOARD_PAGE_SIZE, DashboardPage, LinkList, type DashboardFilter, type LinkListProps } from '../../views/pages/dashboard.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
-import { linkRows, query, tableEnv, type WebDeps } from './support.js';
-
-const PAGE_SIZE = 50;
+import { linkRows, pageParam, query, tableEnv, type WebDeps } from './support.js';
 
 function parseFilter(v: string): DashboardFilter | null {
   return v === 'shared' || isStalenessFilter(v) ? v : null;
@@ -27,14 +25,16 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: WebDeps): vo
     const filter = parseFilter(query(req, 'filter'));
     const tag = filter === null ? query(req, 'tag').trim() || null : null;
     const q = filter === null && tag === null ? query(req, 'q').trim() : '';
-    const after = query(req, 'after') || undefined;
+    const pageNo = pageParam(req);
     const scope = user.role === 'admin' ? 'all' : 'owned';
+    const limit = DASHBOARD_PAGE_SIZE;
+    const offset = (pageNo - 1) * limit;
 
     let page;
-    if (filter === 'shared') page = await store.links.list({ scope: 'shared', viewer, afterSlug: after, limit: PAGE_SIZE });
-    else if (filter !== null) page = await store.staleness.list(filter, viewer, { afterSlug: after, limit: PAGE_SIZE });
-    else if (tag !== null) page = await store.links.list({ scope, viewer, tagSlug: tag, afterSlug: after, limit: PAGE_SIZE });
-    else page = await store.links.list({ scope, viewer, q, searchIn: ['slug', 'url', 'description'], afterSlug: after, limit: PAGE_SIZE });
+    if (filter === 'shared') page = await store.links.page({ scope: 'shared', viewer, limit }, offset);
+    else if (filter !== null) page = await store.staleness.page(filter, viewer, { offset, limit });
+    else if (tag !== null) page = await store.links.page({ scope, viewer, tagSlug: tag, limit }, offset);
+    else page = await store.links.page({ scope, viewer, q, limit }, offset);
 
     const ctx = await pageContext(deps, req, user);
     const [rows, tags] = await Promise.all([
@@ -48,7 +48,8 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: WebDeps): vo
       tag,
       q,
       tags,
-      nextAfter: page.hasMore ? (page.links[page.links.length - 1]?.slug ?? null) : null,
+      page: pageNo,
+      total: page.total,
       hint: filter === 'stale' || filter === 'never-clicked' ? stalenessHint(filter, config.clickRetentionDays !== null) : null,
     };
     if (isHtmx(req)) return sendHtml(req, reply, ctx, 'My Links', <LinkList {...list} />);

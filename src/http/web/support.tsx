@@ -10,6 +10,7 @@ import type { PageContext } from '../../views/context.js';
 import { Forbidden, PlainNotFound } from '../../views/pages/errors.js';
 import type { LinkRowData, LinkTableEnv } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
+import { parsePage } from '../../views/partials/pager.js';
 import { isMethodOverride } from './methodOverride.js';
 import {
   errorToastHeader,
@@ -119,9 +120,10 @@ export async function linkFor(
 }
 
 /**
- * Caps, lifecycle state and health for a list, in a constant number of
- * queries whatever its length: one caps load, one health load for the rows
- * the viewer may see health on (CanView).
+ * Caps, lifecycle state, health and click figures for a list page, in a constant number of
+ * queries whatever its length (docs/web-ui.md#link-tables): one caps load, one health load for
+ * the rows the viewer may see health on (CanView), one click-figure load for the rows the viewer
+ * may see stats of (CanStats, docs/analytics.md#who-sees-what).
  */
 export async function linkRows(store: Store, links: readonly LinkView[], user: User | null): Promise<LinkRowData[]> {
   const viewer = viewerOf(user);
@@ -130,16 +132,25 @@ export async function linkRows(store: Store, links: readonly LinkView[], user: U
     viewer,
   );
   const now = store.now();
-  const health = await store.health.forLinks(
-    links.filter((l) => caps.get(l.id)?.canView === true),
-    now,
-  );
+  const [health, activity] = await Promise.all([
+    store.health.forLinks(
+      links.filter((l) => caps.get(l.id)?.canView === true),
+      now,
+    ),
+    store.analytics.listActivity(links.filter((l) => caps.get(l.id)?.canStats === true).map((l) => l.id)),
+  ]);
   return links.map((link) => ({
     link,
     caps: caps.get(link.id)!,
     state: lifecycleState(link, now),
     health: health.get(link.id) ?? null,
+    activity: activity.get(link.id) ?? null,
   }));
+}
+
+/** `page` from the query string (docs/web-ui.md#link-tables): a positive integer, anything else is page 1. */
+export function pageParam(req: FastifyRequest): number {
+  return parsePage(query(req, 'page'));
 }
 
 /** A fragment (or nothing) and the toast saying what changed, in one HTMX response (docs/web-ui.md#feedback). */

@@ -3,6 +3,7 @@ import type { Keyword, User } from '../../store/types.js';
 import { LocalTime } from '../partials/localTime.js';
 import { Icon, type IconName } from '../partials/icons.js';
 import { safeHref } from '../partials/linkTable.js';
+import { plural } from '../format.js';
 import { Alert, Avatar, CopyButton, EmptyState, Modal, PageHeader, Panel, Spinner } from '../partials/ui.js';
 
 /** Admin screens of docs/web-ui.md#admin-screens and the link-health report of docs/lifecycle.md#badges-and-the-admin-report. */
@@ -226,7 +227,7 @@ export function UsersSection({
   return (
     <div id="users-section">
       {localMode && <AddUserForm state={addUser} />}
-      <p class="text-sm text-base-content/70 mb-2">{`${users.length} user(s)`}</p>
+      <p class="text-sm text-base-content/70 mb-2">{plural(users.length, 'user')}</p>
       {users.length === 0 ? (
         <EmptyState icon="users" title="No users yet." />
       ) : (
@@ -285,7 +286,7 @@ export function ConfirmDeleteUser({ user, primaryLinks, asModal }: { user: User;
     >
       <input type="hidden" name="_method" value="DELETE" />
       <p class="font-medium break-words">{`${user.displayName} (${user.email})`}</p>
-      <p>{`This user owns ${primaryLinks} link(s).`}</p>
+      <p>{`This user owns ${plural(primaryLinks, 'link')}.`}</p>
       {primaryLinks > 0 && (
         <fieldset class="space-y-2">
           <legend class="text-sm font-medium mb-1">What happens to their links?</legend>
@@ -460,7 +461,7 @@ export function KeywordsPage(props: { keywords: readonly Keyword[]; form: Keywor
 export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
   return (
     <>
-      <PageHeader title="Link Health" subtitle={`${rows.length} broken link(s)`} />
+      <PageHeader title="Link Health" subtitle={plural(rows.length, 'broken link')} />
       {rows.length === 0 ? (
         <EmptyState icon="check" title="No broken links">
           Every checked destination answered on its last check. Links failing three checks in a row show up here.

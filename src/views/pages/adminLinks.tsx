@@ -1,7 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import type { LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
-import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { columnCount, LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { LinkCount, Pager } from '../partials/pager.js';
+
+export const ADMIN_PAGE_SIZE = 50;
 import { Alert, EmptyState, PageHeader, Spinner } from '../partials/ui.js';
 
 export type AdminLinkFilter = 'stale' | 'never-clicked';
@@ -11,17 +14,17 @@ export interface AdminLinkListProps {
   env: LinkTableEnv;
   q: string;
   filter: AdminLinkFilter | null;
-  /** All links matching `q` (no staleness filter); null under a filter. */
-  total: number | null;
-  nextAfter: string | null;
+  /** The page shown (from 1) and how many links the list holds in all. */
+  page: number;
+  total: number;
   hint: string | null;
 }
 
-export function adminLinksUrl(p: { q?: string; filter?: string | null; after?: string | null }): string {
+export function adminLinksUrl(p: { q?: string; filter?: string | null; page?: number }): string {
   const sp = new URLSearchParams();
   if (p.filter) sp.set('filter', p.filter);
   else if (p.q) sp.set('q', p.q);
-  if (p.after) sp.set('after', p.after);
+  if (p.page !== undefined && p.page > 1) sp.set('page', String(p.page));
   const s = sp.toString();
   return s ? `/admin/links?${s}` : '/admin/links';
 }
@@ -59,23 +62,21 @@ export function AdminLinkList(p: AdminLinkListProps) {
             </SwapLink>
           ))}
         </nav>
-        {p.total !== null && <p class="text-sm text-base-content/70">{`${p.total} total`}</p>}
+        <LinkCount total={p.total} />
       </div>
       {p.hint && <p class="text-sm text-base-content/70">{p.hint}</p>}
-      {p.rows.length === 0 ? (
+      {p.total === 0 ? (
         <EmptyState icon="search" title={p.q || p.filter ? 'No matching links' : 'No links yet'}>
           {p.q || p.filter ? 'Try a different search or clear filters.' : 'Links people create show up here.'}
         </EmptyState>
       ) : (
         <LinkTable rows={p.rows} variant="admin" env={p.env} />
       )}
-      {p.nextAfter && (
-        <div class="flex justify-center">
-          <SwapLink href={adminLinksUrl({ q: p.q, filter: p.filter, after: p.nextAfter })} active={false} class="btn btn-sm">
-            Next page
-          </SwapLink>
-        </div>
-      )}
+      <Pager
+        spot={{ page: p.page, pageSize: ADMIN_PAGE_SIZE, total: p.total }}
+        href={(n) => adminLinksUrl({ q: p.q, filter: p.filter, page: n })}
+        swap="#admin-link-list"
+      />
     </div>
   );
 }
@@ -95,7 +96,7 @@ export function AdminLinksPage(p: AdminLinkListProps) {
             type="search"
             name="q"
             value={p.filter === null ? p.q : ''}
-            placeholder="Search by slug, URL, title, or owner..."
+            placeholder="Search by slug, URL, title, description or owner..."
             autocomplete="off"
             hx-get="/admin/links"
             hx-trigger="keyup changed delay:300ms, search"
@@ -204,7 +205,7 @@ export function AdminLinkEditRow({ link, values, shortKeyword }: { link: LinkVie
   const action = `/admin/links/${link.id}`;
   return (
     <tr id={`link-${link.id}`} class="bg-base-200/60">
-      <td colSpan={9}>
+      <td colSpan={columnCount('admin')}>
         <form
           method="post"
           action={action}

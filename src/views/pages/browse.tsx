@@ -1,6 +1,8 @@
 import { Icon } from '../partials/icons.js';
 import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
-import { Avatar, EmptyState, PageHeader, Pagination, Spinner } from '../partials/ui.js';
+import { LinkCount, Pager } from '../partials/pager.js';
+import { Avatar, EmptyState, PageHeader, Spinner } from '../partials/ui.js';
+import { plural } from '../format.js';
 
 export const PUBLIC_PAGE_SIZE = 25;
 
@@ -22,10 +24,9 @@ export function browseUrl(q: string, page: number): string {
 
 /** `#public-link-list`: the count, the table and the pager (docs/web-ui.md#public-browser-and-profiles). */
 export function PublicLinkList({ rows, env, q, page, total }: PublicListProps) {
-  const pages = Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE));
   return (
     <div id="public-link-list" class="space-y-4 htmx-dim">
-      <p class="text-sm text-base-content/70">{`${total} link(s)`}</p>
+      <LinkCount total={total} />
       {rows.length === 0 ? (
         q ? (
           <EmptyState icon="search" title="No links found">
@@ -39,7 +40,7 @@ export function PublicLinkList({ rows, env, q, page, total }: PublicListProps) {
       ) : (
         <LinkTable rows={rows} variant="public" env={env} />
       )}
-      <Pagination page={page} pages={pages} href={(n) => browseUrl(q, n)} />
+      <Pager spot={{ page, pageSize: PUBLIC_PAGE_SIZE, total }} href={(n) => browseUrl(q, n)} swap="#public-link-list" />
     </div>
   );
 }
@@ -59,7 +60,7 @@ export function BrowsePage(props: PublicListProps) {
             type="search"
             name="q"
             value={props.q}
-            placeholder="Search by slug, URL, title, or description..."
+            placeholder="Search by slug, URL, title, description or owner..."
             autocomplete="off"
             hx-get="/links"
             hx-trigger="input changed delay:300ms, search"
@@ -88,18 +89,23 @@ export interface ProfileProps {
 
 /** `/u/{display_name_slug}` (docs/web-ui.md#public-browser-and-profiles). */
 export function ProfilePage({ name, rows, env, page, total, slug }: ProfileProps) {
-  const pages = Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE));
   return (
     <>
       <header class="flex items-center gap-4 mb-6">
         <Avatar name={name} size="size-16 text-2xl" />
         <div class="min-w-0">
           <h1 class="text-2xl font-bold break-words">{name}</h1>
-          <p class="text-sm text-base-content/70">{`${total} public link(s)`}</p>
+          <p class="text-sm text-base-content/70">{plural(total, 'public link')}</p>
         </div>
       </header>
-      {rows.length === 0 ? <EmptyState icon="globe" title="No public links yet." /> : <LinkTable rows={rows} variant="public" env={env} />}
-      <Pagination page={page} pages={pages} href={(n) => (n > 1 ? `/u/${slug}?page=${n}` : `/u/${slug}`)} />
+      <div class="space-y-4">
+        {rows.length === 0 ? (
+          <EmptyState icon="globe" title="No public links yet." />
+        ) : (
+          <LinkTable rows={rows} variant="public" env={env} />
+        )}
+        <Pager spot={{ page, pageSize: PUBLIC_PAGE_SIZE, total }} href={(n) => (n > 1 ? `/u/${slug}?page=${n}` : `/u/${slug}`)} />
+      </div>
     </>
   );
 }

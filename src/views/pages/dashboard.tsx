@@ -2,7 +2,10 @@ import type { ComponentChildren } from 'preact';
 import type { TagCount } from '../../store/tags.js';
 import { Icon } from '../partials/icons.js';
 import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { LinkCount, Pager } from '../partials/pager.js';
 import { EmptyState, PageHeader, Spinner } from '../partials/ui.js';
+
+export const DASHBOARD_PAGE_SIZE = 50;
 
 export type DashboardFilter = 'shared' | 'stale' | 'never-clicked';
 
@@ -13,19 +16,20 @@ export interface LinkListProps {
   tag: string | null;
   q: string;
   tags: readonly TagCount[];
-  /** Keyset position of the next page, when there is one. */
-  nextAfter: string | null;
+  /** The page shown (from 1) and how many links the list holds in all. */
+  page: number;
+  total: number;
   /** The staleness hint of the active filter (docs/lifecycle.md#staleness). */
   hint: string | null;
 }
 
 /** `/dashboard` with the given parameters; the list's own URL for refreshes and paging. */
-export function dashboardUrl(p: { filter?: string | null; tag?: string | null; q?: string; after?: string | null }): string {
+export function dashboardUrl(p: { filter?: string | null; tag?: string | null; q?: string; page?: number }): string {
   const sp = new URLSearchParams();
   if (p.filter) sp.set('filter', p.filter);
   else if (p.tag) sp.set('tag', p.tag);
   else if (p.q) sp.set('q', p.q);
-  if (p.after) sp.set('after', p.after);
+  if (p.page !== undefined && p.page > 1) sp.set('page', String(p.page));
   const s = sp.toString();
   return s ? `/dashboard?${s}` : '/dashboard';
 }
@@ -56,7 +60,7 @@ function SwapLink({ href, active, children, class: cls }: { href: string; active
 
 /** `#link-list`: tabs, tag chips and the table; refreshes itself when a link is created or updated. */
 export function LinkList(p: LinkListProps) {
-  const self = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q });
+  const self = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: p.page });
   const searching = p.filter === null && (p.tag !== null || p.q !== '');
   return (
     <div
@@ -77,42 +81,62 @@ export function LinkList(p: LinkListProps) {
           </SwapLink>
         ))}
       </nav>
-      {p.filter === null && p.tags.length > 0 && (
-        <nav aria-label="Tags" class="flex flex-wrap gap-2">
-          <SwapLink
-            href="/dashboard"
-            active={p.tag === null}
-            class={`badge badge-lg ${p.tag === null ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}
-          >
-            All
-          </SwapLink>
-          {p.tags.map((t) => (
-            <SwapLink
-              href={dashboardUrl({ tag: t.slug })}
-              active={p.tag === t.slug}
-              class={`badge badge-lg ${p.tag === t.slug ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}
-            >
-              {t.name}
-            </SwapLink>
-          ))}
-        </nav>
-      )}
+      {p.filter === null && p.tags.length > 0 && <TagChips tags={p.tags} active={p.tag} />}
       {p.hint && <p class="text-sm text-base-content/70">{p.hint}</p>}
-      {p.rows.length === 0 ? (
+      {p.total === 0 ? (
         <ListEmpty filter={p.filter} searching={searching} />
       ) : (
         <>
+          <LinkCount total={p.total} />
           <LinkTable rows={p.rows} variant="dashboard" env={p.env} />
-          {p.nextAfter && (
-            <div class="flex justify-center">
-              <SwapLink href={dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, after: p.nextAfter })} active={false} class="btn btn-sm">
-                Next page
-              </SwapLink>
-            </div>
-          )}
+          <Pager
+            spot={{ page: p.page, pageSize: DASHBOARD_PAGE_SIZE, total: p.total }}
+            href={(n) => dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: n })}
+            swap="#link-list"
+          />
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The tag filter chips. On a phone they fold into "Tags (22)" so the first link stays above the
+ * fold (docs/web-ui.md#landing-and-dashboard); the fold opens by itself while a tag is chosen.
+ */
+function TagChips({ tags, active }: { tags: readonly TagCount[]; active: string | null }) {
+  const chips = (
+    <>
+      <SwapLink
+        href="/dashboard"
+        active={active === null}
+        class={`badge badge-lg ${active === null ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}
+      >
+        All
+      </SwapLink>
+      {tags.map((t) => (
+        <SwapLink
+          href={dashboardUrl({ tag: t.slug })}
+          active={active === t.slug}
+          class={`badge badge-lg ${active === t.slug ? 'badge-neutral' : 'badge-outline hover:bg-base-200'}`}
+        >
+          {t.name}
+        </SwapLink>
+      ))}
+    </>
+  );
+  return (
+    <>
+      <details class="sm:hidden" open={active !== null}>
+        <summary class="btn btn-sm btn-ghost">{`Tags (${tags.length})`}</summary>
+        <nav aria-label="Tags" class="mt-2 flex flex-wrap gap-2">
+          {chips}
+        </nav>
+      </details>
+      <nav aria-label="Tags" class="hidden flex-wrap gap-2 sm:flex">
+        {chips}
+      </nav>
+    </>
   );
 }
 
@@ -191,7 +215,7 @@ export function DashboardPage({ list, isAdmin }: { list: LinkListProps; isAdmin:
             type="search"
             name="q"
             value={list.filter === null && list.tag === null ? list.q : ''}
-            placeholder="Search links by slug, URL, or description..."
+            placeholder="Search by slug, URL, title, description or owner..."
             autocomplete="off"
             hx-get="/dashboard"
             hx-trigger="input changed delay:400ms, search"

@@ -1,24 +1,36 @@
 import type { LinkCaps } from '../../domain/caps.js';
 import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
+import type { LinkActivity } from '../../store/listActivity.js';
 import type { LinkView } from '../../store/types.js';
 import { LocalTime } from './localTime.js';
-import { Icon } from './icons.js';
+import { Icon, type IconName } from './icons.js';
+import { Sparkline } from './sparkline.js';
 import { CopyButton, Spinner, VisibilityBadge } from './ui.js';
 
 /**
- * The one link table of docs/web-ui.md#link-tables. Callers pick a variant; the variant
- * decides the columns, the actions and whether lifecycle/health badges show.
- * Every action is gated by the row's LinkCaps, computed by the caller through
- * `store.access.capsMany` (never re-derived here).
+ * The one link list of docs/web-ui.md#link-tables, on every page that lists links: the
+ * dashboard, browse, profiles, tag pages and /admin/links. Every list has the same columns —
+ * the link (slug, title, destination), status badges, clicks of the last 30 days with their
+ * sparkline, last clicked, actions — and a variant may only add the owner column and the
+ * admin's own actions. At 1024 px and wider it is a fixed-layout table whose long text is cut
+ * with an ellipsis (the full text in `title=`); narrower, each row is a card whose tap opens
+ * the link's page and whose actions sit in a menu. Every action is gated by the row's LinkCaps,
+ * computed by the caller through `store.access.capsMany` (never re-derived here).
  */
 
-export interface LinkRowData {
+/** What a row's badges need; the link page shows the same badges. */
+export interface RowState {
   link: LinkView;
   caps: LinkCaps;
   state: LifecycleState;
   /** Only for viewers holding CanView; null hides health. */
   health: LinkHealth | null;
+}
+
+export interface LinkRowData extends RowState {
+  /** Click figures, only for viewers holding CanStats (docs/analytics.md#who-sees-what); null shows a dash. */
+  activity: LinkActivity | null;
 }
 
 export type LinkTableVariant = 'dashboard' | 'tag' | 'admin' | 'public';
@@ -30,71 +42,28 @@ export interface LinkTableEnv {
   viewerId: string | null;
 }
 
-interface Columns {
-  title: boolean;
-  owners: 'none' | 'all' | 'primary';
-  tags: boolean;
-  actions: 'none' | 'caps' | 'admin';
-  badges: boolean;
+interface Variant {
+  /** The owner column: lists of other people's links, never one's own dashboard. */
+  owner: boolean;
+  /** Edit and Delete through /admin/links (inline edit) rather than the link's own forms. */
+  adminActions: boolean;
   /** The Renew button's place for expired rows, or null for none. */
   renew: RenewFrom | null;
-  descriptionCut: number | null;
-  /** The widest tables show their description column only on very wide screens. */
-  descriptionClass: string;
-  tagsClass: string;
-  createdClass: string;
+  /** The "broken" badge; the public browser and profiles never show health (docs/lifecycle.md#badges-and-the-admin-report). */
+  health: boolean;
 }
 
-const COLUMNS: Record<LinkTableVariant, Columns> = {
-  dashboard: {
-    title: false,
-    owners: 'none',
-    tags: false,
-    actions: 'caps',
-    badges: true,
-    renew: 'dashboard',
-    descriptionCut: null,
-    descriptionClass: 'hidden xl:table-cell',
-    tagsClass: '',
-    createdClass: 'hidden lg:table-cell',
-  },
-  tag: {
-    title: true,
-    owners: 'none',
-    tags: false,
-    actions: 'caps',
-    badges: true,
-    renew: 'tag',
-    descriptionCut: null,
-    descriptionClass: 'hidden xl:table-cell',
-    tagsClass: '',
-    createdClass: 'hidden lg:table-cell',
-  },
-  admin: {
-    title: true,
-    owners: 'all',
-    tags: true,
-    actions: 'admin',
-    badges: true,
-    renew: 'admin',
-    descriptionCut: null,
-    descriptionClass: 'hidden 2xl:table-cell',
-    tagsClass: 'hidden 2xl:table-cell',
-    createdClass: 'hidden 2xl:table-cell',
-  },
-  public: {
-    title: false,
-    owners: 'primary',
-    tags: true,
-    actions: 'none',
-    badges: false,
-    renew: null,
-    descriptionCut: 150,
-    descriptionClass: 'hidden xl:table-cell',
-    tagsClass: 'hidden lg:table-cell',
-    createdClass: 'hidden lg:table-cell',
-  },
+const VARIANTS: Record<LinkTableVariant, Variant> = {
+  dashboard: { owner: false, adminActions: false, renew: 'dashboard', health: true },
+  tag: { owner: true, adminActions: false, renew: 'tag', health: true },
+  admin: { owner: true, adminActions: true, renew: 'admin', health: true },
+  public: { owner: true, adminActions: false, renew: null, health: false },
 };
+
+/** Columns of a variant's table; the admin's inline edit row spans them all. */
+export function columnCount(variant: LinkTableVariant): number {
+  return VARIANTS[variant].owner ? 7 : 6;
+}
 
 /** Destinations are http(s) by validation; anything else stored long ago is shown as text, never linked. */
 export function safeHref(url: string): string | undefined {
@@ -104,18 +73,6 @@ export function safeHref(url: string): string | undefined {
 export function cut(text: string, max: number): string {
   const chars = [...text];
   return chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
-}
-
-export function SlugCell({ slug, env }: { slug: string; env: LinkTableEnv }) {
-  return (
-    <span class="inline-flex items-center gap-1 whitespace-nowrap">
-      <a href={`/${slug}`} target="_blank" rel="noopener" class="font-mono hover:underline">
-        <span class="text-base-content/70">{`${env.shortKeyword}/`}</span>
-        <span class="link-brand font-semibold">{slug}</span>
-      </a>
-      <CopyButton value={`${env.origin}/${slug}`} />
-    </span>
-  );
 }
 
 /**
@@ -153,12 +110,12 @@ export function RenewButton({ linkId, from, inPlace = true }: { linkId: string; 
  * (docs/lifecycle.md#badges-and-the-admin-report). `renewFrom` offers Renew beside "expired"
  * to a viewer holding CanEdit; null never does.
  */
-export function LifecycleBadges({ row, renewFrom }: { row: LinkRowData; renewFrom: RenewFrom | null }) {
+export function LifecycleBadges({ row, renewFrom }: { row: RowState; renewFrom: RenewFrom | null }) {
   const { state, health, link } = row;
   if (state === 'archived') return <span class="badge badge-sm badge-ghost border-base-content/40">archived</span>;
   if (state === 'expired') {
     return (
-      <span class="inline-flex items-center gap-1">
+      <span class="inline-flex flex-wrap items-center gap-1">
         <span class="badge badge-sm badge-warning">expired</span>
         {renewFrom !== null && row.caps.canEdit && <RenewButton linkId={link.id} from={renewFrom} />}
       </span>
@@ -175,192 +132,242 @@ export function LifecycleBadges({ row, renewFrom }: { row: LinkRowData; renewFro
   return null;
 }
 
-function IconLink({
-  href,
-  label,
-  icon,
-  hxGet,
-  class: extra,
-}: {
-  href: string;
+interface Action {
   label: string;
-  icon: 'eye' | 'chart' | 'pencil' | 'trash';
-  hxGet?: string;
-  class?: string;
-}) {
-  return (
-    <a
-      href={href}
-      class={`btn btn-ghost btn-xs btn-square tooltip tooltip-left${extra ? ` ${extra}` : ''}`}
-      data-tip={label}
-      aria-label={label}
-      hx-get={hxGet}
-      hx-target={hxGet ? '#modal' : undefined}
-    >
-      <Icon name={icon} class="size-4" />
-    </a>
-  );
+  icon: IconName;
+  href: string;
+  /** Fetched over HTMX into this target (`#modal`, or the row for the admin's inline edit). */
+  hxTarget?: string;
+  /** An outerHTML swap of the target (the admin's inline edit). */
+  replace?: boolean;
 }
 
-function CapsActions({ row }: { row: LinkRowData }) {
+/** The row's actions, by its capabilities: Details, Stats, Edit, Delete. */
+function actionsOf(row: LinkRowData, v: Variant): Action[] {
   const { link, caps } = row;
   const base = `/dashboard/links/${link.id}`;
+  const admin = `/admin/links/${link.id}`;
+  const out: Action[] = [];
+  if (caps.canView) out.push({ label: 'Details', icon: 'eye', href: base });
+  if (caps.canStats) out.push({ label: 'Stats', icon: 'chart', href: `${base}/stats` });
+  if (caps.canEdit) {
+    out.push(
+      v.adminActions
+        ? { label: 'Edit', icon: 'pencil', href: `${admin}/edit`, hxTarget: `#link-${link.id}`, replace: true }
+        : { label: 'Edit', icon: 'pencil', href: `${base}/edit`, hxTarget: '#modal' },
+    );
+  }
+  if (caps.canDelete) {
+    out.push({ label: 'Delete', icon: 'trash', href: `${v.adminActions ? admin : base}/confirm-delete`, hxTarget: '#modal' });
+  }
+  return out;
+}
+
+function hxOf(a: Action) {
+  if (!a.hxTarget) return {};
+  return { 'hx-get': a.href, 'hx-target': a.hxTarget, ...(a.replace ? { 'hx-swap': 'outerHTML' } : {}) };
+}
+
+/** Wide screens: one icon button per action, each named by its tooltip and label. */
+function ActionIcons({ actions }: { actions: readonly Action[] }) {
   return (
-    <div class="flex justify-end gap-0.5">
-      {caps.canView && <IconLink href={base} label="Details" icon="eye" />}
-      {caps.canStats && <IconLink href={`${base}/stats`} label="Stats" icon="chart" class="hidden sm:inline-flex" />}
-      {caps.canEdit && <IconLink href={`${base}/edit`} hxGet={`${base}/edit`} label="Edit" icon="pencil" />}
-      {caps.canDelete && <IconLink href={`${base}/confirm-delete`} hxGet={`${base}/confirm-delete`} label="Delete" icon="trash" />}
+    <div class="hidden lg:flex justify-end gap-0.5">
+      {actions.map((a) => (
+        <a href={a.href} class="btn btn-ghost btn-xs btn-square tooltip tooltip-left" data-tip={a.label} aria-label={a.label} {...hxOf(a)}>
+          <Icon name={a.icon} class="size-4" />
+        </a>
+      ))}
     </div>
   );
 }
 
-function AdminActions({ row }: { row: LinkRowData }) {
-  const base = `/admin/links/${row.link.id}`;
+/** Cards: the same actions in a menu, above the card's own link (`relative z-10`). */
+function ActionMenu({ actions, name }: { actions: readonly Action[]; name: string }) {
   return (
-    <div class="flex justify-end gap-0.5">
-      <a
-        href={`${base}/edit`}
-        hx-get={`${base}/edit`}
-        hx-target={`#link-${row.link.id}`}
-        hx-swap="outerHTML"
-        class="btn btn-ghost btn-xs btn-square tooltip tooltip-left"
-        data-tip="Edit"
-        aria-label="Edit"
-      >
-        <Icon name="pencil" class="size-4" />
-      </a>
-      <IconLink href={`${base}/confirm-delete`} hxGet={`${base}/confirm-delete`} label="Delete" icon="trash" />
+    <details class="dropdown dropdown-end relative z-10 lg:hidden">
+      <summary class="btn btn-ghost btn-sm btn-square" aria-label={`Actions for ${name}`}>
+        <Icon name="dots" class="size-5" />
+      </summary>
+      <ul class="dropdown-content menu z-20 w-40 rounded-box border border-base-300 bg-base-100 p-1 shadow">
+        {actions.map((a) => (
+          <li>
+            <a href={a.href} {...hxOf(a)}>
+              <Icon name={a.icon} class="size-4" />
+              {a.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** Slug (never broken inside a word), title and destination, each cut to one line with the full text in `title=`. */
+function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv; opensPage: boolean }) {
+  const { link } = row;
+  const short = `${env.shortKeyword}/${link.slug}`;
+  const href = safeHref(link.url);
+  return (
+    <div class="min-w-0">
+      {opensPage && (
+        // The card's tap target: the whole card opens the link's page, not the destination.
+        <a href={`/dashboard/links/${link.id}`} class="absolute inset-0 rounded-box lg:hidden" aria-label={`Open the page of ${short}`}></a>
+      )}
+      <div class="flex min-w-0 items-center gap-1">
+        <a href={`/${link.slug}`} target="_blank" rel="noopener" class="min-w-0 truncate font-mono text-sm hover:underline" title={short}>
+          <span class="text-base-content/70">{`${env.shortKeyword}/`}</span>
+          <span class="link-brand font-semibold">{link.slug}</span>
+        </a>
+        <span class="relative z-10 shrink-0">
+          <CopyButton value={`${env.origin}/${link.slug}`} />
+        </span>
+      </div>
+      {link.title !== '' && (
+        <p class="truncate text-sm" title={link.title}>
+          {link.title}
+        </p>
+      )}
+      {href ? (
+        <a
+          href={href}
+          target="_blank"
+          rel="noopener noreferrer"
+          class="block truncate text-xs text-base-content/70 hover:underline"
+          title={link.url}
+        >
+          {link.url}
+        </a>
+      ) : (
+        <p class="truncate text-xs text-base-content/70" title={link.url}>
+          {link.url}
+        </p>
+      )}
     </div>
   );
 }
 
-function OwnersCell({ link, mode, env }: { link: LinkView; mode: 'all' | 'primary'; env: LinkTableEnv }) {
-  if (mode === 'all') return <span class="block min-w-32">{link.owners.map((o) => o.displayName).join(', ')}</span>;
-  const primary = link.owners.find((o) => o.isPrimary);
+function OwnerCell({ link, env }: { link: LinkView; env: LinkTableEnv }) {
+  const primary = link.owners.find((o) => o.isPrimary) ?? link.owners[0];
   if (!primary) return <span class="text-base-content/70">—</span>;
+  const others = link.owners.length - 1;
   const mine = env.viewerId !== null && link.owners.some((o) => o.userId === env.viewerId);
+  const names = link.owners.map((o) => o.displayName).join(', ');
   return (
-    <span class="inline-flex items-center gap-1 whitespace-nowrap">
-      <a class="link link-hover" href={`/u/${primary.displayNameSlug}`}>
+    <span class="flex min-w-0 items-center gap-1" title={names}>
+      <span class="lg:sr-only">Owner:</span>
+      <a class="relative z-10 min-w-0 truncate link link-hover" href={`/u/${primary.displayNameSlug}`}>
         {primary.displayName}
       </a>
-      {mine && <span class="badge badge-xs badge-accent">you</span>}
+      {others > 0 && <span class="shrink-0 text-xs text-base-content/70">{`+${others}`}</span>}
+      {mine && <span class="badge badge-xs badge-accent shrink-0">you</span>}
     </span>
   );
 }
 
-function TagChips({ link, linked }: { link: LinkView; linked: boolean }) {
-  if (link.tags.length === 0) return <span class="text-base-content/70">—</span>;
+/** A figure the viewer may not see (no CanStats): a dash, named for screen readers. */
+function Withheld({ what }: { what: string }) {
   return (
-    <span class="flex flex-wrap gap-1">
-      {link.tags.map((t) =>
-        linked ? (
-          <a class="badge badge-sm badge-outline hover:bg-base-200" href={`/dashboard/tags/${t.slug}`}>
-            {t.name}
-          </a>
-        ) : (
-          <span class="badge badge-sm badge-outline">{t.name}</span>
-        ),
-      )}
+    <span class="text-base-content/70">
+      <span aria-hidden="true">—</span>
+      <span class="sr-only">{`${what} not shown`}</span>
     </span>
   );
 }
+
+function ClicksCell({ activity }: { activity: LinkActivity | null }) {
+  if (activity === null) return <Withheld what="Clicks" />;
+  return (
+    <span class="flex items-center gap-2">
+      <span class="tabular-nums">
+        {activity.clicks}
+        <span class="lg:sr-only">{activity.clicks === 1 ? ' click' : ' clicks'}</span>
+      </span>
+      <Sparkline counts={activity.daily} />
+    </span>
+  );
+}
+
+function LastClickedCell({ activity }: { activity: LinkActivity | null }) {
+  if (activity === null) return <Withheld what="Last click" />;
+  const at = activity.lastClickedAt;
+  return (
+    <span class="whitespace-nowrap text-sm">
+      <span class="lg:sr-only">Last clicked </span>
+      {at === null ? <span class="text-base-content/70">never</span> : <LocalTime ms={at} date />}
+    </span>
+  );
+}
+
+/** Cell classes: a table cell from 1024 px, an inline piece of the card below it. */
+const CELL = 'max-lg:border-0 max-lg:p-0 lg:px-2';
 
 export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: LinkTableVariant; env: LinkTableEnv }) {
-  const c = COLUMNS[variant];
+  const v = VARIANTS[variant];
   const { link } = row;
-  const href = safeHref(link.url);
-  const description = c.descriptionCut === null ? link.description : cut(link.description, c.descriptionCut);
+  const actions = actionsOf(row, v);
   return (
-    <tr id={`link-${link.id}`} class="hover:bg-base-200/60">
-      <td>
-        <SlugCell slug={link.slug} env={env} />
+    <tr
+      id={`link-${link.id}`}
+      class="relative hover:bg-base-200/60 max-lg:flex max-lg:flex-wrap max-lg:items-center max-lg:gap-x-3 max-lg:gap-y-1 max-lg:rounded-box max-lg:border max-lg:border-base-300 max-lg:bg-base-100 max-lg:p-3"
+      data-link-row=""
+    >
+      <td class={`${CELL} max-lg:block max-lg:w-[calc(100%-3rem)] max-lg:grow`}>
+        <LinkCell row={row} env={env} opensPage={row.caps.canView} />
       </td>
-      <td class="hidden sm:table-cell max-w-[12rem]">
-        {href ? (
-          <a href={href} target="_blank" rel="noopener noreferrer" class="link link-hover block truncate" title={link.url}>
-            {link.url}
-          </a>
-        ) : (
-          <span class="block truncate" title={link.url}>
-            {link.url}
-          </span>
-        )}
-      </td>
-      {c.title && <td class="hidden md:table-cell max-w-[12rem] truncate">{link.title}</td>}
-      {c.owners !== 'none' && (
-        <td class="hidden md:table-cell">
-          <OwnersCell link={link} mode={c.owners} env={env} />
-        </td>
-      )}
-      {c.tags && (
-        <td class={c.tagsClass}>
-          <TagChips link={link} linked={variant === 'admin'} />
-        </td>
-      )}
-      <td>
+      <td class={`${CELL} max-lg:order-1 max-lg:block max-lg:w-full`}>
         <span class="flex flex-wrap items-center gap-1">
           <VisibilityBadge visibility={link.visibility} />
-          {c.badges && <LifecycleBadges row={row} renewFrom={c.renew} />}
+          <LifecycleBadges row={v.health ? row : { ...row, health: null }} renewFrom={v.renew} />
         </span>
       </td>
-      <td class={`${c.descriptionClass} max-w-[18rem]`}>
-        <span class="line-clamp-2 text-sm text-base-content/80">{description}</span>
-      </td>
-      <td class={`${c.createdClass} whitespace-nowrap text-sm`}>
-        <LocalTime ms={link.createdAt} date />
-      </td>
-      {c.actions === 'caps' && (
-        <td>
-          <CapsActions row={row} />
+      {v.owner && (
+        <td class={`${CELL} max-lg:order-4 max-lg:block max-lg:min-w-0 max-lg:text-sm`}>
+          <OwnerCell link={link} env={env} />
         </td>
       )}
-      {c.actions === 'admin' && (
-        <td>
-          <AdminActions row={row} />
-        </td>
-      )}
+      <td class={`${CELL} max-lg:order-2 max-lg:block max-lg:text-sm`}>
+        <ClicksCell activity={row.activity} />
+      </td>
+      <td class={`${CELL} max-lg:order-3 max-lg:block`}>
+        <LastClickedCell activity={row.activity} />
+      </td>
+      <td class={`${CELL} max-lg:block max-lg:w-9 max-lg:self-start`}>
+        {actions.length > 0 && (
+          <>
+            <ActionIcons actions={actions} />
+            <ActionMenu actions={actions} name={`${env.shortKeyword}/${link.slug}`} />
+          </>
+        )}
+      </td>
     </tr>
   );
 }
 
-export function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
-  const c = COLUMNS[variant];
+function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
+  const v = VARIANTS[variant];
   return (
-    <thead>
+    <thead class="max-lg:hidden">
       <tr>
-        <th scope="col">Slug</th>
-        <th scope="col" class="hidden sm:table-cell">
-          URL
+        <th scope="col" class="px-2">
+          Link
         </th>
-        {c.title && (
-          <th scope="col" class="hidden md:table-cell">
-            Title
-          </th>
-        )}
-        {c.owners !== 'none' && (
-          <th scope="col" class="hidden md:table-cell">
-            {c.owners === 'all' ? 'Owners' : 'Owner'}
-          </th>
-        )}
-        {c.tags && (
-          <th scope="col" class={c.tagsClass}>
-            Tags
-          </th>
-        )}
-        <th scope="col">Visibility</th>
-        <th scope="col" class={c.descriptionClass}>
-          Description
+        <th scope="col" class="w-24 px-2">
+          Status
         </th>
-        <th scope="col" class={c.createdClass}>
-          Created
-        </th>
-        {c.actions !== 'none' && (
-          <th scope="col" class="text-right">
-            <span class="sr-only">Actions</span>
+        {v.owner && (
+          <th scope="col" class="w-32 px-2">
+            Owner
           </th>
         )}
+        <th scope="col" class="w-28 px-2 whitespace-normal leading-tight">
+          Clicks (30 days)
+        </th>
+        <th scope="col" class="w-28 px-2">
+          Last clicked
+        </th>
+        <th scope="col" class="w-28 px-2 text-right">
+          <span class="sr-only">Actions</span>
+        </th>
       </tr>
     </thead>
   );
@@ -368,10 +375,10 @@ export function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
 
 export function LinkTable({ rows, variant, env }: { rows: readonly LinkRowData[]; variant: LinkTableVariant; env: LinkTableEnv }) {
   return (
-    <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-      <table class="table table-sm md:table-md">
+    <div class="lg:rounded-box lg:border lg:border-base-300 lg:bg-base-100">
+      <table class="table table-sm w-full max-lg:block lg:table-fixed" data-link-list={variant}>
         <LinkTableHead variant={variant} />
-        <tbody>
+        <tbody class="max-lg:flex max-lg:flex-col max-lg:gap-3">
           {rows.map((row) => (
             <LinkRow row={row} variant={variant} env={env} />
           ))}

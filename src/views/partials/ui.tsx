@@ -172,31 +172,3 @@ export function CopyButton({ value, label = 'Copy link' }: { value: string; labe
     </button>
   );
 }
-
-/** Previous / "Page X of Y" / Next; the ends render disabled. */
-export function Pagination({ page, pages, href }: { page: number; pages: number; href: (page: number) => string }) {
-  if (pages <= 1) return null;
-  return (
-    <nav class="flex items-center justify-center gap-2 mt-6" aria-label="Pagination">
-      {page > 1 ? (
-        <a class="btn btn-sm" href={href(page - 1)} rel="prev">
-          Previous
-        </a>
-      ) : (
-        <span class="btn btn-sm btn-disabled" aria-disabled="true">
-          Previous
-        </span>
-      )}
-      <span class="text-sm px-2">{`Page ${page} of ${pages}`}</span>
-      {page < pages ? (
-        <a class="btn btn-sm" href={href(page + 1)} rel="next">
-          Next
-        </a>
-      ) : (
-        <span class="btn btn-sm btn-disabled" aria-disabled="true">
-          Next
-        </span>
-      )}
-    </nav>
-  );
-}
