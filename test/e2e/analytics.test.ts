@@ -151,7 +151,7 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
       // The toggle is a plain link without JavaScript.
       await noJs.page.getByRole('button', { name: '90 days' }).click();
       await noJs.page.waitForURL(`${statsUrl()}?days=90`);
-      assert.equal(await noJs.page.locator('#stats-window g[data-day]').count(), 90);
+      assert.equal(await noJs.page.locator('#stats-window svg[data-chart-layout="wide"] g[data-day]').count(), 90);
       noJs.problems.assertNone();
       await noJs.context.close();
     },
@@ -165,9 +165,9 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
       await page.goto(statsUrl());
       await htmxReady(page);
       assert.equal(await page.locator('#stats-window').getAttribute('data-days'), '30');
-      assert.equal(await page.locator('#stats-window g[data-day]').count(), 30);
-      assert.equal(await page.locator('#stats-window svg[role="img"] title').count(), 30, 'a tooltip per day');
-      const label = (await page.locator('#stats-window svg[role="img"]').getAttribute('aria-label'))!;
+      assert.equal(await page.locator('#stats-window svg[data-chart-layout="wide"] g[data-day]').count(), 30);
+      assert.equal(await page.locator('#stats-window svg[data-chart-layout="wide"][role="img"] title').count(), 30, 'a tooltip per day');
+      const label = (await page.locator('#stats-window svg[data-chart-layout="wide"][role="img"]').getAttribute('aria-label'))!;
       assert.match(label, /^Daily clicks over the last 30 days/);
 
       let chartRequests = 0;
@@ -178,14 +178,14 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
       await page.locator('#stats-window[data-days="90"]').waitFor();
       assert.equal(chartRequests, 1, 'one HTMX request, no page load');
       assert.equal(page.url(), `${statsUrl()}?days=90`);
-      assert.equal(await page.locator('#stats-window g[data-day]').count(), 90);
+      assert.equal(await page.locator('#stats-window svg[data-chart-layout="wide"] g[data-day]').count(), 90);
       assert.equal(await page.getByRole('button', { name: '90 days' }).getAttribute('aria-pressed'), 'true');
       assert.ok(await page.locator('#recent-clicks').isVisible(), 'the rest of the page stays');
       await assertAccessible(page, 'stats page, 90 days');
 
       await page.getByRole('button', { name: '30 days' }).click();
       await page.locator('#stats-window[data-days="30"]').waitFor();
-      assert.equal(await page.locator('#stats-window g[data-day]').count(), 30);
+      assert.equal(await page.locator('#stats-window svg[data-chart-layout="wide"] g[data-day]').count(), 30);
       assert.equal(page.url(), `${statsUrl()}?days=30`);
 
       // The analytics dashboard's period toggle swaps panels holding <time> elements: they are localised after the swap.
