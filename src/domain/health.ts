@@ -4,6 +4,8 @@
  * that every surface shows. Pure: the store and the checker supply the facts.
  */
 
+import { hasPlaceholders } from './url.js';
+
 export type ProbeOutcome =
   | { kind: 'success'; status: number }
   /** `error` is null when the failure is a plain HTTP status. */
@@ -172,4 +174,17 @@ export function healthTransition(previousFailures: number, next: HealthRowValues
   if (next.skipped || wasBroken === isBroken) return null;
   if (!isBroken && next.consecutiveFailures !== 0) return null;
   return isBroken ? { from: 'ok', to: 'broken' } : { from: 'broken', to: 'ok' };
+}
+
+/**
+ * docs/lifecycle.md#health-checks: whether the checker visits a link at all. Not archived, not
+ * expired, not opted out and not a `$var` template; the store's due-link scan applies the same rule.
+ */
+export function isCheckable(
+  link: { url: string; archivedAt: number | null; expiresAt: number | null; healthChecksDisabled: boolean },
+  now: number,
+): boolean {
+  if (link.healthChecksDisabled || link.archivedAt !== null) return false;
+  if (link.expiresAt !== null && link.expiresAt <= now) return false;
+  return !hasPlaceholders(link.url);
 }

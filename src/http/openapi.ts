@@ -1,6 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { STATIC_DIR } from '../paths.js';
 import { API_DOCS_HELMET } from './web/security.js';
 
 /**
@@ -88,7 +91,13 @@ async function registerDocs(docs: FastifyInstance): Promise<void> {
     routePrefix: DOCS_ROUTE_PREFIX,
     // No logo image: Swagger UI keeps its own header, and no data: image is injected at runtime.
     logo: null as unknown as undefined,
-    theme: { title: 'joe-links API' },
+    // Our stylesheet lifts Swagger UI's colours to AA contrast and our script names its dark-mode
+    // toggle; both served from this server under /api/docs/theme/ (static/api-docs/).
+    theme: {
+      title: 'joe-links API',
+      css: [{ filename: 'joe-links.css', content: readFileSync(join(STATIC_DIR, 'api-docs', 'theme.css'), 'utf8') }],
+      js: [{ filename: 'joe-links.js', content: readFileSync(join(STATIC_DIR, 'api-docs', 'theme.js'), 'utf8') }],
+    },
     uiConfig: { deepLinking: true, displayRequestDuration: true },
     uiHooks: {
       // `/api/docs` → `/api/docs/`, so the UI's relative asset URLs resolve the same way everywhere.

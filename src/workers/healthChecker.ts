@@ -1,17 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { classifyStatus, parseRetryAfter, type ProbeOutcome } from '../domain/health.js';
-import {
-  GuardedClient,
-  OutboundError,
-  parseHttpUrl,
-  REFUSED_MESSAGE,
-  type GuardedClientOptions,
-  type Lookup,
-} from '../net/guardedClient.js';
-import { ROOT } from '../paths.js';
-import type { HealthChangeRecorder } from '../store/health.js';
-import type { Store } from '../store/index.js';
+import { parseHttpUrl } from '../net/guardedClient.js';
+import { HealthProbe, type HealthProbeOptions } from './healthProbe.js';
 import type { PeriodicJob } from './scheduler.js';
 
 /**
@@ -27,16 +15,6 @@ export const HOST_SPACING_MS = 1_000;
 export const MAX_PROBES_PER_RUN = 500;
 const WAKE_MAX_MS = 5 * 60_000;
 
-const VERSION: string = (() => {
-  try {
-    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? '0';
-  } catch {
-    return '0';
-  }
-})();
-
-export const HEALTH_USER_AGENT = `joe-links-health/${VERSION}`;
-
 /** The wake-up period: min(interval / 8, 5 min), at least 1 s. Per-link cadence is `next_check_at`'s job. */
 export function wakeIntervalMs(intervalMs: number): number {
   return Math.max(1_000, Math.min(Math.floor(intervalMs / 8), WAKE_MAX_MS));
@@ -47,18 +25,9 @@ interface Log {
   warn(msg: string): void;
 }
 
-export interface HealthCheckerOptions {
-  store: Pick<Store, 'health' | 'now'>;
-  intervalMs: number;
-  timeoutMs: number;
-  allowPrivate: boolean;
+export interface HealthCheckerOptions extends HealthProbeOptions {
   log: Log;
   maxProbesPerRun?: number;
-  /** Told, inside the recording transaction, when a link turns broken or ok again (notifications, webhooks). */
-  onHealthChange?: HealthChangeRecorder;
-  /** Name resolution and address policy of the guarded client (tests inject both). */
-  lookup?: Lookup;
-  addressAllowed?: GuardedClientOptions['addressAllowed'];
 }
 
 export interface CycleSummary {
@@ -69,42 +38,6 @@ export interface CycleSummary {
   skipped: number;
   /** Probes cut short by shutdown; nothing was recorded for them. */
   aborted: number;
-}
-
-/**
- * One probe: HEAD, then GET only if HEAD answers 405 or 501 (many servers
- * mishandle HEAD). Both go through the same guarded client, so the GET
- * fallback and every redirect hop pass the same dial-time check.
- */
-export async function probeDestination(
-  client: GuardedClient,
-  url: string,
-  timeoutMs: number,
-  signal: AbortSignal,
-  now: number,
-): Promise<ProbeOutcome> {
-  if (!parseHttpUrl(url)) return { kind: 'skipped', reason: 'destination is not an http(s) URL with a host' };
-  try {
-    let res = await client.fetch(url, { method: 'HEAD', timeoutMs, signal });
-    if (res.status === 405 || res.status === 501) res = await client.fetch(url, { method: 'GET', timeoutMs, signal });
-    switch (classifyStatus(res.status)) {
-      case 'success':
-        return { kind: 'success', status: res.status };
-      case 'rate-limited':
-        return { kind: 'rate-limited', retryAfterMs: parseRetryAfter(res.headers['retry-after'], now) };
-      default:
-        return { kind: 'failure', status: res.status, error: null };
-    }
-  } catch (e) {
-    if (signal.aborted) throw e;
-    if (e instanceof OutboundError) {
-      // Unchecked is not dead: a destination policy forbids probing is never counted against it.
-      if (e.kind === 'refused') return { kind: 'skipped', reason: REFUSED_MESSAGE };
-      if (e.kind === 'scheme') return { kind: 'skipped', reason: e.message };
-      return { kind: 'failure', status: null, error: e.message };
-    }
-    return { kind: 'failure', status: null, error: 'request failed' };
-  }
 }
 
 function hostKey(url: string): string {
@@ -126,13 +59,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export class HealthChecker {
-  readonly client: GuardedClient;
+  readonly probe: HealthProbe;
 
   constructor(private readonly opts: HealthCheckerOptions) {
-    this.client = new GuardedClient(
-      { allowPrivate: opts.allowPrivate, userAgent: HEALTH_USER_AGENT, lookup: opts.lookup, addressAllowed: opts.addressAllowed },
-      opts.timeoutMs,
-    );
+    this.probe = new HealthProbe(opts);
   }
 
   /**
@@ -144,7 +74,7 @@ export class HealthChecker {
    * new probes and cancels running ones without recording them.
    */
   async runCycle(signal: AbortSignal): Promise<CycleSummary> {
-    const { store, intervalMs, timeoutMs } = this.opts;
+    const { store } = this.opts;
     const due = await store.health.dueLinks(this.opts.maxProbesPerRun ?? MAX_PROBES_PER_RUN, store.now());
     const summary: CycleSummary = { due: due.length, success: 0, failure: 0, rateLimited: 0, skipped: 0, aborted: 0 };
     const queue = due.map((l) => ({ ...l, host: hostKey(l.url) }));
@@ -175,13 +105,9 @@ export class HealthChecker {
     const worker = async () => {
       for (let item = await take(); item; item = await take()) {
         try {
-          const outcome = await probeDestination(this.client, item.url, timeoutMs, signal, store.now());
-          if (signal.aborted) {
-            summary.aborted++;
-            continue;
-          }
-          await store.health.record(item.id, outcome, intervalMs, store.now(), this.opts.onHealthChange);
-          if (outcome.kind === 'success') summary.success++;
+          const outcome = await this.probe.check(item, signal);
+          if (outcome === null) summary.aborted++;
+          else if (outcome.kind === 'success') summary.success++;
           else if (outcome.kind === 'failure') summary.failure++;
           else if (outcome.kind === 'rate-limited') summary.rateLimited++;
           else summary.skipped++;
@@ -207,7 +133,7 @@ export class HealthChecker {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.probe.close();
   }
 }
 

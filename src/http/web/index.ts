@@ -17,6 +17,7 @@ import { registerDashboardRoutes } from './dashboard.js';
 import { webErrorHandler, webNotFound } from './errors.js';
 import { registerLandingRoute } from './landing.js';
 import { registerImportRoutes } from './importLinks.js';
+import { registerHealthRecheckRoute } from './healthRecheck.js';
 import { registerHistoryRoutes } from './history.js';
 import { registerLinkRoutes } from './links.js';
 import { registerNotificationRoutes } from './notifications.js';
@@ -73,6 +74,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       registerDashboardRoutes(pages, deps);
       registerImportRoutes(pages, deps);
       registerLinkRoutes(pages, deps);
+      registerHealthRecheckRoute(pages, deps);
       registerHistoryRoutes(pages, deps);
       registerStatsRoutes(pages, deps);
       registerAnalyticsRoutes(pages, deps);

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import type { LinkCaps } from '../../domain/caps.js';
+import { isCheckable } from '../../domain/health.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import { VERSION_KINDS, type GrantedLink } from '../../links/index.js';
-import type { Link } from '../../store/types.js';
+import type { Link, LinkView } from '../../store/types.js';
 import { LinkDetail, type LinkDetailProps } from '../../views/pages/linkDetail.js';
 import type { LinkHistoryProps } from '../../views/pages/linkHistory.js';
 import { requestActor } from '../actor.js';
@@ -55,19 +56,16 @@ export async function linkDetailProps(
   const origin = requestOrigin(config, req);
   const granted: GrantedLink = { outcome: 'ok', link, caps, actor: requestActor(req) };
   const [health, shares, qrSvg, history] = await Promise.all([
-    store.health.forLink(view),
+    healthSectionProps(deps, view, caps),
     caps.canManageShares && view.visibility === 'secure' ? store.shares.list(view.id) : Promise.resolve(null),
     qrCode(`${origin}/${view.slug}`),
     extra.history ? Promise.resolve(extra.history) : linkHistoryProps(deps, req, granted),
   ]);
-  // A broken link's page names what went wrong (docs/web-ui.md#link-detail-page).
-  const healthError = health.status === 'broken' ? ((await store.health.row(view.id))?.lastError ?? null) : null;
   return {
     link: view,
     caps,
     state: lifecycleState(view, store.now()),
-    health,
-    healthError,
+    ...health,
     shares,
     shortKeyword: ctx.shortKeyword,
     origin,
@@ -76,6 +74,21 @@ export async function linkDetailProps(
     ...extra,
     history,
   };
+}
+
+/** The health line's facts and whether the viewer may recheck it (docs/lifecycle.md#recheck-now). */
+export async function healthSectionProps(
+  deps: Pick<WebDeps, 'store' | 'config'>,
+  view: LinkView,
+  caps: LinkCaps,
+): Promise<Pick<LinkDetailProps, 'health' | 'healthError' | 'canRecheck'>> {
+  const { store, config } = deps;
+  const health = await store.health.forLink(view);
+  // A broken link's page names what went wrong (docs/web-ui.md#link-detail-page).
+  const healthError = health.status === 'broken' ? ((await store.health.row(view.id))?.lastError ?? null) : null;
+  // Only where a probe would be sent: checks on for this server, a link the checker visits.
+  const canRecheck = caps.canEdit && config.healthChecks.enabled && isCheckable(view, store.now());
+  return { health, healthError, canRecheck };
 }
 
 export async function sendLinkDetail(

@@ -17,6 +17,8 @@ export interface LinkDetailProps {
   health: LinkHealth;
   /** The last probe's error text of a broken link (docs/lifecycle.md#outcomes-and-backoff). */
   healthError?: string | null;
+  /** Whether the viewer gets "Recheck now": CanEdit on a link the checker visits (docs/lifecycle.md#recheck-now). */
+  canRecheck?: boolean;
   /** Present only with CanManageShares on a secure link (docs/links.md#visibility). */
   shares: LinkShare[] | null;
   shortKeyword: string;
@@ -135,6 +137,38 @@ function HealthLine({
         <p class="break-words" data-health-error>
           {`Last error: ${lastError ?? (health.lastStatus !== null ? `the destination answered HTTP ${health.lastStatus}` : 'no answer')}`}
         </p>
+      )}
+    </div>
+  );
+}
+
+export interface HealthSectionProps {
+  link: LinkView;
+  health: LinkHealth;
+  state: LifecycleState;
+  lastError: string | null;
+  canRecheck: boolean;
+}
+
+/**
+ * The health line with its "Recheck now" button (docs/lifecycle.md#recheck-now). The button's
+ * answer replaces this section; without JavaScript the form posts and the page comes back.
+ */
+export function HealthSection(p: HealthSectionProps) {
+  const action = `/dashboard/links/${p.link.id}/recheck`;
+  return (
+    <div id="link-health" class="flex flex-wrap items-start gap-x-3 gap-y-2">
+      <div class="min-w-0 flex-1">
+        <HealthLine link={p.link} health={p.health} state={p.state} lastError={p.lastError} />
+      </div>
+      {p.canRecheck && (
+        <form method="post" action={action} hx-post={action} hx-target="#link-health" hx-swap="outerHTML" hx-disabled-elt="find button">
+          <button type="submit" class="btn btn-sm">
+            <Spinner />
+            <Icon name="refresh" class="size-4" />
+            Recheck now
+          </button>
+        </form>
       )}
     </div>
   );
@@ -443,7 +477,13 @@ export function LinkDetail(p: LinkDetailProps) {
               </p>
             )}
             {state === 'expired' && caps.canEdit && <RenewChoices linkId={link.id} hxTarget="#link-detail" />}
-            <HealthLine link={link} health={p.health} state={state} lastError={p.healthError ?? null} />
+            <HealthSection
+              link={link}
+              health={p.health}
+              state={state}
+              lastError={p.healthError ?? null}
+              canRecheck={p.canRecheck === true}
+            />
             <p class="text-sm text-base-content/70">
               {'Created '}
               <LocalTime ms={link.createdAt} />

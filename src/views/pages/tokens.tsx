@@ -30,15 +30,16 @@ function StatusBadge({ token, now }: { token: ApiToken; now: number }) {
 export function TokensSection({ tokens, now, created, form }: TokensState) {
   return (
     <div id="tokens-section" class="space-y-6">
+      {/* A column, not daisyUI's alert grid: at 375 px the grid squeezed the sentence to a word a line. */}
       {created && (
-        <div class="alert alert-warning flex-col items-stretch gap-2" role="status">
+        <div class="alert alert-warning flex flex-col items-stretch gap-2" role="status">
           <p class="font-semibold">{`Token "${created.name}" created. Copy it now — it will not be shown again.`}</p>
-          <div class="flex items-center gap-2">
+          <div class="flex items-center gap-2 min-w-0">
             <input
               type="text"
               readonly
               value={created.plaintext}
-              class="input input-sm w-full font-mono bg-base-100 text-base-content"
+              class="input input-sm w-full min-w-0 font-mono bg-base-100 text-base-content"
               aria-label="New token"
             />
             <CopyButton value={created.plaintext} label="Copy token" />
