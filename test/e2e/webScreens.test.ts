@@ -101,6 +101,15 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     assert.equal(await page.getAttribute('html', 'data-theme'), theme, `${name}: theme applied`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+    // Nor does any box inside it hide content behind a sideways scroll (code blocks excepted).
+    const scrolled = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('main *'))
+        .filter(
+          (e) => !e.closest('pre, code') && e.scrollWidth > e.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX),
+        )
+        .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} (${e.scrollWidth} in ${e.clientWidth})`),
+    );
+    assert.deepEqual(scrolled, [], `${name} at ${width}px hides content behind a sideways scroll`);
     await assertAccessible(page, `${name} (${theme}, ${width}px)`);
     await screenshot(page, `${name}-${theme}-${width}`);
     problems.assertNone();
@@ -253,6 +262,10 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       const box = (await el.boundingBox())!;
       assert.ok(box.x >= 0 && box.x + box.width <= 375, `inside the screen: ${JSON.stringify(box)}`);
     }
+    // Neither the page nor the token table scrolls sideways: on a phone each token is a block.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0, 'the page fits');
+    const table = page.locator('#tokens-section table');
+    assert.ok(await table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth), 'the token table fits its box');
     await screenshot(page, 'token-created-375');
     await banner.getByRole('button', { name: 'Copy token' }).click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());

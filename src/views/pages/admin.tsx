@@ -63,7 +63,7 @@ export function UserRow({ user, selfId, localMode }: UserRowProps) {
       </td>
       <td class="hidden sm:table-cell break-all">{user.email}</td>
       <td class="hidden md:table-cell">{user.provider === 'local' ? 'local' : 'OIDC'}</td>
-      <td>
+      <td data-label="Role">
         <form
           method="post"
           action={`${base}/role`}
@@ -232,7 +232,7 @@ export function UsersSection({
         <EmptyState icon="users" title="No users yet." />
       ) : (
         <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table class="table table-sm md:table-md">
+          <table class="table table-sm md:table-md table-stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -468,7 +468,7 @@ export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
         </EmptyState>
       ) : (
         <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table class="table table-sm md:table-md">
+          <table class="table table-sm md:table-md table-stack">
             <thead>
               <tr>
                 <th scope="col">Slug</th>
@@ -485,7 +485,7 @@ export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
                 const owners = [...new Set(r.owners.map((o) => o.displayName))].join(', ');
                 return (
                   <tr>
-                    <td>
+                    <td data-label="Slug">
                       <span class="flex items-center gap-2">
                         <a class="font-mono link-brand font-semibold hover:underline" href={`/dashboard/links/${r.id}`}>
                           {r.slug}
@@ -493,7 +493,7 @@ export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
                         <span class="badge badge-sm badge-error">broken</span>
                       </span>
                     </td>
-                    <td class="max-w-[18rem]">
+                    <td class="max-w-[18rem] min-w-0" data-label="Destination">
                       {href ? (
                         <a class="link link-hover block truncate" href={href} target="_blank" rel="noopener noreferrer" title={r.url}>
                           {r.url}
@@ -504,10 +504,14 @@ export function LinkHealthPage({ rows }: { rows: readonly BrokenLinkRow[] }) {
                         </span>
                       )}
                     </td>
-                    <td>{owners}</td>
-                    <td class="max-w-[16rem] break-words">{r.lastStatus !== null ? String(r.lastStatus) : (r.lastError ?? '—')}</td>
-                    <td class="whitespace-nowrap text-sm">{r.lastCheckedAt !== null ? <LocalTime ms={r.lastCheckedAt} /> : '—'}</td>
-                    <td>{r.consecutiveFailures}</td>
+                    <td data-label="Owner(s)">{owners}</td>
+                    <td class="max-w-[16rem] break-words" data-label="Last status">
+                      {r.lastStatus !== null ? String(r.lastStatus) : (r.lastError ?? '—')}
+                    </td>
+                    <td class="whitespace-nowrap text-sm" data-label="Last checked">
+                      {r.lastCheckedAt !== null ? <LocalTime ms={r.lastCheckedAt} /> : '—'}
+                    </td>
+                    <td data-label="Failures">{r.consecutiveFailures}</td>
                   </tr>
                 );
               })}

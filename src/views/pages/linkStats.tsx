@@ -230,7 +230,7 @@ function RecentClicks({ clicks, attribution }: { clicks: RecentClick[]; attribut
           <p class="text-base-content/80">No clicks recorded yet.</p>
         ) : (
           <div class="overflow-x-auto" tabindex={0} role="region" aria-labelledby="recent-clicks-title">
-            <table class="table table-sm" id="recent-clicks">
+            <table class="table table-sm table-stack" id="recent-clicks">
               <thead>
                 <tr>
                   <th scope="col">Time</th>
@@ -241,18 +241,18 @@ function RecentClicks({ clicks, attribution }: { clicks: RecentClick[]; attribut
               <tbody>
                 {clicks.map((c) => (
                   <tr>
-                    <td class="whitespace-nowrap">
+                    <td class="whitespace-nowrap" data-label="Time">
                       <LocalTime ms={c.clickedAt} />
                     </td>
-                    <td class="max-w-[28rem]">
+                    <td class="max-w-[28rem]" data-label="Referrer">
                       {c.referrer ? (
-                        <span class="block min-w-48 break-all">{c.referrer}</span>
+                        <span class="block sm:min-w-48 break-all">{c.referrer}</span>
                       ) : (
-                        <span class="block min-w-48 text-base-content/70 italic">Direct / unknown</span>
+                        <span class="block sm:min-w-48 text-base-content/70 italic">Direct / unknown</span>
                       )}
                     </td>
                     {attribution && (
-                      <td class="break-words">
+                      <td class="break-words" data-label="User">
                         {c.user ? c.user.displayName || 'unnamed user' : <span class="text-base-content/70 italic">anonymous</span>}
                       </td>
                     )}

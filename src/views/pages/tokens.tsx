@@ -101,7 +101,7 @@ export function TokensSection({ tokens, now, created, form }: TokensState) {
         </EmptyState>
       ) : (
         <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table class="table table-sm md:table-md">
+          <table class="table table-sm md:table-md table-stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -117,13 +117,19 @@ export function TokensSection({ tokens, now, created, form }: TokensState) {
             <tbody>
               {tokens.map((t) => (
                 <tr id={`token-${t.id}`}>
-                  <td class="font-medium break-all">{t.name}</td>
-                  <td class="whitespace-nowrap">
+                  <td class="font-medium break-all" data-label="Name">
+                    {t.name}
+                  </td>
+                  <td class="whitespace-nowrap" data-label="Created">
                     <LocalTime ms={t.createdAt} date />
                   </td>
-                  <td class="whitespace-nowrap">{t.lastUsedAt === null ? 'Never' : <LocalTime ms={t.lastUsedAt} date />}</td>
-                  <td class="whitespace-nowrap">{t.expiresAt === null ? 'Never' : <LocalTime ms={t.expiresAt} date />}</td>
-                  <td>
+                  <td class="whitespace-nowrap" data-label="Last used">
+                    {t.lastUsedAt === null ? 'Never' : <LocalTime ms={t.lastUsedAt} date />}
+                  </td>
+                  <td class="whitespace-nowrap" data-label="Expires">
+                    {t.expiresAt === null ? 'Never' : <LocalTime ms={t.expiresAt} date />}
+                  </td>
+                  <td data-label="Status">
                     <StatusBadge token={t} now={now} />
                   </td>
                   <td class="text-right">
