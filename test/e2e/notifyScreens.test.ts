@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { asSystem, asUser } from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { outboxDispatcher } from '../../src/workers/jobs.js';
-import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
+import { checkScreen, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -57,15 +57,8 @@ describe('notification and webhook pages', { skip: chromiumSkip('notify screens'
     await s?.stop();
   });
 
-  async function check(page: Page, problems: Problems, name: string, theme: string, width: number): Promise<void> {
-    await htmxReady(page);
-    assert.equal(await page.getAttribute('html', 'data-theme'), theme);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    await assertAccessible(page, `${name} (${theme}, ${width}px)`);
-    await screenshot(page, `notify-${name}-${theme}-${width}`);
-    problems.assertNone();
-  }
+  const check = (page: Page, problems: Problems, name: string, theme: string, width: number) =>
+    checkScreen(page, problems, `notify-${name}-${theme}-${width}`, { name, theme, width });
 
   for (const theme of THEMES) {
     for (const width of WIDTHS) {

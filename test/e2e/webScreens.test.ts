@@ -3,7 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { User } from '../../src/store/types.js';
-import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
+import {
+  assertAccessible,
+  checkScreen,
+  chromiumSkip,
+  htmxReady,
+  launchBrowser,
+  Problems,
+  screenshot,
+  signInLocal,
+} from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addOwner, createLink, setLifecycle, updateLink } from '../helpers/links.js';
 import { freePort } from '../stateLinks/support.js';
@@ -96,24 +105,8 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
     await s?.stop();
   });
 
-  async function check(page: Page, problems: Problems, name: string, theme: string, width: number): Promise<void> {
-    await htmxReady(page);
-    assert.equal(await page.getAttribute('html', 'data-theme'), theme, `${name}: theme applied`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    // Nor does any box inside it hide content behind a sideways scroll (code blocks excepted).
-    const scrolled = await page.evaluate(() =>
-      Array.from(document.querySelectorAll('main *'))
-        .filter(
-          (e) => !e.closest('pre, code') && e.scrollWidth > e.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX),
-        )
-        .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} (${e.scrollWidth} in ${e.clientWidth})`),
-    );
-    assert.deepEqual(scrolled, [], `${name} at ${width}px hides content behind a sideways scroll`);
-    await assertAccessible(page, `${name} (${theme}, ${width}px)`);
-    await screenshot(page, `${name}-${theme}-${width}`);
-    problems.assertNone();
-  }
+  const check = (page: Page, problems: Problems, name: string, theme: string, width: number) =>
+    checkScreen(page, problems, `${name}-${theme}-${width}`, { name, theme, width });
 
   /**
    * The daily chart is scaled to its box, never scrolled: its last day (today) is in view and

@@ -117,6 +117,40 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(RESULTS_DIR, `${name}.png`), fullPage: true });
 }
 
+/** The page scrolls sideways by this many pixels (0 when it fits). */
+export async function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/**
+ * What every page passes at every width (docs/web-ui.md#rendering-conventions): the theme
+ * applied, no sideways scroll of the page nor of any box inside it (code blocks excepted),
+ * axe without serious findings, no console errors; a screenshot is written to look at.
+ */
+export async function checkScreen(
+  page: Page,
+  problems: Problems,
+  shot: string,
+  at: { name: string; theme: string; width: number },
+): Promise<void> {
+  const { name, theme, width } = at;
+  await htmxReady(page);
+  assert.equal(await page.getAttribute('html', 'data-theme'), theme, `${name}: theme applied`);
+  const overflow = await sidewaysOverflow(page);
+  assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+  const scrolled = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('main *'))
+      .filter(
+        (e) => !e.closest('pre, code') && e.scrollWidth > e.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX),
+      )
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} (${e.scrollWidth} in ${e.clientWidth})`),
+  );
+  assert.deepEqual(scrolled, [], `${name} at ${width}px hides content behind a sideways scroll`);
+  await assertAccessible(page, `${name} (${theme}, ${width}px)`);
+  await screenshot(page, shot);
+  problems.assertNone();
+}
+
 /** Sets the theme the way the toggle would persist it, before the first page load. */
 export async function useTheme(context: BrowserContext, origin: string, theme: 'joe-light' | 'joe-dark'): Promise<void> {
   await context.addCookies([{ name: 'theme', value: theme, url: origin }]);
