@@ -178,6 +178,8 @@ export interface HistoryPageRequest {
   cursor?: string;
   /** `newerCursor` of a page: the page of events right after it, towards the newest (ignored with `cursor`). */
   newerThan?: string;
+  /** Also count where the page sits in the listing (two counts; the web audit's pager). */
+  withPosition?: boolean;
 }
 
 export interface HistoryPage {
@@ -186,6 +188,8 @@ export interface HistoryPage {
   nextCursor: string | null;
   /** The page of newer events; null on the newest page (the web audit's "Newer", docs/history.md#web-pages). */
   newerCursor: string | null;
+  /** Where the page sits in the whole listing ("51–100 of 230"), when asked for with `withPosition`. */
+  position?: { from: number; to: number; total: number };
 }
 
 function pageSize(limit: number | undefined): number {
@@ -219,11 +223,19 @@ async function readPage(
   const older = towardsNewer || page.hasMore;
   const newer = towardsNewer ? page.hasMore : before !== undefined;
   const at = (e: StoredLinkEvent) => encodeCursor({ key: String(e.seq), id: e.id });
-  return {
+  const result: HistoryPage = {
     events: page.events.map((row) => toHistoryEvent(row, full(row))),
     nextCursor: older && last ? at(last) : null,
     newerCursor: newer && first ? at(first) : null,
   };
+  if (req.withPosition) {
+    const [total, above] = await Promise.all([
+      ctx.store.linkEvents.count(filter),
+      first ? ctx.store.linkEvents.count(filter, { afterSeq: first.seq }) : Promise.resolve(0),
+    ]);
+    result.position = { from: above + 1, to: above + page.events.length, total };
+  }
+  return result;
 }
 
 /** One link's events, newest first, for a holder of CanView. */

@@ -86,6 +86,26 @@ export class LinkEventStore {
     return r ? toStored(r) : null;
   }
 
+  /** How many events match, all of them or only those newer than `afterSeq` (a page's place in the listing). */
+  async count(filter: LinkEventFilter, opts: { afterSeq?: number } = {}): Promise<number> {
+    let q = this.matching(filter).select((eb) => eb.fn.countAll<number>().as('n'));
+    if (opts.afterSeq !== undefined) q = q.where('seq', '>', opts.afterSeq);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
+  /** The events a filter selects: one rule for pages and counts. */
+  private matching(filter: LinkEventFilter) {
+    let q = this.db.selectFrom('link_events');
+    if (filter.linkId !== undefined) q = q.where('link_id', '=', filter.linkId);
+    if (filter.slug !== undefined) q = q.where('slug', '=', filter.slug);
+    if (filter.kinds !== undefined && filter.kinds.length > 0) q = q.where('kind', 'in', [...filter.kinds]);
+    if (filter.actorEmail !== undefined) {
+      const email = filter.actorEmail.trim().toLowerCase();
+      q = q.where((eb) => eb(eb.fn('lower', ['actor_email']), '=', email));
+    }
+    return q;
+  }
+
   /**
    * Newest first. `beforeSeq` pages towards older events, `afterSeq` towards newer ones (the
    * page right after it, read oldest first and turned round); `hasMore` says whether another
@@ -95,14 +115,7 @@ export class LinkEventStore {
     filter: LinkEventFilter,
     opts: { beforeSeq?: number; afterSeq?: number; limit: number },
   ): Promise<{ events: StoredLinkEvent[]; hasMore: boolean }> {
-    let q = this.db.selectFrom('link_events').selectAll();
-    if (filter.linkId !== undefined) q = q.where('link_id', '=', filter.linkId);
-    if (filter.slug !== undefined) q = q.where('slug', '=', filter.slug);
-    if (filter.kinds !== undefined && filter.kinds.length > 0) q = q.where('kind', 'in', [...filter.kinds]);
-    if (filter.actorEmail !== undefined) {
-      const email = filter.actorEmail.trim().toLowerCase();
-      q = q.where((eb) => eb(eb.fn('lower', ['actor_email']), '=', email));
-    }
+    let q = this.matching(filter).selectAll();
     if (opts.beforeSeq !== undefined) q = q.where('seq', '<', opts.beforeSeq);
     const newer = opts.beforeSeq === undefined && opts.afterSeq !== undefined;
     if (newer) q = q.where('seq', '>', opts.afterSeq!);

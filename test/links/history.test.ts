@@ -288,6 +288,10 @@ describeEachDatabase('link history', (ctx) => {
     assert.equal(backToFirst.newerCursor, null);
     assert.deepEqual(ids(await service.history(ann, link.id, { limit: 5, cursor: backToFirst.nextCursor! })), ids(second));
     await assert.rejects(service.history(ann, link.id, { newerThan: 'x' }), { code: 'BAD_REQUEST', field: 'cursor' });
+    // Asked for, a page also says where it sits: 12 events, pages of 5.
+    const placed = await service.history(ann, link.id, { limit: 5, cursor: first.nextCursor!, withPosition: true });
+    assert.deepEqual(placed.position, { from: 6, to: 10, total: 12 });
+    assert.equal(first.position, undefined, 'counted only when asked');
   });
 
   test('the audit: every link’s events, filtered by slug, actor email and kind', async () => {

@@ -312,6 +312,14 @@ describe('link history pages (docs/history.md#web-pages)', () => {
     const second = await admin.page(older[1]!.replace(/&amp;/g, '&'));
     const secondItems = items(mainOf(second.body));
     assert.ok(secondItems.length > 0, 'the second page has events');
+    // Each page says where it sits among all the events, as the link lists do.
+    const total = await s.store.linkEvents.count({});
+    has(main, new RegExp(`>1–${first.length} of ${total} events<`), 'the first page counts from 1');
+    has(
+      mainOf(second.body),
+      new RegExp(`>${first.length + 1}–${first.length + secondItems.length} of ${total} events<`),
+      'the second page continues the count',
+    );
     assert.equal(new Set([...first, ...secondItems].map((i) => i.id)).size, first.length + secondItems.length);
     const newer = /<a class="btn btn-sm" href="([^"]+)" rel="prev">/.exec(mainOf(second.body));
     assert.ok(newer, 'Newer leads back');

@@ -118,6 +118,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: WebDeps): void
         cursor: older,
         newerThan: newer,
         limit: AUDIT_PAGE_SIZE,
+        withPosition: true,
       });
     } catch (e) {
       if (!isAppError(e) || e.status !== 400) throw e;
@@ -126,7 +127,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: WebDeps): void
           ? `There is no kind of event called “${filter.kind}”.`
           : 'That page link is no longer valid. Showing the newest events instead.';
       status = 400;
-      if (e.field !== 'kind') page = await links.auditEvents(requestActor(req), { ...filter, limit: AUDIT_PAGE_SIZE });
+      if (e.field !== 'kind') page = await links.auditEvents(requestActor(req), { ...filter, limit: AUDIT_PAGE_SIZE, withPosition: true });
     }
     const existing = await store.links.existingIds(page.events.map((e) => e.linkId));
     const ctx = await pageContext(deps, req);
@@ -142,6 +143,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: WebDeps): void
         existing={existing}
         olderCursor={page.nextCursor}
         newerCursor={page.newerCursor}
+        position={page.position ?? null}
         versionKinds={VERSION_KINDS}
         shortKeyword={shortKeyword(deps.config, req)}
         error={error}

@@ -1,3 +1,4 @@
+import { plural } from '../format.js';
 import { Icon } from '../partials/icons.js';
 import { kindLabel, Timeline, TimelineItem, type TimelineEvent } from '../partials/history.js';
 import { Alert, EmptyState, PageHeader } from '../partials/ui.js';
@@ -22,6 +23,8 @@ export interface AdminAuditProps {
   existing: ReadonlySet<string>;
   olderCursor: string | null;
   newerCursor: string | null;
+  /** Where this page sits among all matching events, for "51–100 of 230 events". */
+  position: { from: number; to: number; total: number } | null;
   versionKinds: ReadonlySet<string>;
   shortKeyword: string;
   error: string | null;
@@ -106,6 +109,9 @@ function Pager({ p }: { p: AdminAuditProps }) {
   return (
     <nav class="flex items-center justify-between gap-2 mt-6" aria-label="Pages">
       {link(p.newerCursor ? auditUrl(p.filter, { newer: p.newerCursor }) : null, 'Newer', 'prev', 'arrowLeft')}
+      {p.position && (
+        <span class="text-sm px-2 tabular-nums">{`${p.position.from}–${p.position.to} of ${plural(p.position.total, 'event')}`}</span>
+      )}
       {link(p.olderCursor ? auditUrl(p.filter, { older: p.olderCursor }) : null, 'Older', 'next', null)}
     </nav>
   );
