@@ -214,7 +214,7 @@ function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv
         <a href={`/dashboard/links/${link.id}`} class="absolute inset-0 rounded-box lg:hidden" aria-label={`Open the page of ${short}`}></a>
       )}
       <div class="flex min-w-0 items-center gap-1">
-        <a href={`/${link.slug}`} target="_blank" rel="noopener" class="min-w-0 truncate font-mono text-sm hover:underline" title={short}>
+        <a href={`/${link.slug}`} target="_blank" rel="noopener" class="slug-name font-mono text-sm hover:underline" title={short}>
           <span class="text-base-content/70">{`${env.shortKeyword}/`}</span>
           <span class="link-brand font-semibold">{link.slug}</span>
         </a>
