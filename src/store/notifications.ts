@@ -1,3 +1,4 @@
+import { newestFirstPage } from './newestFirst.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, NotificationsTable } from '../db/schema.js';
 import { clickIds } from '../domain/click.js';
@@ -100,19 +101,9 @@ export class NotificationStore {
     userId: string,
     opts: { before?: { createdAt: number; id: string }; limit: number },
   ): Promise<{ items: Notification[]; hasMore: boolean }> {
-    let q = this.db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
-    const before = opts.before;
-    if (before) {
-      q = q.where((eb) =>
-        eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
-      );
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(opts.limit + 1)
-      .execute();
-    return { items: rows.slice(0, opts.limit).map(toNotification), hasMore: rows.length > opts.limit };
+    const q = this.db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
+    const { rows, hasMore } = await newestFirstPage(q, opts.before, opts.limit);
+    return { items: rows.map(toNotification), hasMore };
   }
 
   /** The bell's number: one indexed count. */

@@ -1,3 +1,4 @@
+import { newestFirstPage } from './newestFirst.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OutboxTable } from '../db/schema.js';
@@ -212,19 +213,9 @@ export class OutboxStore {
     webhookId: string,
     opts: { before?: { createdAt: number; id: string }; limit: number },
   ): Promise<{ rows: OutboxRow[]; hasMore: boolean }> {
-    let q = this.db.selectFrom('outbox').selectAll().where('webhook_id', '=', webhookId);
-    const before = opts.before;
-    if (before) {
-      q = q.where((eb) =>
-        eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
-      );
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(opts.limit + 1)
-      .execute();
-    return { rows: rows.slice(0, opts.limit).map(toRow), hasMore: rows.length > opts.limit };
+    const q = this.db.selectFrom('outbox').selectAll().where('webhook_id', '=', webhookId);
+    const { rows, hasMore } = await newestFirstPage(q, opts.before, opts.limit);
+    return { rows: rows.map(toRow), hasMore };
   }
 
   /**
