@@ -2,7 +2,8 @@ import { EXPIRY_NOTICE_MS } from '../domain/notifications.js';
 import { iso } from '../links/resource.js';
 import type { HealthChangeRecorder } from '../store/health.js';
 import type { Store } from '../store/index.js';
-import { recordNotifications, type NotifyOptions } from './record.js';
+import type { Executor } from '../store/types.js';
+import { recordNotifications, type NotificationDraft, type NotifyOptions } from './record.js';
 import { enqueueWebhooks, linkResourceIn, type WebhookMessage } from './webhooks.js';
 
 /**
@@ -21,26 +22,25 @@ type LifecycleStore = Pick<
 export const HEALTH_ACTOR = { type: 'system', via: 'health-checker' } as const;
 export const EXPIRY_ACTOR = { type: 'system', via: 'expiry-watch' } as const;
 
+/** Every owner of a link hears the same thing the server noticed about it. */
+async function tellOwners(
+  store: LifecycleStore,
+  tx: Executor,
+  link: { id: string; slug: string },
+  note: Pick<NotificationDraft, 'kind' | 'detail'>,
+  opts: NotifyOptions,
+): Promise<void> {
+  const owners = await store.owners.list(link.id, tx);
+  const drafts = owners.map((o) => ({ userId: o.userId, linkId: link.id, linkSlug: link.slug, ...note }));
+  await recordNotifications(store, tx, drafts, opts);
+}
+
 /** The health checker's hook: owners hear of `broken`, webhooks of both directions. */
 export function healthChangeRecorder(store: LifecycleStore, opts: NotifyOptions): HealthChangeRecorder {
   return async (tx, change) => {
     const link = await linkResourceIn(store, tx, change.linkId, store.now());
     if (!link) return;
-    if (change.to === 'broken') {
-      const owners = await store.owners.list(change.linkId, tx);
-      await recordNotifications(
-        store,
-        tx,
-        owners.map((o) => ({
-          userId: o.userId,
-          kind: 'link_broken' as const,
-          linkId: link.id,
-          linkSlug: link.slug,
-          detail: { actor: HEALTH_ACTOR },
-        })),
-        opts,
-      );
-    }
+    if (change.to === 'broken') await tellOwners(store, tx, link, { kind: 'link_broken', detail: { actor: HEALTH_ACTOR } }, opts);
     await enqueueWebhooks(store, tx, [
       {
         type: 'link.health_changed',
@@ -70,19 +70,7 @@ export async function announceExpiries(store: LifecycleStore, opts: NotifyOption
   for (const l of await store.expiryNotices.due('expiring', now, now + EXPIRY_NOTICE_MS, limit)) {
     await store.transaction(async (tx) => {
       await store.expiryNotices.mark(l.id, 'expiring', l.expiresAt, now, tx);
-      const owners = await store.owners.list(l.id, tx);
-      await recordNotifications(
-        store,
-        tx,
-        owners.map((o) => ({
-          userId: o.userId,
-          kind: 'link_expiring' as const,
-          linkId: l.id,
-          linkSlug: l.slug,
-          detail: { actor: EXPIRY_ACTOR, expiresAt: l.expiresAt },
-        })),
-        opts,
-      );
+      await tellOwners(store, tx, l, { kind: 'link_expiring', detail: { actor: EXPIRY_ACTOR, expiresAt: l.expiresAt } }, opts);
     });
     summary.expiring++;
   }
