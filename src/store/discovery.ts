@@ -18,7 +18,7 @@ const TYPO_DISTANCE = 2;
  * How many edits a query may be away from a name (docs/links.md#forgiveness-and-did-you-mean): two, but one
  * for queries of three code points or fewer, where two edits reach nearly every short name.
  */
-export function typoBudget(queryLength: number): number {
+function typoBudget(queryLength: number): number {
   return queryLength <= 3 ? 1 : TYPO_DISTANCE;
 }
 const SUGGEST_CANDIDATES = 50;

@@ -12,6 +12,7 @@ import {
   screenshot,
   signInLocal,
   useTheme,
+  sidewaysOverflow,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createLink } from '../helpers/links.js';
@@ -225,7 +226,7 @@ describe('analytics pages in a browser', { skip: chromiumSkip('analytics') }, ()
             await page.goto(`${s.url}${path}`);
             await htmxReady(page);
             assert.equal(await page.getAttribute('html', 'data-theme'), theme);
-            const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+            const overflow = await sidewaysOverflow(page);
             assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
             await assertAccessible(page, `${name} (${theme}, ${width}px)`);
             if (name === 'analytics-stats') {

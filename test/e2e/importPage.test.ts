@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { User } from '../../src/store/types.js';
-import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
+import {
+  assertAccessible,
+  chromiumSkip,
+  htmxReady,
+  launchBrowser,
+  Problems,
+  screenshot,
+  signInLocal,
+  sidewaysOverflow,
+} from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -36,7 +45,7 @@ describe('the import page in a browser', { skip: chromiumSkip('import page') }, 
   });
 
   async function check(page: Page, problems: Problems, name: string, width: number): Promise<void> {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await sidewaysOverflow(page);
     assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
     await assertAccessible(page, name);
     await screenshot(page, name);

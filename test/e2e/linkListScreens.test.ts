@@ -14,6 +14,7 @@ import {
   RESULTS_DIR,
   screenshot,
   signInLocal,
+  sidewaysOverflow,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createLink, updateLink } from '../helpers/links.js';
@@ -117,7 +118,7 @@ describe('the link list on every page that lists links', { skip: chromiumSkip('l
   async function check(page: Page, problems: Problems, name: string, theme: string, width: number): Promise<void> {
     await htmxReady(page);
     assert.equal(await page.getAttribute('html', 'data-theme'), theme, `${name}: theme applied`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await sidewaysOverflow(page);
     assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
     const rows = page.locator('tr[data-link-row]');
     assert.ok((await rows.count()) >= 20, `${name}: the rows are listed`);

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { User } from '../../src/store/types.js';
-import { assertAccessible, chromiumSkip, htmxReady, launchBrowser, Problems, screenshot, signInLocal } from '../helpers/browser.js';
+import {
+  assertAccessible,
+  chromiumSkip,
+  htmxReady,
+  launchBrowser,
+  Problems,
+  screenshot,
+  signInLocal,
+  sidewaysOverflow,
+} from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createLink, updateLink } from '../helpers/links.js';
 
@@ -63,7 +72,7 @@ describe('renewing an expired link from its page, in both themes and on a phone'
         const title = (await when.getAttribute('title')) ?? '';
         assert.match(title, /GMT\+9/, `the hover text is the viewer's local time: ${title}`);
 
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = await sidewaysOverflow(page);
         assert.ok(overflow <= 0, `scrolls sideways by ${overflow}px`);
         await assertAccessible(page, `expired detail (${theme}, ${width}px)`);
         await screenshot(page, `renew-expired-${theme}-${width}`);

@@ -12,6 +12,7 @@ import {
   Problems,
   screenshot,
   signInLocal,
+  sidewaysOverflow,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addOwner, createLink, setLifecycle, updateLink } from '../helpers/links.js';
@@ -256,7 +257,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       assert.ok(box.x >= 0 && box.x + box.width <= 375, `inside the screen: ${JSON.stringify(box)}`);
     }
     // Neither the page nor the token table scrolls sideways: on a phone each token is a block.
-    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0, 'the page fits');
+    assert.equal(await sidewaysOverflow(page), 0, 'the page fits');
     const table = page.locator('#tokens-section table');
     assert.ok(await table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth), 'the token table fits its box');
     await screenshot(page, 'token-created-375');
@@ -287,7 +288,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       const info = page.locator('.swagger-ui .info');
       assert.equal(await info.getByRole('link', { name: /back to joe-links/i }).getAttribute('href'), '/dashboard');
       assert.equal(await info.getByRole('link', { name: 'API tokens' }).getAttribute('href'), '/dashboard/settings/tokens');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await sidewaysOverflow(page);
       assert.ok(overflow <= 0, `API docs at ${width}px scrolls sideways by ${overflow}px`);
       // Our stylesheet lifts Swagger UI's method badges and links to AA; our script names its
       // dark-mode toggle (docs/api.md#openapi-and-swagger-ui). An operation opened too.
