@@ -60,9 +60,12 @@ function hostnameOf(url: string): string | null {
 }
 
 const SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+:=@]/;
+const ALL_SEGMENT_SAFE = /^[A-Za-z0-9\-_.~$&+:=@]*$/;
 
 /** Re-encodes a decoded path segment for substitution into a template (docs/links.md#prefixes-and-variables). */
 export function encodeSegment(value: string): string {
+  // Most values (`ABC-123`) need no escape: test before building a copy.
+  if (ALL_SEGMENT_SAFE.test(value)) return value;
   let out = '';
   for (const ch of value) {
     if (ch.length === 1 && SEGMENT_SAFE.test(ch)) {
@@ -79,13 +82,10 @@ export function encodeSegment(value: string): string {
  * pass; substituted values are never re-scanned. Callers check arity first.
  */
 export function fillTemplate(template: string, values: readonly string[]): string {
-  return template.replace(PLACEHOLDER, linkValues(template, values));
-}
-
-/** Each placeholder's value by name: positional by first appearance, encoded as a path segment. */
-function linkValues(template: string, values: readonly string[]): (token: string) => string {
-  const byName = new Map(placeholderNames(template).map((n, i) => [n, encodeSegment(values[i] ?? '')]));
-  return (token) => byName.get(token) ?? token;
+  const { literals, slots } = compiledTemplate(template, LINK_TEMPLATE);
+  let result = literals[0]!;
+  for (let i = 0; i < slots.length; i++) result += encodeSegment(values[slots[i]!] ?? '') + literals[i + 1]!;
+  return result;
 }
 
 /**
@@ -114,24 +114,64 @@ const AUTHORITY = /^https?:\/\/([^/\\?#]+)/i;
 type HostShape =
   { kind: 'fixed'; authority: string; plain: URL } | { kind: 'prefixed'; domain: string; plain: URL } | { kind: 'refused'; reason: string };
 
-/** Templates whose host shape is remembered before the memo starts over. */
-const HOST_SHAPE_MEMO_SIZE = 1_000;
-const hostShapes = new Map<string, HostShape>();
-
 /**
- * hostShape, remembered per template: every redirect through a template or
- * keyword checks its result against it, and a template's shape never changes
- * (two URL parses and a few scans saved per redirect).
+ * A template taken apart once: the literal text around its placeholders, which
+ * value fills each placeholder, which placeholders stand in the authority, and
+ * its host shape. Every redirect through a template or keyword fills one, so it
+ * is remembered per template (a template's text never changes meaning): a
+ * redirect then pays for a concatenation, not for scans and URL parses.
  */
-function hostShape(template: string, syntax: TemplateSyntax): HostShape {
-  const key = `${syntax.noun}\u0000${template}`;
-  let shape = hostShapes.get(key);
-  if (shape === undefined) {
-    if (hostShapes.size >= HOST_SHAPE_MEMO_SIZE) hostShapes.clear();
-    shape = computeHostShape(template, syntax);
-    hostShapes.set(key, shape);
+interface CompiledTemplate {
+  /** `literals[i]` comes before the i-th placeholder; one more literal ends the template. */
+  literals: readonly string[];
+  /** Distinct placeholders in order of first appearance, as placeholderNames gives them. */
+  names: readonly string[];
+  /** For each placeholder, the index of its name in `names`. */
+  slots: readonly number[];
+  /** For each placeholder, whether it stands in the authority. */
+  inAuthority: readonly boolean[];
+  shape: HostShape;
+}
+
+/** Templates remembered before the memo starts over. */
+const TEMPLATE_MEMO_SIZE = 1_000;
+const compiledTemplates = new Map<TemplateSyntax, Map<string, CompiledTemplate>>();
+
+function compiledTemplate(template: string, syntax: TemplateSyntax): CompiledTemplate {
+  let memo = compiledTemplates.get(syntax);
+  if (memo === undefined) {
+    memo = new Map();
+    compiledTemplates.set(syntax, memo);
   }
-  return shape;
+  let compiled = memo.get(template);
+  if (compiled === undefined) {
+    if (memo.size >= TEMPLATE_MEMO_SIZE) memo.clear();
+    compiled = compileTemplate(template, syntax);
+    memo.set(template, compiled);
+  }
+  return compiled;
+}
+
+function compileTemplate(template: string, syntax: TemplateSyntax): CompiledTemplate {
+  const authorityEnd = AUTHORITY.exec(template)?.[0].length ?? 0;
+  const literals: string[] = [];
+  const names: string[] = [];
+  const slots: number[] = [];
+  const inAuthority: boolean[] = [];
+  let at = 0;
+  for (const m of template.matchAll(syntax.pattern)) {
+    literals.push(template.slice(at, m.index));
+    if (!names.includes(m[0])) names.push(m[0]);
+    slots.push(names.indexOf(m[0]));
+    inAuthority.push(m.index < authorityEnd);
+    at = m.index + m[0].length;
+  }
+  literals.push(template.slice(at));
+  return { literals, names, slots, inAuthority, shape: computeHostShape(template, syntax) };
+}
+
+function hostShape(template: string, syntax: TemplateSyntax): HostShape {
+  return compiledTemplate(template, syntax).shape;
 }
 
 function computeHostShape(template: string, syntax: TemplateSyntax): HostShape {
@@ -239,25 +279,39 @@ export function isSafeSubstitution(template: string, result: string, syntax: Tem
 
 /**
  * The one substitution the resolver redirects through, for link and keyword
- * templates alike: each placeholder of the template's syntax is replaced in one
- * pass by `valueOf(token)`; a value that lands in the host must pass
- * isHostValue, and the result isSafeSubstitution. Null means the substitution
- * could change where the redirect goes, which the resolver answers as a miss.
+ * templates alike: the placeholder named `names[i]` of the compiled template
+ * is replaced by `valueOf(i)` in one pass; a value that lands in the host must
+ * pass isHostValue, and the result isSafeSubstitution. Null means the
+ * substitution could change where the redirect goes, which the resolver
+ * answers as a miss.
+ *
+ * A template with no placeholder in its authority (a `fixed` shape, nearly
+ * every template) needs no parse of its result: every value lands after the
+ * literal delimiter that ends the authority (`/`, `\`, `?` or `#`), so the
+ * result's authority is the template's as written, which its shape already
+ * judged, and nothing after that delimiter can make a special-scheme URL fail
+ * to parse or change its host.
  */
-export function substituteSafely(template: string, syntax: TemplateSyntax, valueOf: (token: string) => string): string | null {
-  const authorityEnd = AUTHORITY.exec(template)?.[0].length ?? 0;
-  let hostValuesOk = true;
-  const result = template.replace(syntax.pattern, (token: string, offset: number) => {
-    const value = valueOf(token);
-    if (offset < authorityEnd && !isHostValue(value)) hostValuesOk = false;
-    return value;
-  });
-  return hostValuesOk && isSafeSubstitution(template, result, syntax) ? result : null;
+function substituteSafely(template: string, syntax: TemplateSyntax, valueOf: (name: number) => string): string | null {
+  const { literals, slots, inAuthority, shape } = compiledTemplate(template, syntax);
+  if (shape.kind === 'refused') return null;
+  let result = literals[0]!;
+  for (let i = 0; i < slots.length; i++) {
+    const value = valueOf(slots[i]!);
+    if (inAuthority[i] && !isHostValue(value)) return null;
+    result += value + literals[i + 1]!;
+  }
+  return shape.kind === 'fixed' || isSafeSubstitution(template, result, syntax) ? result : null;
+}
+
+/** The distinct `$name` placeholders of a link template in order of first appearance, remembered per template. */
+export function templateVariables(template: string): readonly string[] {
+  return compiledTemplate(template, LINK_TEMPLATE).names;
 }
 
 /** A link template filled positionally (as fillTemplate does), or null when that would be unsafe. */
 export function fillTemplateSafely(template: string, values: readonly string[]): string | null {
-  return substituteSafely(template, LINK_TEMPLATE, linkValues(template, values));
+  return substituteSafely(template, LINK_TEMPLATE, (name) => encodeSegment(values[name] ?? ''));
 }
 
 /** A keyword template with `{slug}` ← `slug` as received (docs/links.md#keywords), or null when that would be unsafe. */

@@ -94,9 +94,8 @@ function routable(url: string): string {
  */
 export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean> {
   const { config, resolver, metrics } = deps;
-  const found = metrics.redirects.labels('found');
 
-  function answer(req: IncomingMessage, res: ServerResponse, outcome: Resolution, done: () => void): boolean {
+  function answer(req: IncomingMessage, res: ServerResponse, outcome: Resolution, start: number): boolean {
     if (outcome.kind !== 'redirect') {
       // A handoff is the web layer's to settle; it resolves again once it has.
       if (outcome.kind !== 'handoff') pending.set(req, outcome);
@@ -110,7 +109,6 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
     if (outcome.linkId !== null && req.method === 'GET') {
       deps.recordClick(clickOf(req, config.trustedProxies, outcome.linkId, outcome.userId, deps.now()));
     }
-    found.inc();
     const location = locationHeader(outcome.location);
     if (outcome.htmxAware && headers['hx-request'] !== undefined) {
       res.writeHead(204, { 'referrer-policy': REFERRER_POLICY, 'cache-control': REDIRECT_CACHE_CONTROL, 'hx-redirect': location });
@@ -123,7 +121,7 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
       });
     }
     res.end();
-    done();
+    metrics.redirected(start);
     return true;
   }
 
@@ -146,16 +144,16 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
     const slash = path.indexOf('/');
     if (deps.routedSegments().has(slash === -1 ? path : path.slice(0, slash))) return false;
     const viewer = viewerOf(req);
-    const done = metrics.redirectDuration.startTimer();
+    const start = performance.now();
     try {
       const outcome = resolver.resolve({ path, host: requestHost(req), viewer, query: q === -1 ? '' : url.slice(q + 1) });
       return outcome instanceof Promise
         ? outcome.then(
-            (o) => answer(req, res, o, done),
+            (o) => answer(req, res, o, start),
             // Fastify answers a failed lookup again from scratch, with its error handling.
             () => false,
           )
-        : answer(req, res, outcome, done);
+        : answer(req, res, outcome, start);
     } catch {
       return false;
     }

@@ -193,7 +193,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
   };
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const done = metrics.redirectDuration.startTimer();
+    const start = performance.now();
     try {
       const user = await currentUser(req, store);
       const left = takeResolution(req.raw);
@@ -204,7 +204,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       const outcome = await resolver.resolve({ path, host: requestHost(req), viewer: { kind: 'known', user }, query });
       return await render(req, reply, outcome, user);
     } finally {
-      done();
+      metrics.redirectDuration.observeSince(start);
     }
   };
 

@@ -1,7 +1,7 @@
 import { resolveAccess, type LinkFacts } from '../domain/caps.js';
 import { lifecycleState } from '../domain/lifecycle.js';
 import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
-import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, placeholderNames } from '../domain/url.js';
+import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, templateVariables } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
 import { KEYWORD_PATTERN } from '../store/keywords.js';
@@ -98,7 +98,7 @@ const DETAILS_SUFFIX = '+';
 
 /**
  * The one go-link resolver: path keyword → host keyword → exact (case-folded)
- * → normalisation forgiveness → longest prefix; each hit passes the
+ * → normalisation forgiveness → prefix; each hit passes the
  * visibility gate, then the lifecycle gate, then template substitution
  * (docs/links.md#resolution, docs/lifecycle.md#resolving-expired-and-archived-links).
  *
@@ -117,36 +117,39 @@ export class Resolver {
     const { store } = this;
     if (path === '') return miss('', false);
 
-    // Keywords match exactly and case-sensitively, before any slug lookup.
+    const segments = path.split('/').map(decodeSegment);
+    const first = segments[0]!;
+    // The one name a link can have here: the whole path of one segment, else its first segment
+    // as a prefix (slugs never contain `/`, so no longer prefix can name a link).
+    const slug = first.toLowerCase();
+    const folded = segments.length === 1 ? slug : null;
+    // The slug's link once it has been read (null: none); undefined while it is still to read.
+    let bySlug: ResolveTarget | null | undefined;
+
+    // Keywords match exactly and case-sensitively, before any slug lookup: a first path segment
+    // that is a keyword (and not the request host), then the request host itself. Each keyword
+    // is read in one query with the slug's link, which is what a miss asks for next.
     const slash = path.indexOf('/');
     if (slash > 0 && slash < path.length - 1) {
       const keyword = path.slice(0, slash);
       if (keyword !== host && KEYWORD_PATTERN.test(keyword)) {
-        const template = yield* wait(store.keywords.templateFor(keyword));
-        if (template !== null) return keywordRedirect(template, path.slice(slash + 1), path);
+        const both = yield* this.keywordAndSlug(keyword, slug);
+        if (both.template !== null) return keywordRedirect(both.template, path.slice(slash + 1), path);
+        bySlug = both.link;
       }
     }
-
-    const segments = path.split('/').map(decodeSegment);
-    const first = segments[0]!;
-    const folded = segments.length === 1 ? first.toLowerCase() : null;
-    // Undefined: the exact lookup is still to do.
-    let exact: ResolveTarget | null | undefined;
     if (KEYWORD_PATTERN.test(host)) {
-      if (folded !== null && isSlugShaped(folded)) {
-        // A keyword-shaped host (`go`, as most installs are reached) reads its template and the slug in one query.
-        const both = yield* wait(store.links.lookupHostAndSlug(host, folded));
-        if (both.hostTemplate !== null) return keywordRedirect(both.hostTemplate, path, path);
-        exact = both.link;
-      } else {
-        const template = yield* wait(store.keywords.templateFor(host));
-        if (template !== null) return keywordRedirect(template, path, path);
-      }
+      const both =
+        bySlug === undefined
+          ? yield* this.keywordAndSlug(host, slug)
+          : { template: yield* wait(store.keywords.templateFor(host)), link: bySlug };
+      if (both.template !== null) return keywordRedirect(both.template, path, path);
+      bySlug = both.link;
     }
 
     if (folded !== null) {
-      if (exact === undefined) exact = isSlugShaped(folded) ? yield* wait(store.links.lookupForResolve(folded)) : null;
-      if (exact) return yield* this.follow(exact, folded, null, viewer, query);
+      if (bySlug === undefined) bySlug = isSlugShaped(folded) ? yield* wait(store.links.lookupForResolve(folded)) : null;
+      if (bySlug) return yield* this.follow(bySlug, folded, null, viewer, query);
       // Everything below runs only on a miss of the slug itself: a slug's hit never pays for it.
       if (folded.endsWith(DETAILS_SUFFIX)) {
         const name = folded.slice(0, -DETAILS_SUFFIX.length);
@@ -159,16 +162,23 @@ export class Resolver {
         const hit = candidate === folded ? yield* wait(store.links.lookupAliasForResolve(candidate)) : yield* this.named(candidate);
         if (hit) return yield* this.follow(hit, candidate, null, viewer, query);
       }
-    } else {
-      // Longest prefix first; slugs never contain `/`, so only slug-shaped prefixes can hit.
-      for (let n = segments.length - 1; n >= 1; n--) {
-        const prefix = segments.slice(0, n).join('/').toLowerCase();
-        if (!isSlugShaped(prefix)) continue;
-        const hit = yield* this.named(prefix);
-        if (hit) return yield* this.follow(hit, prefix, segments.slice(n), viewer, query);
-      }
+    } else if (isSlugShaped(slug)) {
+      // Prefix matching: the slug, then an alias of that name.
+      const hit = bySlug ?? (bySlug === undefined ? yield* this.named(slug) : yield* wait(store.links.lookupAliasForResolve(slug)));
+      if (hit) return yield* this.follow(hit, slug, segments.slice(1), viewer, query);
     }
     return miss(first, true);
+  }
+
+  /**
+   * A keyword's template and the link a slug names, in one query when the slug
+   * is slug-shaped (one read transaction on SQLite instead of two, one round
+   * trip elsewhere); a name that is no slug is never looked up.
+   */
+  private *keywordAndSlug(keyword: string, slug: string): Pipeline<{ template: string | null; link: ResolveTarget | null }> {
+    if (!isSlugShaped(slug)) return { template: yield* wait(this.store.keywords.templateFor(keyword)), link: null };
+    const both = yield* wait(this.store.links.lookupKeywordAndSlug(keyword, slug));
+    return { template: both.keywordTemplate, link: both.link };
   }
 
   /** The link a name leads to: its slug first, then its aliases (docs/links.md#aliases). */
@@ -217,7 +227,7 @@ export class Resolver {
     let extra = link.forwardPathAndQuery ? rest : null;
     let params: URLSearchParams | null = null;
     if (hasPlaceholders(link.url)) {
-      const names = placeholderNames(link.url);
+      const names = templateVariables(link.url);
       const given = rest ?? [];
       // More values than variables: a forwarding link passes the others on, any other link misses.
       if (given.length > names.length && !link.forwardPathAndQuery) return miss(slug, false);

@@ -80,15 +80,15 @@ export interface LinkListQuery {
 /** What the resolver reads of a link, in this order (HotQuery's values). */
 const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at', 'forward_path_and_query'] as const;
 
-/** The request host's keyword template, then RESOLVE_COLUMNS (HotQuery's values). */
-const HOST_AND_SLUG_COLUMNS = ['host_template', ...RESOLVE_COLUMNS] as const;
+/** A keyword's template, then RESOLVE_COLUMNS (HotQuery's values). */
+const KEYWORD_AND_SLUG_COLUMNS = ['keyword_template', ...RESOLVE_COLUMNS] as const;
 /** A probe row left-joined to the link: every link column may be null. */
-type HostAndSlugRow = { [K in keyof LinkRow]: LinkRow[K] | null } & { host_template: string | null };
+type KeywordAndSlugRow = { [K in keyof LinkRow]: LinkRow[K] | null } & { keyword_template: string | null };
 type LinkRow = Selectable<LinksTable>;
 
-/** A request host's keyword template, if it has one, and the link a slug names. */
-export interface HostAndSlug {
-  hostTemplate: string | null;
+/** A keyword's template, if there is such a keyword, and the link a slug names. */
+export interface KeywordAndSlug {
+  keywordTemplate: string | null;
   link: ResolveTarget | null;
 }
 
@@ -113,24 +113,24 @@ function toResolveTarget(
 }
 
 /**
- * One query for the host keyword and the slug: a probe row left-joined to the
+ * One query for a keyword and a slug: a probe row left-joined to the
  * link, with the keyword's template as a scalar subquery, so it answers one row
  * whether either exists or not. The values are bound by position, so the
  * placeholders' order is checked once here rather than assumed.
  */
-function compileHostAndSlug(db: Kysely<Database>): CompiledQuery {
-  const host = '\u0000host';
+function compileKeywordAndSlug(db: Kysely<Database>): CompiledQuery {
+  const keyword = '\u0000keyword';
   const slug = '\u0000slug';
   const compiled = db
     .selectFrom(db.selectNoFrom(sql<number>`1`.as('one')).as('probe'))
     .leftJoin('links', (join) => join.on((eb) => eb('links.slug', '=', slug)))
     .select((eb) => [
-      eb.selectFrom('keywords').select('url_template').where('keyword', '=', host).as('host_template'),
+      eb.selectFrom('keywords').select('url_template').where('keyword', '=', keyword).as('keyword_template'),
       ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const),
     ])
     .compile();
-  if (compiled.parameters.length !== 2 || compiled.parameters[0] !== host || compiled.parameters[1] !== slug) {
-    throw new Error('host-and-slug lookup: unexpected placeholder order');
+  if (compiled.parameters.length !== 2 || compiled.parameters[0] !== keyword || compiled.parameters[1] !== slug) {
+    throw new Error('keyword-and-slug lookup: unexpected placeholder order');
   }
   return compiled;
 }
@@ -155,7 +155,7 @@ export async function withLinkDetails(links: readonly Link[], from: LinkDetailSt
 
 export class LinkStore {
   private readonly resolveQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
-  private readonly hostAndSlugQuery: HotQuery<ValuesOf<HostAndSlugRow, typeof HOST_AND_SLUG_COLUMNS>>;
+  private readonly keywordAndSlugQuery: HotQuery<ValuesOf<KeywordAndSlugRow, typeof KEYWORD_AND_SLUG_COLUMNS>>;
   private readonly aliasQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
 
   constructor(
@@ -174,7 +174,7 @@ export class LinkStore {
       RESOLVE_COLUMNS,
       hot,
     );
-    this.hostAndSlugQuery = new HotQuery(db, compileHostAndSlug(db), HOST_AND_SLUG_COLUMNS, hot);
+    this.keywordAndSlugQuery = new HotQuery(db, compileKeywordAndSlug(db), KEYWORD_AND_SLUG_COLUMNS, hot);
     this.aliasQuery = new HotQuery(
       db,
       db
@@ -203,16 +203,17 @@ export class LinkStore {
   }
 
   /**
-   * `keywords.templateFor(host)` and `lookupForResolve(slug)` in one query,
-   * for the redirect fast path behind a keyword-shaped host (`go`): one read
+   * `keywords.templateFor(keyword)` and `lookupForResolve(slug)` in one query,
+   * for the resolver's keyword steps (a first path segment, or a keyword-shaped
+   * host such as `go`), whose miss asks for the slug next: one read
    * transaction on SQLite instead of two (each costs about as much as the
    * lookup itself), one round trip elsewhere. Synchronous on an SQLite file.
    */
-  lookupHostAndSlug(host: string, slug: string): MaybePromise<HostAndSlug> {
-    return andThen(this.hostAndSlugQuery.first([host, slug]), (r) => {
-      if (!r) return { hostTemplate: null, link: null };
-      const [hostTemplate, ...link] = r;
-      return { hostTemplate, link: toResolveTarget(...link) };
+  lookupKeywordAndSlug(keyword: string, slug: string): MaybePromise<KeywordAndSlug> {
+    return andThen(this.keywordAndSlugQuery.first([keyword, slug]), (r) => {
+      if (!r) return { keywordTemplate: null, link: null };
+      const [keywordTemplate, ...link] = r;
+      return { keywordTemplate, link: toResolveTarget(...link) };
     });
   }
 

@@ -10,6 +10,7 @@ import {
   hasPlaceholders,
   isSafeSubstitution,
   KEYWORD_TEMPLATE,
+  LINK_TEMPLATE,
   placeholderNames,
   templateHostError,
   validateDestination,
@@ -549,6 +550,34 @@ describe('fillTemplateSafely and fillKeywordTemplate: no value changes the host 
           assert.ok(u.username === '' || u.username === 'user', u.username);
           assert.equal(u.password, '');
           assert.ok(u.port === '' || u.port === '8443', u.port);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('property: a template with no placeholder in its authority keeps that authority for any value, link or keyword', () => {
+    // These results are not parsed when they are made: the literal delimiter that ends the
+    // authority must be enough. Each is checked here with a real parse and the full rule.
+    const fixedLink = ['https://e.test/go/$a/$b', 'https://u:p@e.test:8443?q=$a#$b', 'https://e.test#$a', 'http://E.Test\\$a/$b'];
+    const fixedKeyword = [
+      'https://e.test/{slug}',
+      'https://u@e.test:8443?q={slug}&r={slug}',
+      'https://e.test#{slug}',
+      'https://e.test\\{slug}',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: hostileUnit, maxLength: 12 }), { minLength: 2, maxLength: 2 }), ([a, b]) => {
+        const filled = [
+          ...fixedLink.map((t) => [t, fillTemplateSafely(t, [a!, b!]), LINK_TEMPLATE] as const),
+          ...fixedKeyword.map((t) => [t, fillKeywordTemplate(t, a!), KEYWORD_TEMPLATE] as const),
+        ];
+        for (const [template, result, syntax] of filled) {
+          assert.ok(result !== null, `${template} refused ${JSON.stringify(a)}`);
+          const got = new URL(result);
+          const want = new URL(template.replace(syntax.pattern, 'x'));
+          assert.deepEqual([got.protocol, got.username, got.password, got.host], [want.protocol, want.username, want.password, want.host]);
+          assert.equal(isSafeSubstitution(template, result, syntax), true);
         }
       }),
       { numRuns: 1000 },

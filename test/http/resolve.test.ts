@@ -262,4 +262,31 @@ describe('resolver', () => {
     assert.match(body, /joelinks_redirects_total\{status="not_found"\} [1-9]/);
     assert.doesNotMatch(body, /slug=/);
   });
+
+  test('each redirect counts once as found and once in the duration histogram, signed in or not', async () => {
+    const read = async () => {
+      const body = await (await get(`${s.url}/metrics`)).text();
+      const value = (re: RegExp) => Number(re.exec(body)?.[1] ?? NaN);
+      return {
+        found: value(/^joelinks_redirects_total\{status="found"\} (\d+)/m),
+        count: value(/^joelinks_redirect_duration_seconds_count (\d+)/m),
+        inf: value(/^joelinks_redirect_duration_seconds_bucket\{le="\+Inf"\} (\d+)/m),
+        fast: value(/^joelinks_redirect_duration_seconds_bucket\{le="0.5"\} (\d+)/m),
+      };
+    };
+    const before = await read();
+    for (const [path, cookie] of [
+      ['/jira', ''],
+      ['/browse/ABC-1', ''],
+      ['/jira', aliceCookie],
+      ['/gh/joestump', ''],
+    ] as const) {
+      assert.equal((await get(`${s.url}${path}`, cookie ? { cookie } : {})).status, 302, path);
+    }
+    const after = await read();
+    assert.equal(after.found - before.found, 4);
+    assert.equal(after.count - before.count, 4);
+    assert.equal(after.inf, after.count, 'the +Inf bucket holds every observation');
+    assert.ok(after.fast <= after.inf && after.fast - before.fast === 4, 'local redirects take well under half a second');
+  });
 });

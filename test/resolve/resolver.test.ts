@@ -203,12 +203,18 @@ describeEachDatabase('the resolver', (ctx) => {
     };
     const anonymous: ViewerSource = { kind: 'anonymous' };
     assert.deepEqual(await lookups('plain', anonymous), ['links.lookupForResolve']);
-    assert.deepEqual(await lookups('plain', anonymous, 'go'), ['links.lookupHostAndSlug'], 'a keyword-shaped host: one query for both');
+    assert.deepEqual(await lookups('plain', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'a keyword-shaped host: one query for both');
     assert.deepEqual(await lookups('plain', session('Owner')), ['links.lookupForResolve', 'sessions.viewer']);
-    // A path of several segments is first asked whether it starts with a keyword, as it always was.
-    const prefixed = ['keywords.templateFor', 'links.lookupForResolve'];
+    // A path of several segments is first asked whether it starts with a keyword, in the same query as its prefix.
+    const prefixed = ['links.lookupKeywordAndSlug'];
     assert.deepEqual(await lookups('jira/ABC-1', anonymous), prefixed, 'a template by prefix');
     assert.deepEqual(await lookups('docs/a/b?c=d', anonymous), prefixed, 'a forwarding link');
+    assert.deepEqual(
+      await lookups('jira/ABC-1', anonymous, 'go'),
+      ['links.lookupKeywordAndSlug', 'keywords.templateFor'],
+      'a prefix behind a keyword host',
+    );
+    assert.deepEqual(await lookups('Jira', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'case-folded like the slug lookup');
     assert.deepEqual(await lookups('vault', session('Owner')), ['links.lookupForResolve', 'sessions.viewerOfLink']);
     // Aliases cost one more lookup, only once the slug has missed.
     assert.deepEqual(await lookups('handbook', anonymous), ['links.lookupForResolve', 'links.lookupAliasForResolve']);

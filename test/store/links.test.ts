@@ -306,13 +306,13 @@ describeEachDatabase('link store', (ctx) => {
     await createLink(store, { slug: kw, url: 'https://same-name.test/' }, u.id);
     for (const host of [kw, plain, 'nokeyword', kw.toUpperCase()]) {
       for (const slug of [plain, secure, kw, 'no-such-slug', plain.toUpperCase()]) {
-        const together = await store.links.lookupHostAndSlug(host, slug);
-        const apart = { hostTemplate: await store.keywords.templateFor(host), link: await store.links.lookupForResolve(slug) };
+        const together = await store.links.lookupKeywordAndSlug(host, slug);
+        const apart = { keywordTemplate: await store.keywords.templateFor(host), link: await store.links.lookupForResolve(slug) };
         assert.deepEqual(together, apart, `host=${host} slug=${slug}`);
       }
     }
-    const both = await store.links.lookupHostAndSlug(kw, secure);
-    assert.equal(both.hostTemplate, `https://${kw}.test/{slug}`);
+    const both = await store.links.lookupKeywordAndSlug(kw, secure);
+    assert.equal(both.keywordTemplate, `https://${kw}.test/{slug}`);
     assert.deepEqual(both.link, {
       id: s.id,
       url: 'https://secure.test/',
@@ -321,7 +321,7 @@ describeEachDatabase('link store', (ctx) => {
       archivedAt: clock.now,
       forwardPathAndQuery: false,
     });
-    assert.deepEqual(await store.links.lookupHostAndSlug('nokeyword', 'no-such-slug'), { hostTemplate: null, link: null });
+    assert.deepEqual(await store.links.lookupKeywordAndSlug('nokeyword', 'no-such-slug'), { keywordTemplate: null, link: null });
   });
 });
 
