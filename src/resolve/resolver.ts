@@ -6,6 +6,7 @@ import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/h
 import type { Store } from '../store/index.js';
 import { KEYWORD_PATTERN } from '../store/keywords.js';
 import type { ResolveTarget } from '../store/links.js';
+import type { SessionViewerOfLink } from '../store/sessions.js';
 import { viewerOf, type User, type Viewer } from '../store/types.js';
 
 /**
@@ -93,6 +94,15 @@ const keywordRedirect = (template: string, slug: string, path: string): Resoluti
 };
 const HANDOFF: Resolution = { kind: 'handoff' };
 
+/** What one read of a slug found (Resolver.read). */
+interface SlugRead {
+  /** The keyword's template, when a keyword was asked for and exists. */
+  template: string | null;
+  link: ResolveTarget | null;
+  /** A session's viewer, and their facts of `link`, when the read was a session's. */
+  session?: SessionViewerOfLink;
+}
+
 /** The suffix that asks for a link's page instead of its destination (`go/jira+`). */
 const DETAILS_SUFFIX = '+';
 
@@ -123,8 +133,8 @@ export class Resolver {
     // as a prefix (slugs never contain `/`, so no longer prefix can name a link).
     const slug = first.toLowerCase();
     const folded = segments.length === 1 ? slug : null;
-    // The slug's link once it has been read (null: none); undefined while it is still to read.
-    let bySlug: ResolveTarget | null | undefined;
+    // What the slug's read found; undefined while it is still to read.
+    let read: SlugRead | undefined;
 
     // Keywords match exactly and case-sensitively, before any slug lookup: a first path segment
     // that is a keyword (and not the request host), then the request host itself. Each keyword
@@ -133,23 +143,19 @@ export class Resolver {
     if (slash > 0 && slash < path.length - 1) {
       const keyword = path.slice(0, slash);
       if (keyword !== host && KEYWORD_PATTERN.test(keyword)) {
-        const both = yield* this.keywordAndSlug(keyword, slug);
-        if (both.template !== null) return keywordRedirect(both.template, path.slice(slash + 1), path);
-        bySlug = both.link;
+        read = yield* this.read(keyword, slug, viewer);
+        if (read.template !== null) return keywordRedirect(read.template, path.slice(slash + 1), path);
       }
     }
     if (KEYWORD_PATTERN.test(host)) {
-      const both =
-        bySlug === undefined
-          ? yield* this.keywordAndSlug(host, slug)
-          : { template: yield* wait(store.keywords.templateFor(host)), link: bySlug };
-      if (both.template !== null) return keywordRedirect(both.template, path, path);
-      bySlug = both.link;
+      const template =
+        read === undefined ? (read = yield* this.read(host, slug, viewer)).template : yield* wait(store.keywords.templateFor(host));
+      if (template !== null) return keywordRedirect(template, path, path);
     }
 
     if (folded !== null) {
-      if (bySlug === undefined) bySlug = isSlugShaped(folded) ? yield* wait(store.links.lookupForResolve(folded)) : null;
-      if (bySlug) return yield* this.follow(bySlug, folded, null, viewer, query);
+      read ??= yield* this.read(null, folded, viewer);
+      if (read.link) return yield* this.follow(read.link, folded, null, viewer, query, read.session);
       // Everything below runs only on a miss of the slug itself: a slug's hit never pays for it.
       if (folded.endsWith(DETAILS_SUFFIX)) {
         const name = folded.slice(0, -DETAILS_SUFFIX.length);
@@ -164,20 +170,30 @@ export class Resolver {
       }
     } else if (isSlugShaped(slug)) {
       // Prefix matching: the slug, then an alias of that name.
-      const hit = bySlug ?? (bySlug === undefined ? yield* this.named(slug) : yield* wait(store.links.lookupAliasForResolve(slug)));
-      if (hit) return yield* this.follow(hit, slug, segments.slice(1), viewer, query);
+      read ??= yield* this.read(null, slug, viewer);
+      if (read.link) return yield* this.follow(read.link, slug, segments.slice(1), viewer, query, read.session);
+      const alias = yield* wait(store.links.lookupAliasForResolve(slug));
+      if (alias) return yield* this.follow(alias, slug, segments.slice(1), viewer, query);
     }
     return miss(first, true);
   }
 
   /**
-   * A keyword's template and the link a slug names, in one query when the slug
-   * is slug-shaped (one read transaction on SQLite instead of two, one round
-   * trip elsewhere); a name that is no slug is never looked up.
+   * The link a slug names, with a keyword's template when one is given and,
+   * for a session, its viewer and what they hold of that link: one query
+   * whatever is asked (one read transaction on SQLite, one round trip
+   * elsewhere), so a signed-in redirect costs what an anonymous one does. A
+   * name that is no slug is never looked up.
    */
-  private *keywordAndSlug(keyword: string, slug: string): Pipeline<{ template: string | null; link: ResolveTarget | null }> {
-    if (!isSlugShaped(slug)) return { template: yield* wait(this.store.keywords.templateFor(keyword)), link: null };
-    const both = yield* wait(this.store.links.lookupKeywordAndSlug(keyword, slug));
+  private *read(keyword: string | null, slug: string, viewer: ViewerSource): Pipeline<SlugRead> {
+    const { store } = this;
+    if (!isSlugShaped(slug)) return { template: keyword === null ? null : yield* wait(store.keywords.templateFor(keyword)), link: null };
+    if (viewer.kind === 'session') {
+      const visit = yield* wait(store.sessions.visit(viewer.token, slug, keyword));
+      return { template: visit.keywordTemplate, link: visit.link, session: visit.session };
+    }
+    if (keyword === null) return { template: null, link: yield* wait(store.links.lookupForResolve(slug)) };
+    const both = yield* wait(store.links.lookupKeywordAndSlug(keyword, slug));
     return { template: both.keywordTemplate, link: both.link };
   }
 
@@ -194,6 +210,8 @@ export class Resolver {
     rest: readonly string[] | null,
     viewer: ViewerSource,
     query: string,
+    /** The session's viewer and facts of this link, when they were read with it. */
+    known?: SessionViewerOfLink,
   ): Pipeline<Resolution> {
     const { store } = this;
     const secure = link.visibility === 'secure';
@@ -203,8 +221,8 @@ export class Resolver {
     if (viewer.kind === 'known') who = viewerOf(viewer.user);
     else if (viewer.kind === 'session') {
       // For a secure link, the session's user and what they hold of it come in one lookup.
-      const session = secure ? yield* wait(store.sessions.viewerOfLink(viewer.token, link.id)) : null;
-      if (session) facts = session.facts;
+      const session = known ?? (secure ? yield* wait(store.sessions.viewerOfLink(viewer.token, link.id)) : null);
+      if (session && secure) facts = session.facts;
       const found = session ? session.viewer : yield* wait(store.sessions.viewer(viewer.token));
       if (found.kind === 'orphaned') return HANDOFF;
       if (found.kind === 'user') who = found.viewer;

@@ -78,7 +78,7 @@ export interface LinkListQuery {
 }
 
 /** What the resolver reads of a link, in this order (HotQuery's values). */
-const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at', 'forward_path_and_query'] as const;
+export const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at', 'forward_path_and_query'] as const;
 
 /** A keyword's template, then RESOLVE_COLUMNS (HotQuery's values). */
 const KEYWORD_AND_SLUG_COLUMNS = ['keyword_template', ...RESOLVE_COLUMNS] as const;
@@ -92,7 +92,7 @@ export interface KeywordAndSlug {
   link: ResolveTarget | null;
 }
 
-function toResolveTarget(
+export function toResolveTarget(
   id: string | null,
   url: string | null,
   visibility: string | null,

@@ -2,6 +2,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
+import { RESOLVE_COLUMNS, toResolveTarget, type ResolveTarget } from './links.js';
 import type { Clock, Viewer } from './types.js';
 
 export interface SessionData {
@@ -62,10 +63,85 @@ function compileViewerWithFacts(db: Kysely<Database>): CompiledQuery {
   return compiled;
 }
 
+/**
+ * What a signed-in visit of a name reads in one lookup: the keyword's template
+ * (when a keyword was asked for), the link the name is the slug of, the
+ * session's viewer, and for a secure link what that viewer holds of it.
+ */
+export interface SessionVisit {
+  keywordTemplate: string | null;
+  link: ResolveTarget | null;
+  /** `viewer`, and `facts` of `link` (null unless the link is secure and the viewer a user). */
+  session: SessionViewerOfLink;
+}
+
+type VisitRow = [
+  keywordTemplate: string | null,
+  ...link: Parameters<typeof toResolveTarget>,
+  owner: number | null,
+  share: number | null,
+  ...viewer: ViewerRow,
+];
+
+/**
+ * The session visit lookup: a probe row left-joined to the slug's link and
+ * to the session and its user, with the keyword's template as a scalar
+ * subquery, so it answers one row whatever exists. The owner and share rows
+ * are read only for a secure link. Values are bound by position, so their
+ * order is checked once here rather than assumed.
+ */
+function compileVisit(db: Kysely<Database>): { compiled: CompiledQuery; order: readonly VisitParam[] } {
+  const marks: Record<VisitParam, string> = { keyword: '\u0000keyword', slug: '\u0000slug', token: '\u0000token', secure: 'secure' };
+  const compiled = db
+    .selectFrom(db.selectNoFrom(sql<number>`1`.as('one')).as('probe'))
+    .leftJoin('links', (join) => join.on((eb) => eb('links.slug', '=', marks.slug)))
+    .leftJoin('sessions', (join) => join.on((eb) => eb('sessions.token', '=', marks.token)))
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .select((eb) => [
+      eb.selectFrom('keywords').select('url_template').where('keyword', '=', marks.keyword).as('keyword_template'),
+      ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const),
+      eb
+        .case()
+        .when('links.visibility', '=', marks.secure)
+        .then(
+          eb
+            .selectFrom('link_owners')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('link_owners.link_id', '=', 'links.id')
+            .whereRef('link_owners.user_id', '=', 'users.id'),
+        )
+        .end()
+        .as('owner'),
+      eb
+        .case()
+        .when('links.visibility', '=', marks.secure)
+        .then(
+          eb
+            .selectFrom('link_shares')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('link_shares.link_id', '=', 'links.id')
+            .whereRef('link_shares.user_id', '=', 'users.id'),
+        )
+        .end()
+        .as('share'),
+      ...VIEWER_COLUMNS,
+    ])
+    .compile();
+  const byMark = new Map(Object.entries(marks).map(([k, v]) => [v, k as VisitParam]));
+  const order = compiled.parameters.map((p) => byMark.get(p as string));
+  if (order.some((p) => p === undefined) || order.join() !== 'keyword,secure,secure,slug,token') {
+    throw new Error(`session visit lookup: unexpected placeholders ${order.join()}`);
+  }
+  return { compiled, order: order as VisitParam[] };
+}
+
+type VisitParam = 'keyword' | 'slug' | 'token' | 'secure';
+
 /** Server-side sessions (docs/auth.md#sessions): any replica can serve any session. */
 export class SessionStore {
   private readonly viewerQuery: HotQuery<ViewerRow>;
   private readonly viewerWithFactsQuery: HotQuery<ViewerWithFactsRow>;
+  private readonly visitQuery: HotQuery<VisitRow>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -85,6 +161,12 @@ export class SessionStore {
       hot,
     );
     this.viewerWithFactsQuery = new HotQuery(db, compileViewerWithFacts(db), ['owner', 'share', ...VIEWER_FIELDS], hot);
+    this.visitQuery = new HotQuery(
+      db,
+      compileVisit(db).compiled,
+      ['keyword_template', ...RESOLVE_COLUMNS, 'owner', 'share', ...VIEWER_FIELDS],
+      hot,
+    );
   }
 
   /** The viewer a session token names, checked against its expiry by this store's clock. */
@@ -101,6 +183,25 @@ export class SessionStore {
       const viewer = this.viewerFrom(r?.slice(2) as ViewerRow | undefined);
       if (viewer.kind !== 'user') return { viewer, facts: null };
       return { viewer, facts: { isOwner: r![0] != null, hasShare: r![1] != null, isAdmin: viewer.viewer.isAdmin } };
+    });
+  }
+
+  /**
+   * A signed-in visit of `slug` in one lookup (SessionVisit), with `keyword`'s
+   * template when one is asked for: the resolver's first read for a session,
+   * so a signed-in redirect costs one query like an anonymous one.
+   * Synchronous on an SQLite file.
+   */
+  visit(token: string, slug: string, keyword: string | null): MaybePromise<SessionVisit> {
+    return andThen(this.visitQuery.first([keyword, 'secure', 'secure', slug, token]), (r) => {
+      if (!r) throw new Error('session visit lookup answered no row');
+      const link = toResolveTarget(r[1], r[2], r[3], r[4], r[5], r[6]);
+      const viewer = this.viewerFrom([r[9], r[10], r[11], r[12]]);
+      const facts =
+        link?.visibility === 'secure' && viewer.kind === 'user'
+          ? { isOwner: r[7] != null, hasShare: r[8] != null, isAdmin: viewer.viewer.isAdmin }
+          : null;
+      return { keywordTemplate: r[0], link, session: { viewer, facts } };
     });
   }
 

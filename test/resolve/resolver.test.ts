@@ -204,7 +204,8 @@ describeEachDatabase('the resolver', (ctx) => {
     const anonymous: ViewerSource = { kind: 'anonymous' };
     assert.deepEqual(await lookups('plain', anonymous), ['links.lookupForResolve']);
     assert.deepEqual(await lookups('plain', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'a keyword-shaped host: one query for both');
-    assert.deepEqual(await lookups('plain', session('Owner')), ['links.lookupForResolve', 'sessions.viewer']);
+    assert.deepEqual(await lookups('plain', session('Owner')), ['sessions.visit'], 'signed in: the session is read with the slug');
+    assert.deepEqual(await lookups('plain', session('Owner'), 'go'), ['sessions.visit'], 'and with the host keyword');
     // A path of several segments is first asked whether it starts with a keyword, in the same query as its prefix.
     const prefixed = ['links.lookupKeywordAndSlug'];
     assert.deepEqual(await lookups('jira/ABC-1', anonymous), prefixed, 'a template by prefix');
@@ -215,7 +216,8 @@ describeEachDatabase('the resolver', (ctx) => {
       'a prefix behind a keyword host',
     );
     assert.deepEqual(await lookups('Jira', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'case-folded like the slug lookup');
-    assert.deepEqual(await lookups('vault', session('Owner')), ['links.lookupForResolve', 'sessions.viewerOfLink']);
+    assert.deepEqual(await lookups('vault', session('Owner')), ['sessions.visit'], "a secure link's facts come in the same query");
+    assert.deepEqual(await lookups('jira/ABC-1', session('Owner')), ['sessions.visit']);
     // Aliases cost one more lookup, only once the slug has missed.
     assert.deepEqual(await lookups('handbook', anonymous), ['links.lookupForResolve', 'links.lookupAliasForResolve']);
   });

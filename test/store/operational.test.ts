@@ -48,6 +48,62 @@ describeEachDatabase('sessions', (ctx) => {
     assert.deepEqual(await store.sessions.viewer('tok-viewer'), { kind: 'orphaned' });
   });
 
+  test('visit: one lookup answers what the keyword, slug, viewer and facts lookups answer apart', async () => {
+    const { store, clock, db } = ctx();
+    const tag = randomUUID().slice(0, 8);
+    const mkUser = (name: string, role?: 'admin') => store.users.create({ email: `${name}-${tag}@example.test`, displayName: name, role });
+    const [owner, friend, stranger, admin, gone] = await Promise.all([
+      mkUser('owner'),
+      mkUser('friend'),
+      mkUser('stranger'),
+      mkUser('admin', 'admin'),
+      mkUser('gone'),
+    ]);
+    const tokens: Record<string, string> = {};
+    for (const [name, user, ttl] of [
+      ['owner', owner, 60_000],
+      ['friend', friend, 60_000],
+      ['stranger', stranger, 60_000],
+      ['admin', admin, 60_000],
+      ['gone', gone, 60_000],
+      ['expired', owner, 0],
+    ] as const) {
+      tokens[name] = `tok-visit-${name}-${tag}`;
+      await store.sessions.create(tokens[name], { userId: user.id, role: user.role, createdAt: clock.now }, clock.now + ttl);
+    }
+    await db.kysely.deleteFrom('users').where('id', '=', gone.id).execute();
+    const secret = await createLink(store, { slug: `v-secret-${tag}`, url: 'https://secret.test/', visibility: 'secure' }, owner.id, {
+      shareWith: [friend.id],
+    });
+    await createLink(store, { slug: `v-plain-${tag}`, url: 'https://plain.test/' }, owner.id);
+    const keyword = `vk-${tag}`;
+    await store.keywords.create({ keyword, urlTemplate: 'https://kw.test/{slug}' });
+    for (const token of [...Object.values(tokens), 'tok-no-such-session']) {
+      for (const slug of [secret.slug, `v-plain-${tag}`, `v-missing-${tag}`]) {
+        for (const kw of [null, keyword, `vk-missing-${tag}`]) {
+          const visit = await store.sessions.visit(token, slug, kw);
+          const link = await store.links.lookupForResolve(slug);
+          const apart = await store.sessions.viewerOfLink(token, link?.id ?? 'none');
+          const label = `token=${token} slug=${slug} keyword=${kw}`;
+          assert.equal(visit.keywordTemplate, kw === null ? null : await store.keywords.templateFor(kw), label);
+          assert.deepEqual(visit.link, link, label);
+          assert.deepEqual(visit.session.viewer, apart.viewer, label);
+          assert.deepEqual(visit.session.facts, link?.visibility === 'secure' ? apart.facts : null, label);
+        }
+      }
+    }
+    // Spot checks of what the comparison stands on.
+    const friendVisit = await store.sessions.visit(tokens.friend!, secret.slug, null);
+    assert.deepEqual(friendVisit.session.facts, { isOwner: false, hasShare: true, isAdmin: false });
+    assert.deepEqual((await store.sessions.visit(tokens.admin!, secret.slug, null)).session.facts, {
+      isOwner: false,
+      hasShare: false,
+      isAdmin: true,
+    });
+    assert.deepEqual((await store.sessions.visit(tokens.gone!, secret.slug, null)).session, { viewer: { kind: 'orphaned' }, facts: null });
+    assert.deepEqual((await store.sessions.visit(tokens.expired!, secret.slug, null)).session, { viewer: { kind: 'none' }, facts: null });
+  });
+
   test('tokens are case-sensitive keys', async () => {
     const { store, clock } = ctx();
     await store.sessions.create('CaseTok', { userId: 'u1', role: 'user', createdAt: clock.now }, clock.now + 60_000);
