@@ -73,10 +73,16 @@ describe('deleting a link with Undo', { skip: chromiumSkip('undo delete') }, () 
     return page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? null);
   }
 
-  /** Checks the waiting state: the toast says what was deleted, its Undo button has focus, axe passes. */
+  /**
+   * Checks the waiting state: the toast says what was deleted, its Undo button has focus, axe
+   * passes. The pointer rests on the toast, which holds the undo window however long axe takes.
+   */
   async function expectWaiting(page: Page, short: string, shot: string): Promise<void> {
     await toastArea(page).getByText(`Deleted ${short}`).waitFor();
     assert.equal(await focusedName(page), `Undo deleting ${short}`, 'focus moves to Undo');
+    await undoButton(page, short).hover();
+    await page.clock.fastForward(10_000);
+    assert.ok(await undoButton(page, short).isVisible(), 'the toast stays while pointed at');
     await assertAccessible(page, `${shot} with the Undo toast`);
     await screenshot(page, shot);
   }
