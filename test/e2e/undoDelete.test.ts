@@ -132,6 +132,46 @@ describe('deleting a link with Undo', { skip: chromiumSkip('undo delete') }, () 
     await context.close();
   });
 
+  test('a list swapped in while a delete waits keeps the row hidden, and Undo shows the new one', async () => {
+    const link = await createLink(s.store, { slug: 'mid-swap', url: 'https://swap.example.com' }, alice.id);
+    const { context, page, problems, deletes } = await session('joe-light', 1280);
+    await row(page, link.slug).getByRole('link', { name: 'Delete' }).click();
+    await row(page, link.slug).waitFor({ state: 'hidden' });
+    // Search as you type swaps in a fresh list holding a fresh copy of the row.
+    const before = await row(page, link.slug).elementHandle();
+    await page.getByPlaceholder('Search by slug').fill('mid-swap');
+    await page.waitForFunction((old) => !document.body.contains(old), before);
+    await page.locator('#link-list tr[data-link-row]').first().waitFor({ state: 'attached' });
+    assert.equal(await row(page, link.slug).count(), 1, 'the search lists the link');
+    assert.equal(await row(page, link.slug).isVisible(), false, 'the freshly rendered row stays hidden');
+    await undoButton(page, 'go/mid-swap').click();
+    await row(page, link.slug).waitFor({ state: 'visible' });
+    assert.deepEqual(deletes, []);
+    problems.assertNone();
+    await context.close();
+  });
+
+  test('the admin list sends its own delete when the toast runs out', async () => {
+    const admin = await s.store.users.create({ email: 'root@example.com', displayName: 'Root', role: 'admin' });
+    const link = await createLink(s.store, { slug: 'admin-drop', url: 'https://admin.example.com' }, alice.id);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const problems = new Problems(context);
+    const page = await context.newPage();
+    await page.clock.install();
+    await signInLocal(page, s, admin);
+    await page.goto(`${s.url}/admin/links`);
+    await htmxReady(page);
+    const adminRow = page.locator(`#link-${link.id}`);
+    await adminRow.getByRole('link', { name: 'Delete' }).click();
+    await adminRow.waitFor({ state: 'hidden' });
+    const sent = page.waitForRequest((r) => r.method() === 'DELETE');
+    await page.clock.fastForward(7_000);
+    assert.equal(new URL((await sent).url()).pathname, `/admin/links/${link.id}`);
+    await eventually(async () => (await apiStatus(link.id)) === 404);
+    problems.assertNone();
+    await context.close();
+  });
+
   test('leaving the page at once still sends the waiting delete (keepalive)', async () => {
     const link = await createLink(s.store, { slug: 'left-behind', url: 'https://left.example.com' }, alice.id);
     const { context, page, problems } = await session('joe-light', 1280);
