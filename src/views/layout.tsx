@@ -313,6 +313,7 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <link rel="stylesheet" href={asset('css/app.css')} />
         <script src={asset('js/htmx.js')} defer></script>
         <script src={asset('js/app.js')} defer></script>
+        <script src={asset('js/undo-delete.js')} defer></script>
         <script src={asset('js/slug-field.js')} defer></script>
         <script src={asset('js/localtime.js')} defer></script>
       </head>

@@ -71,7 +71,9 @@
   // Every change answers with `HX-Trigger: {"showToast": {level, message, copy?}}`; this is
   // the one place that turns it into a toast. A form post without JavaScript gets the same
   // message server-rendered into #toast-area after its redirect. A toast with a Copy button
-  // stays longer, and none leaves while the pointer or focus is on it.
+  // stays longer, and none leaves while the pointer or focus is on it. Page scripts dispatch
+  // the same event with `action: {label, name, run}` (a button in the toast) and `held: true`
+  // (they remove the toast themselves); the toast element is handed back in `detail.toast`.
   var toastArea = function () {
     return document.getElementById('toast-area');
   };
@@ -89,9 +91,16 @@
     }
     setTimeout(remove, ms);
   }
-  function showToast(level, message, ms, copy) {
+  function toastButton(label) {
+    var btn = document.createElement('button');
+    btn.type = 'button';
+    btn.className = 'btn btn-sm';
+    btn.textContent = label;
+    return btn;
+  }
+  function showToast(level, message, ms, copy, opts) {
     var area = toastArea();
-    if (!area || !message) return;
+    if (!area || !message) return null;
     var el = document.createElement('div');
     el.className = 'alert shadow-md ' + (level === 'error' ? 'alert-error' : level === 'info' ? 'alert-info' : 'alert-success');
     el.setAttribute('role', level === 'error' ? 'alert' : 'status');
@@ -100,18 +109,25 @@
     span.textContent = message;
     el.appendChild(span);
     if (copy) {
-      var btn = document.createElement('button');
-      btn.type = 'button';
-      btn.className = 'btn btn-sm';
+      var btn = toastButton('Copy link');
       btn.setAttribute('data-copy', copy);
       btn.setAttribute('data-copy-swap', '');
-      btn.textContent = 'Copy link';
       el.appendChild(btn);
       ms = ms || 10000;
     }
+    var action = opts && opts.action;
+    if (action && typeof action.run === 'function') {
+      var act = toastButton(action.label);
+      if (action.name) act.setAttribute('aria-label', action.name);
+      act.addEventListener('click', action.run);
+      el.appendChild(act);
+    }
     if (ms) el.setAttribute('data-toast-ms', String(ms));
+    // A held toast is removed by whoever showed it, never by the timer.
+    if (opts && opts.held) el.setAttribute('data-toast-scheduled', '');
     area.appendChild(el);
     scheduleRemoval(el);
+    return el;
   }
   function watchToasts() {
     var area = toastArea();
@@ -123,7 +139,7 @@
   }
   document.addEventListener('showToast', function (ev) {
     var d = ev.detail || {};
-    showToast(d.level || 'success', d.message, 0, typeof d.copy === 'string' ? d.copy : null);
+    d.toast = showToast(d.level || 'success', d.message, 0, typeof d.copy === 'string' ? d.copy : null, d);
   });
   // A created link's row is marked once the list that holds it has refreshed.
   var newRowId = null;
@@ -257,7 +273,6 @@
     function (ev) {
       var d = ev.target;
       if (d instanceof HTMLDialogElement && d.closest('#modal')) finishClose();
-      else if (d instanceof HTMLDialogElement && d._opener && document.body.contains(d._opener)) d._opener.focus();
     },
     true,
   );
@@ -285,16 +300,6 @@
       var d = closer.closest('dialog');
       if (d && d.closest('#modal')) closeModal();
       else if (d) d.close();
-      return;
-    }
-    var open = t.closest('[data-open-dialog]');
-    if (open) {
-      var target = document.getElementById(open.getAttribute('data-open-dialog'));
-      if (target instanceof HTMLDialogElement) {
-        ev.preventDefault();
-        target._opener = open;
-        openDialog(target);
-      }
     }
   });
   document.addEventListener('keydown', function (ev) {

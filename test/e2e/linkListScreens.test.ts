@@ -232,9 +232,11 @@ describe('the link list on every page that lists links', { skip: chromiumSkip('l
               await row.locator('summary[aria-label="Actions for go/team-link-02"]').click();
               await row.getByRole('link', { name: 'Edit' }).waitFor({ state: 'visible' });
               await page.screenshot({ path: join(RESULTS_DIR, `link-list-menu-${theme}-${width}.png`) });
+              // Delete hides the card and offers Undo (docs/web-ui.md#deleting-with-undo).
               await row.getByRole('link', { name: 'Delete' }).click();
-              await page.locator('#modal dialog[open]').getByText("Delete 'team-link-02'?").waitFor();
-              await page.keyboard.press('Escape');
+              await row.waitFor({ state: 'hidden' });
+              await page.locator('#toast-area').getByRole('button', { name: 'Undo deleting go/team-link-02' }).click();
+              await row.waitFor({ state: 'visible' });
             } else {
               await page.locator('nav[aria-label="Tags"]').getByRole('link', { name: 'Topic 01' }).waitFor();
             }

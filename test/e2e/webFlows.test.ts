@@ -9,7 +9,7 @@ import { createLink, updateLink } from '../helpers/links.js';
 /**
  * The main journeys in a real Chromium against the real server: sign in with
  * a one-time link, create a link in the modal, follow it, edit it, make it
- * secure and share it, delete it through the confirm dialog, switch themes,
+ * secure and share it, delete it (and undo that first), switch themes,
  * and an admin's inline edit. Every journey runs axe and fails on serious or
  * critical findings, and on any console error (CSP violations included).
  */
@@ -51,7 +51,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
 
   const dialog = (page: Page) => page.locator('#modal dialog[open]');
 
-  test('create in the modal, follow, edit, secure and share, then delete through the confirm dialog', { timeout: 120_000 }, async () => {
+  test('create in the modal, follow, edit, secure and share, then delete with Undo offered', { timeout: 120_000 }, async () => {
     const { context, page, problems } = await session(alice);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
     await assertAccessible(page, 'dashboard');
@@ -165,31 +165,19 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     carolSession.problems.assertNone();
     await carolSession.context.close();
 
-    // Delete through the confirm dialog: Esc and Cancel change nothing, Delete removes the row.
+    // Delete waits for Undo (docs/web-ui.md#deleting-with-undo): Undo changes nothing, the
+    // toast running out deletes.
     await page.goto(`${s.url}/dashboard`);
     await htmxReady(page);
-    const trash = page.locator('#link-list tr', { hasText: 'team-wiki' }).getByRole('link', { name: 'Delete' });
-    await trash.click();
-    await dialog(page).getByText("Delete 'team-wiki'?").waitFor();
-    await assertAccessible(page, 'confirm-delete dialog');
-    await page.keyboard.press('Escape');
-    await page.locator('#modal dialog').waitFor({ state: 'detached' });
-    assert.equal(
-      await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
-      'Delete',
-      'Esc returns focus to the trash button',
-    );
-    await trash.click();
-    await dialog(page).getByRole('button', { name: 'Cancel' }).click();
-    await page.locator('#modal dialog').waitFor({ state: 'detached' });
-    assert.ok(await s.store.links.get(link.id), 'Cancel sends nothing');
-    await trash.click();
-    await dialog(page).getByRole('button', { name: 'Delete' }).click();
-    await page.locator('#toast-area').getByText('Deleted go/team-wiki.').waitFor();
-    await page.locator('#link-list tr', { hasText: 'team-wiki' }).waitFor({ state: 'detached' });
-    // The dialog's close event, which empties #modal, is dispatched as a task of its own after the swap.
-    await page.locator('#modal dialog').waitFor({ state: 'detached' });
-    assert.equal(await page.locator('#modal').innerHTML(), '');
+    const teamWiki = page.locator('#link-list tr', { hasText: 'team-wiki' });
+    await teamWiki.getByRole('link', { name: 'Delete' }).click();
+    await teamWiki.waitFor({ state: 'hidden' });
+    await page.locator('#toast-area').getByRole('button', { name: 'Undo deleting go/team-wiki' }).click();
+    await teamWiki.waitFor({ state: 'visible' });
+    assert.ok(await s.store.links.get(link.id), 'Undo sends nothing');
+    await teamWiki.getByRole('link', { name: 'Delete' }).click();
+    await page.locator('#toast-area').getByText('Deleted go/team-wiki').waitFor();
+    await teamWiki.waitFor({ state: 'detached', timeout: 15_000 });
     assert.equal(await s.store.links.get(link.id), null);
     problems.assertNone();
     await context.close();
@@ -209,7 +197,7 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await context.close();
   });
 
-  test('the detail page deletes through its own dialog; a stale row explains itself with an error toast', { timeout: 60_000 }, async () => {
+  test('the detail page deletes after its Undo window; a stale row explains itself with an error toast', { timeout: 60_000 }, async () => {
     const doomed = await createLink(s.store, { slug: 'detail-doomed', url: 'https://d.example' }, alice.id);
     const gone = await createLink(s.store, { slug: 'already-gone', url: 'https://g.example' }, alice.id);
     const { context, page, problems } = await session(alice);
@@ -223,14 +211,8 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await page.goto(`${s.url}/dashboard/links/${doomed.id}`);
     await htmxReady(page);
     await page.locator('main').getByRole('link', { name: 'Delete' }).click();
-    const confirm = page.locator('#delete-link-dialog');
-    await confirm.getByText('Are you sure you want to delete detail-doomed? This cannot be undone.').waitFor();
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await confirm.waitFor({ state: 'hidden' });
-    assert.ok(await s.store.links.get(doomed.id));
-    await page.locator('main').getByRole('link', { name: 'Delete' }).click();
-    await confirm.getByRole('button', { name: 'Delete' }).click();
-    await page.waitForURL(`${s.url}/dashboard`);
+    await page.getByText('go/detail-doomed will be deleted in a few seconds unless you undo it.').waitFor();
+    await page.waitForURL(`${s.url}/dashboard`, { timeout: 15_000 });
     assert.equal(await s.store.links.get(doomed.id), null);
     problems.assertNone();
     await context.close();

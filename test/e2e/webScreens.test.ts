@@ -225,9 +225,13 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
             const onboarding = page.locator('#link-list tr', { hasText: 'onboarding' });
             // Below 1024 px a row is a card whose actions sit in its menu (docs/web-ui.md#link-tables).
             if (width < 1024) await onboarding.locator('summary[aria-label="Actions for go/onboarding"]').click();
+            // Delete hides the row and offers Undo (docs/web-ui.md#deleting-with-undo); Undo keeps it.
             await onboarding.getByRole('link', { name: 'Delete' }).click();
-            await page.locator('#modal dialog[open]').getByText("Delete 'onboarding'?").waitFor();
-            await check(page, problems, 'confirm-delete', theme, width);
+            const undo = page.locator('#toast-area').getByRole('button', { name: 'Undo deleting go/onboarding' });
+            await undo.hover(); // the undo window waits while the pointer is on the toast
+            await check(page, problems, 'undo-delete', theme, width);
+            await undo.click();
+            await onboarding.waitFor({ state: 'visible' });
           }
           await context.close();
         }

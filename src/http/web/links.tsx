@@ -297,7 +297,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!got) return reply;
     await links.delete(got.actor, got);
     const message = `Deleted ${shortName(deps, req, got.link.slug)}.`;
-    // The row's outerHTML becomes nothing; only the toast arrives (docs/web-ui.md#confirm-delete-dialogs).
+    // Sent by the page script once Undo is no longer offered, which removes the row itself; only the toast arrives (docs/web-ui.md#deleting-with-undo).
     if (wantsFragment(req)) return sendWithToast(reply, null, message);
     return seeOther(reply, '/dashboard', message);
   });

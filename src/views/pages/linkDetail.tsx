@@ -7,7 +7,7 @@ import { Icon } from '../partials/icons.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
 import { LocalTime, RelativeTime } from '../partials/localTime.js';
 import { RenewChoices } from '../partials/renewChoices.js';
-import { Avatar, FieldError, Modal, Panel, Spinner, VisibilityBadge } from '../partials/ui.js';
+import { Avatar, FieldError, Modal, Panel, Spinner, undoableDelete, VisibilityBadge } from '../partials/ui.js';
 import { HistorySection, type LinkHistoryProps } from './linkHistory.js';
 
 export interface LinkDetailProps {
@@ -314,32 +314,13 @@ export function SharesPanel({
   );
 }
 
-function DeleteDialog({ link }: { link: LinkView }) {
+/** What the page says while its delete waits for Undo (docs/web-ui.md#deleting-with-undo); shown by the page script. */
+function DeletePendingNote({ name }: { name: string }) {
   return (
-    <dialog id="delete-link-dialog" class="modal" aria-labelledby="delete-link-title">
-      <div class="modal-box">
-        <h2 id="delete-link-title" class="text-lg font-bold">
-          Delete link?
-        </h2>
-        <p class="py-4 break-words">{`Are you sure you want to delete ${link.slug}? This cannot be undone.`}</p>
-        <div class="modal-action">
-          <button type="button" class="btn btn-ghost" data-modal-close>
-            Cancel
-          </button>
-          <form method="post" action={`/dashboard/links/${link.id}`}>
-            <input type="hidden" name="_method" value="DELETE" />
-            <button type="submit" class="btn btn-error">
-              Delete
-            </button>
-          </form>
-        </div>
-      </div>
-      <form method="dialog" class="modal-backdrop">
-        <button type="submit" tabindex={-1}>
-          Close
-        </button>
-      </form>
-    </dialog>
+    <div class="alert alert-warning" hidden data-delete-note>
+      <Icon name="trash" class="size-5 shrink-0" />
+      <span class="min-w-0 break-words">{`${name} will be deleted in a few seconds unless you undo it.`}</span>
+    </div>
   );
 }
 
@@ -366,6 +347,7 @@ export function LinkDetail(p: LinkDetailProps) {
   );
   return (
     <div id="link-detail" class="space-y-6" hx-get={base} hx-trigger="linkUpdated from:body" hx-swap="outerHTML">
+      {caps.canDelete && <DeletePendingNote name={`${p.shortKeyword}/${link.slug}`} />}
       <header class="space-y-2">
         <a href="/dashboard" class="link link-hover text-sm inline-flex items-center gap-1 opacity-80">
           <Icon name="arrowLeft" class="size-4" />
@@ -392,7 +374,11 @@ export function LinkDetail(p: LinkDetailProps) {
             )}
             {caps.canEdit && (state === 'archived' ? lifecycleForm('unarchive', 'Unarchive') : lifecycleForm('archive', 'Archive'))}
             {caps.canDelete && (
-              <a class="btn btn-sm btn-error" href={`${base}/confirm-delete`} data-open-dialog="delete-link-dialog">
+              <a
+                class="btn btn-sm btn-error"
+                href={`${base}/confirm-delete`}
+                {...undoableDelete({ endpoint: base, name: `${p.shortKeyword}/${link.slug}`, mark: 'link-detail', then: '/dashboard' })}
+              >
                 <Icon name="trash" class="size-4" />
                 Delete
               </a>
@@ -521,7 +507,6 @@ export function LinkDetail(p: LinkDetailProps) {
       />
       {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} notice={p.sharesNotice} email={p.sharesEmail} />}
       <HistorySection {...p.history} />
-      {caps.canDelete && <DeleteDialog link={link} />}
     </div>
   );
 }

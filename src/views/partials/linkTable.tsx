@@ -6,7 +6,7 @@ import type { LinkView } from '../../store/types.js';
 import { LocalTime } from './localTime.js';
 import { Icon, type IconName } from './icons.js';
 import { Sparkline } from './sparkline.js';
-import { CopyButton, Spinner, VisibilityBadge } from './ui.js';
+import { CopyButton, Spinner, undoableDelete, VisibilityBadge } from './ui.js';
 
 /**
  * The one link list of docs/web-ui.md#link-tables, on every page that lists links: the
@@ -140,10 +140,12 @@ interface Action {
   hxTarget?: string;
   /** An outerHTML swap of the target (the admin's inline edit). */
   replace?: boolean;
+  /** Delete: sent after the Undo toast runs out (docs/web-ui.md#deleting-with-undo). */
+  undoable?: ReturnType<typeof undoableDelete>;
 }
 
 /** The row's actions, by its capabilities: Details, Stats, Edit, Delete. */
-function actionsOf(row: LinkRowData, v: Variant): Action[] {
+function actionsOf(row: LinkRowData, v: Variant, name: string): Action[] {
   const { link, caps } = row;
   const base = `/dashboard/links/${link.id}`;
   const admin = `/admin/links/${link.id}`;
@@ -158,12 +160,20 @@ function actionsOf(row: LinkRowData, v: Variant): Action[] {
     );
   }
   if (caps.canDelete) {
-    out.push({ label: 'Delete', icon: 'trash', href: `${v.adminActions ? admin : base}/confirm-delete`, hxTarget: '#modal' });
+    const endpoint = v.adminActions ? admin : base;
+    out.push({
+      label: 'Delete',
+      icon: 'trash',
+      href: `${endpoint}/confirm-delete`,
+      undoable: undoableDelete({ endpoint, name, hide: `link-${link.id}` }),
+    });
   }
   return out;
 }
 
-function hxOf(a: Action) {
+/** How an action is taken with JavaScript: over HTMX, or by the Undo script. */
+function enhancementOf(a: Action) {
+  if (a.undoable) return a.undoable;
   if (!a.hxTarget) return {};
   return { 'hx-get': a.href, 'hx-target': a.hxTarget, ...(a.replace ? { 'hx-swap': 'outerHTML' } : {}) };
 }
@@ -173,7 +183,13 @@ function ActionIcons({ actions }: { actions: readonly Action[] }) {
   return (
     <div class="hidden lg:flex justify-end gap-0.5">
       {actions.map((a) => (
-        <a href={a.href} class="btn btn-ghost btn-xs btn-square tooltip tooltip-left" data-tip={a.label} aria-label={a.label} {...hxOf(a)}>
+        <a
+          href={a.href}
+          class="btn btn-ghost btn-xs btn-square tooltip tooltip-left"
+          data-tip={a.label}
+          aria-label={a.label}
+          {...enhancementOf(a)}
+        >
           <Icon name={a.icon} class="size-4" />
         </a>
       ))}
@@ -191,7 +207,7 @@ function ActionMenu({ actions, name }: { actions: readonly Action[]; name: strin
       <ul class="dropdown-content menu z-20 w-40 rounded-box border border-base-300 bg-base-100 p-1 shadow">
         {actions.map((a) => (
           <li>
-            <a href={a.href} {...hxOf(a)}>
+            <a href={a.href} {...enhancementOf(a)}>
               <Icon name={a.icon} class="size-4" />
               {a.label}
             </a>
@@ -304,7 +320,8 @@ const CELL = 'max-lg:border-0 max-lg:p-0 lg:px-2';
 export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: LinkTableVariant; env: LinkTableEnv }) {
   const v = VARIANTS[variant];
   const { link } = row;
-  const actions = actionsOf(row, v);
+  const name = `${env.shortKeyword}/${link.slug}`;
+  const actions = actionsOf(row, v, name);
   return (
     <tr
       id={`link-${link.id}`}
@@ -335,7 +352,7 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
         {actions.length > 0 && (
           <>
             <ActionIcons actions={actions} />
-            <ActionMenu actions={actions} name={`${env.shortKeyword}/${link.slug}`} />
+            <ActionMenu actions={actions} name={name} />
           </>
         )}
       </td>

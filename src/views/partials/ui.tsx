@@ -172,3 +172,19 @@ export function CopyButton({ value, label = 'Copy link' }: { value: string; labe
     </button>
   );
 }
+
+/**
+ * The data-* hooks of a Delete control that waits for Undo (docs/web-ui.md#deleting-with-undo):
+ * the page script hides `hide` (a list row) or dims `mark` (the link's page) and sends
+ * `DELETE endpoint` only when the Undo toast runs out. The control's href stays the
+ * confirm-delete page, which is what it opens without JavaScript.
+ */
+export function undoableDelete(d: { endpoint: string; name: string; hide?: string; mark?: string; then?: string }) {
+  return {
+    'data-delete-link': d.endpoint,
+    'data-delete-name': d.name,
+    'data-delete-hide': d.hide,
+    'data-delete-mark': d.mark,
+    'data-delete-then': d.then,
+  };
+}
