@@ -381,7 +381,7 @@ export class LinkStore {
 
   /**
    * One numbered page by slug and how many links the query selects in all: the web UI's
-   * paged lists ("51–56 of 56", docs/web-ui.md#link-tables).
+   * paged lists ("51–56 of 56 links", docs/web-ui.md#paging).
    */
   async page(query: Omit<LinkListQuery, 'afterSlug'>, offset: number): Promise<{ links: LinkView[]; total: number }> {
     const base = this.selecting(query);

@@ -1,8 +1,8 @@
-import { newestFirstPage } from './newestFirst.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, NotificationsTable } from '../db/schema.js';
 import { clickIds } from '../domain/click.js';
 import { isNotificationKind, NOTIFICATION_KINDS, type NotificationDetail, type NotificationKind } from '../domain/notifications.js';
+import { newestFirstCount, newestFirstPage, type CreatedKey, type NewestFirstFrom } from './newestFirst.js';
 import type { Clock, Executor } from './types.js';
 
 /**
@@ -96,14 +96,19 @@ export class NotificationStore {
     return stored;
   }
 
-  /** A user's notifications, newest first, a keyset page after (created_at, id). */
-  async page(
-    userId: string,
-    opts: { before?: { createdAt: number; id: string }; limit: number },
-  ): Promise<{ items: Notification[]; hasMore: boolean }> {
-    const q = this.db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
-    const { rows, hasMore } = await newestFirstPage(q, opts.before, opts.limit);
+  /** A user's notifications, newest first, a keyset page before or after (created_at, id). */
+  async page(userId: string, opts: NewestFirstFrom & { limit: number }): Promise<{ items: Notification[]; hasMore: boolean }> {
+    const { rows, hasMore } = await newestFirstPage(this.ofUser(userId).selectAll(), opts, opts.limit);
     return { items: rows.map(toNotification), hasMore };
+  }
+
+  /** How many notifications the user has, or only those newer than `newerThan`: where a page sits. */
+  async count(userId: string, opts: { newerThan?: CreatedKey } = {}): Promise<number> {
+    return newestFirstCount(this.ofUser(userId), opts.newerThan);
+  }
+
+  private ofUser(userId: string) {
+    return this.db.selectFrom('notifications').where('user_id', '=', userId);
   }
 
   /** The bell's number: one indexed count. */

@@ -1,9 +1,9 @@
-import { newestFirstPage } from './newestFirst.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OutboxTable } from '../db/schema.js';
 import { clickIds } from '../domain/click.js';
 import type { OutboxStatus } from '../domain/outbox.js';
+import { newestFirstCount, newestFirstPage, type CreatedKey, type NewestFirstFrom } from './newestFirst.js';
 import type { Clock, Executor } from './types.js';
 
 /**
@@ -208,14 +208,19 @@ export class OutboxStore {
     return out;
   }
 
-  /** One endpoint's deliveries, newest first, a keyset page after (created_at, id). */
-  async forWebhook(
-    webhookId: string,
-    opts: { before?: { createdAt: number; id: string }; limit: number },
-  ): Promise<{ rows: OutboxRow[]; hasMore: boolean }> {
-    const q = this.db.selectFrom('outbox').selectAll().where('webhook_id', '=', webhookId);
-    const { rows, hasMore } = await newestFirstPage(q, opts.before, opts.limit);
+  /** One endpoint's deliveries, newest first, a keyset page before or after (created_at, id). */
+  async forWebhook(webhookId: string, opts: NewestFirstFrom & { limit: number }): Promise<{ rows: OutboxRow[]; hasMore: boolean }> {
+    const { rows, hasMore } = await newestFirstPage(this.ofWebhook(webhookId).selectAll(), opts, opts.limit);
     return { rows: rows.map(toRow), hasMore };
+  }
+
+  /** How many deliveries the endpoint has, or only those newer than `newerThan`: where a page sits. */
+  async countForWebhook(webhookId: string, opts: { newerThan?: CreatedKey } = {}): Promise<number> {
+    return newestFirstCount(this.ofWebhook(webhookId), opts.newerThan);
+  }
+
+  private ofWebhook(webhookId: string) {
+    return this.db.selectFrom('outbox').where('webhook_id', '=', webhookId);
   }
 
   /**

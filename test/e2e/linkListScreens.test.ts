@@ -23,18 +23,22 @@ import { createLink, updateLink } from '../helpers/links.js';
  * The one link list (docs/web-ui.md#link-tables) on every page that lists links — the
  * dashboard, /links, a tag page, a profile and /admin/links — with 26 links, one of them a
  * 128-character slug with a very long URL and the most tags a link may have, 22 tags in all.
- * At 1280 and 375 px in both themes: nothing scrolls sideways, every row's actions are in view,
+ * At 1280, 1024 (the sidebar beside the table) and 375 px in both themes: nothing scrolls
+ * sideways, from 1024 px an ordinary 16-character slug and its title show whole, every row's
+ * actions are in view,
  * on a phone each row is a card whose tap opens the link's page and whose copy button still
  * copies, the tag chips fold away, axe finds nothing serious, no console error or CSP
  * violation. Screenshots go to test-results/.
  */
 
 const THEMES = ['joe-light', 'joe-dark'] as const;
-const WIDTHS = [1280, 375] as const;
+const WIDTHS = [1280, 1024, 375] as const;
 const LONG_SLUG =
   'oncall-rotation-handbook-for-the-platform-infrastructure-team-including-escalation-paths-and-runbooks-for-every-service-tier'
     .padEnd(128, 'x')
     .slice(0, 128);
+/** An ordinary slug of 16 characters, with a title of ordinary length. */
+const SIXTEEN = { slug: 'onboarding-guide', title: 'New hire onboarding guide' };
 const TAGS = Array.from({ length: 22 }, (_, i) => `Topic ${String(i + 1).padStart(2, '0')}`);
 
 describe('the link list on every page that lists links', { skip: chromiumSkip('link list screens') }, () => {
@@ -97,6 +101,11 @@ describe('the link list on every page that lists links', { skip: chromiumSkip('l
       });
     }
     await s.store.clicks.insertBatch(clicks);
+    await createLink(
+      s.store,
+      { ...SIXTEEN, url: `https://wiki.example.com/display/HR/${'Onboarding+Guide+for+New+Engineers/'.repeat(3)}`, tags: [TAGS[0]!] },
+      alice.id,
+    );
     // One expired row, whose Renew button sits beside its badge.
     const soon = Math.ceil((Date.now() + 1_500) / 1000) * 1000;
     const offer = await createLink(
@@ -163,6 +172,17 @@ describe('the link list on every page that lists links', { skip: chromiumSkip('l
       assert.equal(box.lines, 1, `${name}: the long slug stays on one line`);
       assert.ok(box.cut, `${name}: the long slug is cut`);
       assert.ok(box.right <= width, `${name}: the long slug ends inside the viewport`);
+    }
+    if (width >= 1024) {
+      // Long destinations give up their room first: an ordinary slug and its title are not cut.
+      const row = page.locator('tr[data-link-row]', { has: page.locator(`a[title="go/${SIXTEEN.slug}"]`) });
+      assert.equal(await row.count(), 1, `${name}: go/${SIXTEEN.slug} is listed`);
+      const cut = await row.evaluate((tr, title) => {
+        const slug = Array.from(tr.querySelectorAll('.slug-name > span'));
+        const titled = Array.from(tr.querySelectorAll('p')).filter((p) => p.textContent === title);
+        return [...slug, ...titled].filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent);
+      }, SIXTEEN.title);
+      assert.deepEqual(cut, [], `${name} at ${width}px: a 16-character slug and its title show whole`);
     }
     const display = await rows.first().evaluate((el) => getComputedStyle(el).display);
     assert.equal(display, width < 640 ? 'flex' : 'table-row', `${name}: rows are ${width < 640 ? 'cards' : 'table rows'}`);

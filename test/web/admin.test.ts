@@ -113,7 +113,7 @@ describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-
     const main = mainOf(r.body);
     has(main, /<h1[^>]*>All Links<\/h1>/);
     has(main, />2 links</);
-    has(main, />1–2 of 2</);
+    has(main, />1–2 of 2 links</);
     for (const col of ['Link', 'Status', 'Owner', 'Clicks \\(30 days\\)', 'Last clicked'])
       has(main, new RegExp(`<th scope="col"[^>]*>\\s*${col}\\s*</th>`));
     has(main, /placeholder="Search by slug, URL, title, description or owner..."/);

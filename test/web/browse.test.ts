@@ -54,7 +54,7 @@ describe('public browser, profiles and the tag browser (docs/web-ui.md#public-br
     const main = mainOf(p1.body);
     has(main, /<h1[^>]*>Browse Links<\/h1>/);
     has(main, />31 links</);
-    has(main, />1–25 of 31</);
+    has(main, />1–25 of 31 links</);
     const slugs = slugsOf(main);
     assert.equal(slugs.length, 25);
     assert.deepEqual(slugs.slice(0, 2), ['bobs-link', 'pub-29'], 'newest first');
@@ -63,7 +63,7 @@ describe('public browser, profiles and the tag browser (docs/web-ui.md#public-br
     const p2 = mainOf((await anonymous(s).page('/links?page=2')).body);
     assert.deepEqual(slugsOf(p2), ['pub-05', 'pub-04', 'pub-03', 'pub-02', 'pub-01', 'pub-00'].slice(0, 6));
     has(p2, /href="\/links"[^>]*>Previous</);
-    has(p2, />26–31 of 31</);
+    has(p2, />26–31 of 31 links</);
     for (const bad of ['0', '-1', 'abc', '1.5'])
       assert.deepEqual(slugsOf(mainOf((await anonymous(s).page(`/links?page=${bad}`)).body)), slugs, bad);
   });
@@ -81,7 +81,7 @@ describe('public browser, profiles and the tag browser (docs/web-ui.md#public-br
     has(r.body, /^<div id="public-link-list"/);
     assert.deepEqual(slugsOf(r.body), ['pub-07']);
     has(r.body, />1 link</);
-    has(r.body, />1–1 of 1</);
+    has(r.body, />1–1 of 1 link</);
     const none = await anonymous(s).page('/links?q=nothing-like-this', { htmx: true });
     has(none.body, /No links found/);
     has(none.body, /No public links match your search. Try different keywords./);
@@ -111,7 +111,7 @@ describe('public browser, profiles and the tag browser (docs/web-ui.md#public-br
     assert.equal(slugs.length, 25);
     assert.ok(!slugs.includes('bobs-link'), 'co-owned is not primary');
     for (const hidden of ['priv', 'sec', 'arch', 'exp']) assert.ok(!slugs.includes(hidden));
-    has(main, />1–25 of 30</);
+    has(main, />1–25 of 30 links</);
     has(main, /btn-disabled" aria-disabled="true">Previous</, 'disabled at the ends');
     assert.equal(slugsOf(mainOf((await anonymous(s).page('/u/alice-smith?page=2')).body)).length, 5);
     const none = await anonymous(s).page('/u/root');

@@ -309,6 +309,7 @@ describe('link history pages (docs/history.md#web-pages)', () => {
     const older = /<a class="btn btn-sm" href="([^"]+)" rel="next">/.exec(main);
     assert.ok(older, 'Older follows a full page');
     lacks(main, /rel="prev"/, 'the newest page has no Newer');
+    has(main, /btn-disabled" aria-disabled="true">Newer</, 'the one pager, its Newer end disabled');
     const second = await admin.page(older[1]!.replace(/&amp;/g, '&'));
     const secondItems = items(mainOf(second.body));
     assert.ok(secondItems.length > 0, 'the second page has events');

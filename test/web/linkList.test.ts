@@ -114,25 +114,25 @@ describe('the one link list (docs/web-ui.md#link-tables)', () => {
     has((await alice.page('/dashboard?q=time%20off', { htmx: true })).body, />1 link</);
   });
 
-  test('one pager everywhere: Previous / "51–56 of 56" / Next, and real plurals', async () => {
+  test('one pager everywhere: Previous / "51–56 of 56 links" / Next, and real plurals', async () => {
     const p1 = mainOf((await bob.page('/dashboard')).body);
     has(p1, />56 links</);
-    has(p1, />1–50 of 56</);
+    has(p1, />1–50 of 56 links</);
     has(p1, /href="\/dashboard\?page=2"[^>]*>Next</);
     has(p1, /btn-disabled" aria-disabled="true">Previous</);
     lacks(p1, /\(s\)/);
     const p2 = await bob.page('/dashboard?page=2', { htmx: true });
     has(p2.body, /^<div id="link-list"/);
-    has(p2.body, />51–56 of 56</);
+    has(p2.body, />51–56 of 56 links</);
     has(p2.body, /href="\/dashboard" rel="prev" hx-get="\/dashboard" hx-target="#link-list"[^>]*>Previous</);
     has(p2.body, /btn-disabled" aria-disabled="true">Next</);
     assert.deepEqual(slugsOf(p2.body), ['bulk-50', 'bulk-51', 'bulk-52', 'bulk-53', 'bulk-54', 'bulk-55']);
     const admin2 = mainOf((await admin.page('/admin/links?page=2')).body);
     has(admin2, />59 links</);
-    has(admin2, />51–59 of 59</);
+    has(admin2, />51–59 of 59 links</);
     has(admin2, /href="\/admin\/links" rel="prev"[^>]*>Previous</);
     const browse = mainOf((await anonymous(s).page('/links?page=3')).body);
-    has(browse, />51–59 of 59</);
+    has(browse, />51–59 of 59 links</);
     has(browse, /href="\/links\?page=2" rel="prev"[^>]*>Previous</);
     has(mainOf((await alice.page('/dashboard/tags/hr')).body), />2 links</);
     has(mainOf((await anonymous(s).page('/u/alice-smith')).body), />3 public links</);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { asUser } from '../../src/links/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { mainOf, signedIn, textOf, type Client } from './support.js';
+import { has, mainOf, signedIn, textOf, type Client } from './support.js';
 
 /**
  * The bell, /notifications and the notification settings page over real
@@ -106,6 +106,36 @@ describe('notification pages', () => {
     const prefs = (await s.store.notifications.emailPreferences([ann.user!.id])).get(ann.user!.id);
     assert.deepEqual(prefs, { link_changed: false, link_shared: true, link_broken: true, link_expiring: false });
     assert.match((await ann.page(r.header('location')!)).body, /Saved\./);
+  });
+
+  test('pages of 30 newest first through the one pager: "1–30 of 40 notifications", Older, and Newer back', async () => {
+    const cat = await signedIn(s, `cat-${process.pid}@example.test`, { name: 'Cat' });
+    await poke(cat, 40);
+    const listed = (main: string) => [...main.matchAll(/<li id="notification-([^"]+)"/g)].map((m) => m[1]);
+    const target = (main: string, rel: string, label: string) =>
+      new RegExp(`<a class="btn btn-sm" href="([^"]+)" rel="${rel}">${label}</a>`).exec(main)?.[1]?.replace(/&amp;/g, '&');
+
+    const first = mainOf((await cat.page('/notifications')).body);
+    has(first, />1–30 of 40 notifications</);
+    has(first, /btn-disabled" aria-disabled="true">Newer</, 'the newest page has nowhere newer to go');
+    assert.equal(listed(first).length, 30);
+    const older = target(first, 'next', 'Older');
+    assert.match(older ?? '', /^\/notifications\?older=/);
+
+    const second = mainOf((await cat.page(older!)).body);
+    has(second, />31–40 of 40 notifications</);
+    has(second, /btn-disabled" aria-disabled="true">Older</, 'the oldest page has nowhere older to go');
+    assert.equal(listed(second).length, 10);
+    assert.equal(new Set([...listed(first), ...listed(second)]).size, 40, 'every notification once');
+
+    const newer = target(second, 'prev', 'Newer');
+    assert.match(newer ?? '', /^\/notifications\?newer=/);
+    const back = mainOf((await cat.page(newer!)).body);
+    assert.deepEqual(listed(back), listed(first), 'Newer returns to the page before');
+    has(back, />1–30 of 40 notifications</);
+
+    // A cursor this server did not issue is the newest page.
+    has(mainOf((await cat.page('/notifications?older=bogus')).body), />1–30 of 40 notifications</);
   });
 
   test('signed out, the pages send you to sign in', async () => {

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { mainOf, signedIn, type Client } from './support.js';
+import { asUser } from '../../src/links/index.js';
+import { has, mainOf, signedIn, type Client } from './support.js';
 
-/** /admin/webhooks over real HTTP (docs/web-ui.md#webhooks): admins only, the secret shown once, bad input refused, cross-site posts refused. */
+/**
+ * /admin/webhooks over real HTTP (docs/web-ui.md#webhooks): admins only, the secret shown once, bad input refused,
+ * cross-site posts refused, the delivery log paged Newer / Older.
+ */
 
 describe('webhook admin pages', () => {
   let s: TestServer;
@@ -70,5 +74,39 @@ describe('webhook admin pages', () => {
     const r = await admin.send('POST', `/admin/webhooks/${hook!.id}`, { _method: 'DELETE' }, { headers: { origin: s.url } });
     assert.equal(r.status, 303);
     assert.equal(await s.store.webhooks.get(hook!.id), null);
+  });
+
+  test('the delivery log pages 30 newest first through the one pager: "1–30 of 40 deliveries", Older, and Newer back', async () => {
+    const r = await admin.send(
+      'POST',
+      '/admin/webhooks',
+      { url: 'https://paged.example.test/in', events: ['link.created'] },
+      { headers: { origin: s.url } },
+    );
+    assert.equal(r.status, 200, r.body);
+    const hook = (await s.store.webhooks.list()).find((h) => h.url === 'https://paged.example.test/in')!;
+    for (let i = 0; i < 40; i++)
+      await s.links.create(asUser(admin.user!), { slug: `paged-${i}-${process.pid}`, url: 'https://e.example.test/' });
+    const listed = (main: string) => [...main.matchAll(/deliveries\/([^/]+)\/redeliver/g)].map((m) => m[1]);
+    const target = (main: string, rel: string, label: string) =>
+      new RegExp(`<a class="btn btn-sm" href="([^"]+)" rel="${rel}">${label}</a>`).exec(main)?.[1]?.replace(/&amp;/g, '&');
+
+    const first = mainOf((await admin.page(`/admin/webhooks/${hook.id}`)).body);
+    has(first, />1–30 of 40 deliveries</);
+    has(first, /btn-disabled" aria-disabled="true">Newer</);
+    assert.equal(listed(first).length, 30);
+    const older = target(first, 'next', 'Older');
+    assert.ok(older?.startsWith(`/admin/webhooks/${hook.id}?older=`), older);
+
+    const second = mainOf((await admin.page(older!)).body);
+    has(second, />31–40 of 40 deliveries</);
+    has(second, /btn-disabled" aria-disabled="true">Older</);
+    assert.equal(new Set([...listed(first), ...listed(second)]).size, 40, 'every delivery once');
+
+    const newer = target(second, 'prev', 'Newer');
+    assert.ok(newer?.startsWith(`/admin/webhooks/${hook.id}?newer=`), newer);
+    const back = mainOf((await admin.page(newer!)).body);
+    assert.deepEqual(listed(back), listed(first), 'Newer returns to the page before');
+    has(back, />1–30 of 40 deliveries</);
   });
 });

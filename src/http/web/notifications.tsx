@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import { isNotificationKind, NOTIFICATION_KINDS, notificationText, type NotificationKind } from '../../domain/notifications.js';
-import { pageLimit } from '../../domain/keysetCursor.js';
+import type { NewestFirstFrom } from '../../store/newestFirst.js';
 import type { Notification } from '../../store/notifications.js';
 import type { User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
 import { NotificationSettingsForm, NotificationSettingsPage } from '../../views/pages/notificationSettings.js';
 import { MarkedRead, NotificationsPage, type NotificationItem, type NotificationsProps } from '../../views/pages/notifications.js';
-import { decodeNotificationCursor, notificationCursor } from '../api/notifications.js';
 import { requireUser } from './guards.js';
+import { newestFirstFrom, newestFirstSpot } from './newestFirstPager.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import { notFound, param, query, seeOther, type WebDeps } from './support.js';
 
@@ -38,20 +38,19 @@ export function registerNotificationRoutes(app: FastifyInstance, deps: WebDeps):
   const { store } = deps;
   const guard = { preHandler: requireUser(deps) };
 
-  const listProps = async (user: User, ctx: PageContext, cursor: string): Promise<NotificationsProps> => {
-    const page = await store.notifications.page(user.id, { before: decodeNotificationCursor(cursor), limit: pageLimit(String(PAGE_SIZE)) });
-    const last = page.items[page.items.length - 1];
+  const listProps = async (user: User, ctx: PageContext, from: NewestFirstFrom): Promise<NotificationsProps> => {
+    const page = await store.notifications.page(user.id, { ...from, limit: PAGE_SIZE });
     return {
       items: page.items.map((n) => itemOf(n, ctx)),
       unread: ctx.unreadNotifications ?? (await store.notifications.unreadCount(user.id)),
-      olderHref: page.hasMore && last ? `/notifications?cursor=${encodeURIComponent(notificationCursor(last))}` : null,
+      spot: await newestFirstSpot(page.items, (newerThan) => store.notifications.count(user.id, { newerThan }), '/notifications'),
     };
   };
 
   app.get('/notifications', guard, async (req, reply) => {
     const user = requestUser(req);
     const ctx = await pageContext(deps, req, user);
-    return sendHtml(req, reply, ctx, 'Notifications', <NotificationsPage {...await listProps(user, ctx, query(req, 'cursor'))} />);
+    return sendHtml(req, reply, ctx, 'Notifications', <NotificationsPage {...await listProps(user, ctx, newestFirstFrom(req))} />);
   });
 
   const marked = async (req: FastifyRequest, reply: FastifyReply, user: User, rows: Notification[] | 'all') => {
@@ -60,7 +59,7 @@ export function registerNotificationRoutes(app: FastifyInstance, deps: WebDeps):
     const unread = await store.notifications.unreadCount(user.id);
     const body =
       rows === 'all' ? (
-        <MarkedRead list={await listProps(user, ctx, '')} unread={unread} />
+        <MarkedRead list={await listProps(user, ctx, {})} unread={unread} />
       ) : (
         <MarkedRead rows={rows.map((n) => itemOf(n, ctx))} unread={unread} />
       );

@@ -148,7 +148,7 @@ export async function linkRows(store: Store, links: readonly LinkView[], user: U
   }));
 }
 
-/** `page` from the query string (docs/web-ui.md#link-tables): a positive integer, anything else is page 1. */
+/** `page` from the query string (docs/web-ui.md#paging): a positive integer, anything else is page 1. */
 export function pageParam(req: FastifyRequest): number {
   return parsePage(query(req, 'page'));
 }

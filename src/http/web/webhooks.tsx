@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../domain/errors.js';
-import { pageLimit } from '../../domain/keysetCursor.js';
 import { validateWebhookInput } from '../../domain/webhooks.js';
 import { DeliveryLogPage, EMPTY_WEBHOOK_FORM, WebhooksPage, WebhooksSection, type WebhooksState } from '../../views/pages/webhooks.js';
-import { decodeNotificationCursor, notificationCursor } from '../api/notifications.js';
 import { requireAdmin } from './guards.js';
 import { webRoute } from './methodOverride.js';
+import { newestFirstFrom, newestFirstSpot } from './newestFirstPager.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import { field, notFound, param, query, seeOther, type WebDeps } from './support.js';
+
+/** Deliveries per page of an endpoint's log. */
+const DELIVERIES_PAGE_SIZE = 30;
 
 /**
  * `/admin/webhooks` (docs/web-ui.md#webhooks): the same registrations and
@@ -53,13 +55,16 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebDeps): void
   app.get('/admin/webhooks/:id', guard, async (req, reply) => {
     const hook = await store.webhooks.get(param(req, 'id'));
     if (!hook) return notFound(deps, req, reply, 'That webhook does not exist.');
-    const page = await store.outbox.forWebhook(hook.id, { before: decodeNotificationCursor(query(req, 'cursor')), limit: pageLimit('30') });
+    const page = await store.outbox.forWebhook(hook.id, { ...newestFirstFrom(req), limit: DELIVERIES_PAGE_SIZE });
     const attempts = await store.outbox.attempts(page.rows.map((r) => r.id));
-    const last = page.rows[page.rows.length - 1];
     const state = {
       hook,
       rows: page.rows.map((r) => ({ ...r, log: attempts.get(r.id) ?? [] })),
-      olderHref: page.hasMore && last ? `/admin/webhooks/${hook.id}?cursor=${encodeURIComponent(notificationCursor(last))}` : null,
+      spot: await newestFirstSpot(
+        page.rows,
+        (newerThan) => store.outbox.countForWebhook(hook.id, { newerThan }),
+        `/admin/webhooks/${hook.id}`,
+      ),
       flash: query(req, 'redelivered') === '1' ? 'Sent again: a new delivery of the same message is on its way.' : null,
     };
     return sendHtml(req, reply, await pageContext(deps, req), 'Deliveries', <DeliveryLogPage {...state} />);

@@ -1,6 +1,6 @@
-import { plural } from '../format.js';
 import { Icon } from '../partials/icons.js';
 import { kindLabel, Timeline, TimelineItem, type TimelineEvent } from '../partials/history.js';
+import { Pager, type KeysetSpot } from '../partials/pager.js';
 import { Alert, EmptyState, PageHeader } from '../partials/ui.js';
 
 /**
@@ -93,32 +93,19 @@ function Filters({ filter, kinds }: { filter: AuditFilterValues; kinds: readonly
   );
 }
 
-function Pager({ p }: { p: AdminAuditProps }) {
-  if (!p.olderCursor && !p.newerCursor) return null;
-  const link = (href: string | null, label: string, rel: string, icon: 'arrowLeft' | null) =>
-    href ? (
-      <a class="btn btn-sm" href={href} rel={rel}>
-        {icon && <Icon name={icon} class="size-4" />}
-        {label}
-      </a>
-    ) : (
-      <span class="btn btn-sm btn-disabled" aria-disabled="true">
-        {label}
-      </span>
-    );
-  return (
-    <nav class="flex items-center justify-between gap-2 mt-6" aria-label="Pages">
-      {link(p.newerCursor ? auditUrl(p.filter, { newer: p.newerCursor }) : null, 'Newer', 'prev', 'arrowLeft')}
-      {p.position && (
-        <span class="text-sm px-2 tabular-nums">{`${p.position.from}–${p.position.to} of ${plural(p.position.total, 'event')}`}</span>
-      )}
-      {link(p.olderCursor ? auditUrl(p.filter, { older: p.olderCursor }) : null, 'Older', 'next', null)}
-    </nav>
-  );
+/** Where the page sits and its Newer / Older cursors, in the shape of the one pager. */
+function auditSpot(p: AdminAuditProps): KeysetSpot | null {
+  if (!p.position) return null;
+  return {
+    ...p.position,
+    newerHref: p.newerCursor ? auditUrl(p.filter, { newer: p.newerCursor }) : null,
+    olderHref: p.olderCursor ? auditUrl(p.filter, { older: p.olderCursor }) : null,
+  };
 }
 
 export function AdminAuditPage(p: AdminAuditProps) {
   const filtered = p.filter.slug !== '' || p.filter.actor !== '' || p.filter.kind !== '';
+  const spot = auditSpot(p);
   const opts = { versionKinds: p.versionKinds, canRestore: false, links: p.existing, shortKeyword: p.shortKeyword };
   return (
     <>
@@ -144,7 +131,11 @@ export function AdminAuditPage(p: AdminAuditProps) {
           </div>
         </section>
       )}
-      <Pager p={p} />
+      {spot && (
+        <div class="mt-6">
+          <Pager noun="event" keyset={spot} />
+        </div>
+      )}
     </>
   );
 }

@@ -73,6 +73,7 @@ export function AdminLinkList(p: AdminLinkListProps) {
         <LinkTable rows={p.rows} variant="admin" env={p.env} />
       )}
       <Pager
+        noun="link"
         spot={{ page: p.page, pageSize: ADMIN_PAGE_SIZE, total: p.total }}
         href={(n) => adminLinksUrl({ q: p.q, filter: p.filter, page: n })}
         swap="#admin-link-list"

@@ -40,7 +40,7 @@ export function PublicLinkList({ rows, env, q, page, total }: PublicListProps) {
       ) : (
         <LinkTable rows={rows} variant="public" env={env} />
       )}
-      <Pager spot={{ page, pageSize: PUBLIC_PAGE_SIZE, total }} href={(n) => browseUrl(q, n)} swap="#public-link-list" />
+      <Pager noun="link" spot={{ page, pageSize: PUBLIC_PAGE_SIZE, total }} href={(n) => browseUrl(q, n)} swap="#public-link-list" />
     </div>
   );
 }
@@ -104,7 +104,11 @@ export function ProfilePage({ name, rows, env, page, total, slug }: ProfileProps
         ) : (
           <LinkTable rows={rows} variant="public" env={env} />
         )}
-        <Pager spot={{ page, pageSize: PUBLIC_PAGE_SIZE, total }} href={(n) => (n > 1 ? `/u/${slug}?page=${n}` : `/u/${slug}`)} />
+        <Pager
+          noun="link"
+          spot={{ page, pageSize: PUBLIC_PAGE_SIZE, total }}
+          href={(n) => (n > 1 ? `/u/${slug}?page=${n}` : `/u/${slug}`)}
+        />
       </div>
     </>
   );

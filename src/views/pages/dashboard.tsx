@@ -90,6 +90,7 @@ export function LinkList(p: LinkListProps) {
           <LinkCount total={p.total} />
           <LinkTable rows={p.rows} variant="dashboard" env={p.env} />
           <Pager
+            noun="link"
             spot={{ page: p.page, pageSize: DASHBOARD_PAGE_SIZE, total: p.total }}
             href={(n) => dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: n })}
             swap="#link-list"

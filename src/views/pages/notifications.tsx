@@ -2,9 +2,13 @@ import type { NotificationKind } from '../../domain/notifications.js';
 import { Icon, type IconName } from '../partials/icons.js';
 import { LocalTime } from '../partials/localTime.js';
 import { NotificationBellsOob } from '../partials/notificationBell.js';
+import { Pager, type KeysetSpot } from '../partials/pager.js';
 import { EmptyState, PageHeader, Spinner } from '../partials/ui.js';
 
-/** `/notifications` (docs/web-ui.md#notifications): newest first, unread ones marked, read one by one or all at once. */
+/**
+ * `/notifications` (docs/web-ui.md#notifications): newest first, paged Newer / Older, unread ones
+ * marked, read one by one or all at once.
+ */
 
 export interface NotificationItem {
   id: string;
@@ -20,8 +24,8 @@ export interface NotificationItem {
 export interface NotificationsProps {
   items: readonly NotificationItem[];
   unread: number;
-  /** The next (older) page, if any. */
-  olderHref: string | null;
+  /** Where the page sits among all the user's notifications, and the pages either side. */
+  spot: KeysetSpot;
 }
 
 const KIND_ICON: Record<NotificationKind, IconName> = {
@@ -64,7 +68,7 @@ export function NotificationRow({ item }: { item: NotificationItem }) {
   );
 }
 
-export function NotificationList({ items, olderHref }: NotificationsProps) {
+export function NotificationList({ items, spot }: NotificationsProps) {
   return (
     <div id="notification-list" class="space-y-4">
       {items.length === 0 ? (
@@ -79,13 +83,7 @@ export function NotificationList({ items, olderHref }: NotificationsProps) {
           ))}
         </ul>
       )}
-      {olderHref && (
-        <nav class="flex justify-center" aria-label="Pagination">
-          <a class="btn btn-sm" href={olderHref} rel="next">
-            Older notifications
-          </a>
-        </nav>
-      )}
+      <Pager noun="notification" keyset={spot} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { OutboxAttempt, OutboxRow } from '../../store/outbox.js';
 import type { Webhook } from '../../store/webhooks.js';
 import { Icon } from '../partials/icons.js';
 import { LocalTime } from '../partials/localTime.js';
+import { Pager, type KeysetSpot } from '../partials/pager.js';
 import { Alert, CopyButton, EmptyState, FieldError, PageHeader, Spinner } from '../partials/ui.js';
 
 /** `/admin/webhooks` and `/admin/webhooks/:id` (docs/web-ui.md#webhooks): endpoints, their secret once, and the delivery log. */
@@ -148,7 +149,8 @@ export function WebhooksPage(state: WebhooksState) {
 export interface DeliveryLogState {
   hook: Webhook;
   rows: ReadonlyArray<OutboxRow & { log: readonly OutboxAttempt[] }>;
-  olderHref: string | null;
+  /** Where the page sits among all the endpoint's deliveries, and the pages either side. */
+  spot: KeysetSpot;
   flash: string | null;
 }
 
@@ -160,7 +162,7 @@ function lastOutcome(log: readonly OutboxAttempt[]): string {
     : (last.error ?? '');
 }
 
-export function DeliveryLog({ hook, rows, olderHref, flash }: DeliveryLogState) {
+export function DeliveryLog({ hook, rows, spot, flash }: DeliveryLogState) {
   return (
     <div id="delivery-log" class="space-y-4">
       {flash && <Alert level="success">{flash}</Alert>}
@@ -209,13 +211,7 @@ export function DeliveryLog({ hook, rows, olderHref, flash }: DeliveryLogState) 
           ))}
         </ul>
       )}
-      {olderHref && (
-        <nav class="flex justify-center" aria-label="Pagination">
-          <a class="btn btn-sm" href={olderHref} rel="next">
-            Older deliveries
-          </a>
-        </nav>
-      )}
+      <Pager noun="delivery" nouns="deliveries" keyset={spot} />
     </div>
   );
 }

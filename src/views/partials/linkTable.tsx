@@ -178,10 +178,14 @@ function enhancementOf(a: Action) {
   return { 'hx-get': a.href, 'hx-target': a.hxTarget, ...(a.replace ? { 'hx-swap': 'outerHTML' } : {}) };
 }
 
-/** Wide screens: one icon button per action, each named by its tooltip and label. */
+/**
+ * Wide screens: one icon button per action, each named by its tooltip and label. Below 1280 px
+ * their column holds two a line, so they wrap into a square within the row's three lines of text
+ * and leave the link's column the room for its slug and title (docs/web-ui.md#link-tables).
+ */
 function ActionIcons({ actions }: { actions: readonly Action[] }) {
   return (
-    <div class="hidden lg:flex justify-end gap-0.5">
+    <div class="hidden lg:flex flex-wrap justify-end gap-0.5">
       {actions.map((a) => (
         <a
           href={a.href}
@@ -314,8 +318,13 @@ function LastClickedCell({ activity }: { activity: LinkActivity | null }) {
   );
 }
 
-/** Cell classes: a table cell from 1024 px, an inline piece of the card below it. */
-const CELL = 'max-lg:border-0 max-lg:p-0 lg:px-2';
+/**
+ * Cell classes: a table cell from 1024 px, an inline piece of the card below it. Below 1280 px
+ * the cells sit a little closer, room the link's column gets (docs/web-ui.md#link-tables).
+ */
+const CELL = 'max-lg:border-0 max-lg:p-0 lg:px-1.5 xl:px-2';
+/** A header cell, spaced as its column's cells. */
+const HEAD = 'px-1.5 xl:px-2';
 
 export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: LinkTableVariant; env: LinkTableEnv }) {
   const v = VARIANTS[variant];
@@ -360,29 +369,35 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
   );
 }
 
+/**
+ * The columns' widths; the link's column takes the rest. From 1280 px each has room to spare.
+ * Below it (the sidebar beside the list at 1024 px) they shrink to what they hold — the owner's
+ * name, a four-digit count beside its sparkline, the widest date, the action icons two a line —
+ * so a 16-character slug and its title show whole (docs/web-ui.md#link-tables).
+ */
 function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
   const v = VARIANTS[variant];
   return (
     <thead class="max-lg:hidden">
       <tr>
-        <th scope="col" class="px-2">
+        <th scope="col" class={HEAD}>
           Link
         </th>
-        <th scope="col" class="w-24 px-2">
+        <th scope="col" class={`w-20 ${HEAD} xl:w-24`}>
           Status
         </th>
         {v.owner && (
-          <th scope="col" class="w-32 px-2">
+          <th scope="col" class={`w-[6.5rem] ${HEAD} xl:w-32`}>
             Owner
           </th>
         )}
-        <th scope="col" class="w-28 px-2 whitespace-normal leading-tight">
+        <th scope="col" class={`w-[6.75rem] ${HEAD} whitespace-normal leading-tight xl:w-28`}>
           Clicks (30 days)
         </th>
-        <th scope="col" class="w-28 px-2">
+        <th scope="col" class={`w-28 ${HEAD}`}>
           Last clicked
         </th>
-        <th scope="col" class="w-28 px-2 text-right">
+        <th scope="col" class={`w-16 ${HEAD} text-right xl:w-30`}>
           <span class="sr-only">Actions</span>
         </th>
       </tr>
