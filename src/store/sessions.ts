@@ -23,8 +23,9 @@ const NONE: SessionViewer = { kind: 'none' };
 const ORPHANED: SessionViewer = { kind: 'orphaned' };
 
 /** All a redirect needs of a session and its user, and no more: each column is read on every redirect. */
-const VIEWER_COLUMNS = ['sessions.expiry', 'sessions.user_id', 'users.id', 'users.role'] as const;
-const VIEWER_FIELDS = ['expiry', 'user_id', 'id', 'role'];
+const VIEWER_COLUMNS = ['sessions.expiry', 'sessions.user_id', 'users.id as viewer_id', 'users.role'] as const;
+/** Their names in a row: `viewer_id`, so a query that also selects a link's `id` keeps both where rows are read by name (MySQL). */
+const VIEWER_FIELDS = ['expiry', 'user_id', 'viewer_id', 'role'];
 type ViewerRow = [expiry: number | string, sessionUserId: string | null, userId: string | null, role: string | null];
 type ViewerWithFactsRow = [owner: number | null, share: number | null, ...viewer: ViewerRow];
 
