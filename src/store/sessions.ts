@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import type { LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
@@ -36,6 +36,17 @@ export interface SessionViewerOfLink {
   facts: LinkFacts | null;
 }
 
+/**
+ * 1 when the joined user (`users.id`) holds a row of `table` for the link
+ * `link` (a value, or a reference to the joined link), else null: the facts a
+ * secure link is gated on.
+ */
+function holdsRow(table: 'link_owners' | 'link_shares', link: string | RawBuilder<unknown>): RawBuilder<number | null> {
+  return sql<
+    number | null
+  >`(select 1 from ${sql.table(table)} where ${sql.ref(`${table}.link_id`)} = ${link} and ${sql.ref(`${table}.user_id`)} = ${sql.ref('users.id')})`;
+}
+
 /** The viewer lookup with the user's owner and share rows of one link selected first. */
 function compileViewerWithFacts(db: Kysely<Database>): CompiledQuery {
   const link = '\u0000link';
@@ -43,21 +54,7 @@ function compileViewerWithFacts(db: Kysely<Database>): CompiledQuery {
   const compiled = db
     .selectFrom('sessions')
     .leftJoin('users', 'users.id', 'sessions.user_id')
-    .select((eb) => [
-      eb
-        .selectFrom('link_owners')
-        .select(sql<number>`1`.as('one'))
-        .where('link_owners.link_id', '=', link)
-        .whereRef('link_owners.user_id', '=', 'users.id')
-        .as('owner'),
-      eb
-        .selectFrom('link_shares')
-        .select(sql<number>`1`.as('one'))
-        .where('link_shares.link_id', '=', link)
-        .whereRef('link_shares.user_id', '=', 'users.id')
-        .as('share'),
-      ...VIEWER_COLUMNS,
-    ])
+    .select([holdsRow('link_owners', link).as('owner'), holdsRow('link_shares', link).as('share'), ...VIEWER_COLUMNS])
     .where('sessions.token', '=', token)
     .compile();
   if (compiled.parameters.join() !== [link, link, token].join()) throw new Error('session facts lookup: unexpected placeholder order');
@@ -101,30 +98,14 @@ function compileVisit(db: Kysely<Database>): { compiled: CompiledQuery; order: r
     .select((eb) => [
       eb.selectFrom('keywords').select('url_template').where('keyword', '=', marks.keyword).as('keyword_template'),
       ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const),
-      eb
-        .case()
-        .when('links.visibility', '=', marks.secure)
-        .then(
-          eb
-            .selectFrom('link_owners')
-            .select(sql<number>`1`.as('one'))
-            .whereRef('link_owners.link_id', '=', 'links.id')
-            .whereRef('link_owners.user_id', '=', 'users.id'),
-        )
-        .end()
-        .as('owner'),
-      eb
-        .case()
-        .when('links.visibility', '=', marks.secure)
-        .then(
-          eb
-            .selectFrom('link_shares')
-            .select(sql<number>`1`.as('one'))
-            .whereRef('link_shares.link_id', '=', 'links.id')
-            .whereRef('link_shares.user_id', '=', 'users.id'),
-        )
-        .end()
-        .as('share'),
+      ...(['link_owners', 'link_shares'] as const).map((table) =>
+        eb
+          .case()
+          .when('links.visibility', '=', marks.secure)
+          .then(holdsRow(table, sql.ref('links.id')))
+          .end()
+          .as(table === 'link_owners' ? 'owner' : 'share'),
+      ),
       ...VIEWER_COLUMNS,
     ])
     .compile();
