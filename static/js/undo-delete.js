@@ -143,6 +143,8 @@
         }
         var row = targetOf(p);
         if (p.mode === 'hide' && row && row.parentNode) row.parentNode.removeChild(row);
+        // Lists that count their links refresh on this, so their counts and pager stay true.
+        document.body.dispatchEvent(new CustomEvent('linkDeleted', { bubbles: true }));
       },
       function () {
         failed(p, 'Could not delete ' + p.name + '. Check your connection and try again.');

@@ -58,7 +58,7 @@ function SwapLink({ href, active, children, class: cls }: { href: string; active
   );
 }
 
-/** `#link-list`: tabs, tag chips and the table; refreshes itself when a link is created or updated. */
+/** `#link-list`: tabs, tag chips and the table; refreshes itself when a link is created, updated or deleted. */
 export function LinkList(p: LinkListProps) {
   const self = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: p.page });
   const searching = p.filter === null && (p.tag !== null || p.q !== '');
@@ -67,7 +67,7 @@ export function LinkList(p: LinkListProps) {
       id="link-list"
       class="space-y-4 htmx-dim"
       hx-get={self}
-      hx-trigger="linkCreated from:body, linkUpdated from:body"
+      hx-trigger="linkCreated from:body, linkUpdated from:body, linkDeleted from:body"
       hx-swap="outerHTML"
     >
       <nav aria-label="Link filters" class="tabs tabs-box w-fit max-w-full">

@@ -53,7 +53,7 @@ export function TagsIndex({ tags }: { tags: readonly TagCount[] }) {
 export function TagLinks({ tag, rows, env }: { tag: Tag; rows: readonly LinkRowData[]; env: LinkTableEnv }) {
   const self = `/dashboard/tags/${tag.slug}`;
   return (
-    <div id="tag-links" hx-get={self} hx-trigger="linkUpdated from:body" hx-swap="outerHTML" hx-select="#tag-links">
+    <div id="tag-links" hx-get={self} hx-trigger="linkUpdated from:body, linkDeleted from:body" hx-swap="outerHTML" hx-select="#tag-links">
       {rows.length === 0 ? (
         <EmptyState icon="tag" title="No links with this tag">
           Links tagged with it will show up here.
