@@ -219,7 +219,9 @@
     start(trigger);
   });
 
-  document.addEventListener('htmx:afterSettle', function () {
+  // afterSwap fires on the new content in the same task as the swap, so a fresh copy of a
+  // waiting row is hidden before the browser can paint it.
+  document.addEventListener('htmx:afterSwap', function () {
     pending.forEach(function (p) {
       showPending(p, true);
     });
