@@ -159,9 +159,12 @@ describe('dashboard (docs/web-ui.md#landing-and-dashboard, docs/web-ui.md#link-t
     ]);
   });
 
-  test('the list refreshes itself on linkCreated and linkUpdated, keeping its filter', async () => {
+  test('the list refreshes itself on linkCreated, linkUpdated and linkDeleted, keeping its filter', async () => {
     const r = await alice.page('/dashboard?tag=tools', { htmx: true });
-    has(r.body, /^<div id="link-list"[^>]* hx-get="\/dashboard\?tag=tools" hx-trigger="linkCreated from:body, linkUpdated from:body"/);
+    has(
+      r.body,
+      /^<div id="link-list"[^>]* hx-get="\/dashboard\?tag=tools" hx-trigger="linkCreated from:body, linkUpdated from:body, linkDeleted from:body"/,
+    );
   });
 
   test('rows: keyword-prefixed slug linking to /slug in a new tab, a copy button with the absolute URL, badges by state', async () => {
