@@ -3,8 +3,16 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { openSqlite } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { ClickWriter, type ClickMetrics } from './clickWriter.js';
-import { eventsOf, type ClickWorkerData, type FromClickWorker, type ToClickWorker } from './clickSink.js';
+import {
+  SQLITE_BATCH_CLICKS,
+  SQLITE_BATCH_GATHER_MS,
+  eventsOf,
+  type ClickWorkerData,
+  type FromClickWorker,
+  type ToClickWorker,
+} from './clickSink.js';
 import { SqliteClickStore } from '../store/clicks.js';
+import { StringPool } from './stringPool.js';
 
 /**
  * How much WAL builds up before it is copied back into the database.
@@ -30,22 +38,6 @@ const WAL_CHECKPOINT_BYTES = 80 * 1024 * 1024;
  * reads and about a fifth less kernel time. Memory is only taken as pages are used.
  */
 const PAGE_CACHE_KIB = 32 * 1024;
-
-/**
- * Clicks per stored batch under load, and how long a busy batch may gather.
- * Each batch writes about one per-link index page per distinct link in it,
- * so the more clicks each link has in a batch, the fewer pages per click:
- * inserting 640,000 clicks over 10,000 links in link order, batches of 32,000
- * (two seconds at 16,000 clicks a second) took about a sixth less CPU and
- * 2.6 instead of 4.2 KB of disk writes per click than batches of 16,000.
- * Batches of 64,000 took as much CPU (1.8 KB) while clicks wait longer to
- * show in stats. A quiet queue is still stored within ClickWriter's flush
- * delay. A full batch plus the clicks that arrive while it is written stays
- * well under the main thread's bound (CLICK_QUEUE_CAPACITY), beyond which it
- * drops.
- */
-const BATCH_CLICKS = 32_000;
-const BATCH_GATHER_MS = 2_000;
 
 /** Also checkpoint this often, for writes made while no clicks arrive. */
 const CHECKPOINT_INTERVAL_MS = 10_000;
@@ -82,14 +74,15 @@ const writer = new ClickWriter({
   ipHashSecret,
   // The main thread bounds what is queued, where redirects enqueue.
   capacity: Number.POSITIVE_INFINITY,
-  batchSize: BATCH_CLICKS,
-  maxBatchDelayMs: BATCH_GATHER_MS,
+  batchSize: SQLITE_BATCH_CLICKS,
+  maxBatchDelayMs: SQLITE_BATCH_GATHER_MS,
 });
 writer.start();
+const strings = new StringPool();
 
 port.on('message', async (msg: ToClickWorker) => {
   if ('clicks' in msg) {
-    for (const e of eventsOf(msg.clicks)) writer.enqueue(e);
+    for (const e of eventsOf(msg.clicks, strings)) writer.enqueue(e);
     return;
   }
   const drained = await writer.close(msg.close);

@@ -58,8 +58,8 @@ const byLink = (a: ClickEvent, b: ClickEvent) => (a.linkId < b.linkId ? -1 : a.l
 /**
  * Clicks accepted and not yet stored, per server, before new ones are dropped
  * (docs/analytics.md#click-capture asks for at least 10,000). Room for a database outage of
- * several seconds at thousands of clicks a second, and for the SQLite
- * worker's two-second batches under full load. Full, it holds about 40 MB
+ * several seconds at thousands of clicks a second (an SQLite file has its
+ * own bound, SQLITE_CLICK_CAPACITY in clickSink.ts). Full, it holds about 40 MB
  * (some 385 bytes per click with a browser's user agent and a referrer).
  */
 export const CLICK_QUEUE_CAPACITY = 100_000;
