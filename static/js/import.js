@@ -57,7 +57,7 @@
     cell(tr, 'tabular-nums align-top', String(row.line));
     var main = cell(tr, 'align-top min-w-0');
     var name = document.createElement('div');
-    name.className = 'break-all font-mono text-sm font-semibold';
+    name.className = 'wrap-anywhere font-mono text-sm font-semibold';
     name.textContent = row.slug || row.written || '—';
     main.appendChild(name);
     var ul = document.createElement('ul');

@@ -123,6 +123,46 @@ export async function sidewaysOverflow(page: Page): Promise<number> {
 }
 
 /**
+ * Words of the page's main content that wrap across lines although they
+ * would fit on one line of their box: a slug or a word may only be broken
+ * inside when it is wider than its box (docs/web-ui.md#rendering-conventions).
+ * A word here is a run of characters between spaces and hyphens, where
+ * browsers break lines anyway. Code blocks are exempt.
+ */
+export async function wordsSplitMidWord(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.querySelector('main') ?? document.body;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+      const el = node.parentElement;
+      if (!el || el.closest('pre, code, svg') || el.getClientRects().length === 0) continue;
+      for (const m of node.data.matchAll(/[^\s-]{2,}/g)) {
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+        if (new Set(rects.map((r) => Math.round(r.top))).size <= 1) continue;
+        const width = rects.reduce((sum, r) => sum + r.width, 0);
+        // The line box the word wraps in: its nearest ancestor that is not inline.
+        // (No named helper: the test runner's transform would name it through a global the page lacks.)
+        let box: Element | null = el;
+        while (box && ['inline', 'contents'].includes(getComputedStyle(box).display)) box = box.parentElement;
+        const style = box ? getComputedStyle(box) : null;
+        let room = box && style ? box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) : Infinity;
+        // Text beside elements in a row of a flex or grid box gets what they leave.
+        if (box && style && box === el && /flex|grid/.test(style.display) && !style.flexDirection.startsWith('column')) {
+          const gap = parseFloat(style.columnGap) || 0;
+          for (const child of Array.from(box.children)) room -= child.getBoundingClientRect().width + gap;
+        }
+        if (width <= room) found.push(`"${m[0]}" in ${el.tagName.toLowerCase()}.${el.className}`);
+      }
+    }
+    return found;
+  });
+}
+
+/**
  * What every page passes at every width (docs/web-ui.md#rendering-conventions): the theme
  * applied, no sideways scroll of the page nor of any box inside it (code blocks excepted),
  * axe without serious findings, no console errors; a screenshot is written to look at.
@@ -136,6 +176,8 @@ export async function checkScreen(
   const { name, theme, width } = at;
   await htmxReady(page);
   assert.equal(await page.getAttribute('html', 'data-theme'), theme, `${name}: theme applied`);
+  // Written before the checks, so a failing screen can be looked at.
+  await screenshot(page, shot);
   const overflow = await sidewaysOverflow(page);
   assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
   const scrolled = await page.evaluate(() =>
@@ -146,8 +188,8 @@ export async function checkScreen(
       .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} (${e.scrollWidth} in ${e.clientWidth})`),
   );
   assert.deepEqual(scrolled, [], `${name} at ${width}px hides content behind a sideways scroll`);
+  assert.deepEqual(await wordsSplitMidWord(page), [], `${name} at ${width}px breaks words that would fit on a line`);
   await assertAccessible(page, `${name} (${theme}, ${width}px)`);
-  await screenshot(page, shot);
   problems.assertNone();
 }
 

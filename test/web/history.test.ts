@@ -93,7 +93,7 @@ describe('link history pages (docs/history.md#web-pages)', () => {
     assert.match(edit!.text, /Visibility Public \(listed\) → Secure \(owners and shares only\)/);
     assert.match(edit!.text, /Expiry never expires → Feb 1, 2030 3:06 PM UTC/);
     // Long URLs wrap instead of widening the page; tags are chips; times are <time> the browser localises.
-    has(edit!.html, /<span class="font-mono text-xs break-all">https:\/\/docs\.example\.com/);
+    has(edit!.html, /<span class="font-mono text-xs wrap-anywhere">https:\/\/docs\.example\.com/);
     has(edit!.html, /<span class="badge badge-sm badge-outline[^"]*">onboarding<\/span>/);
     has(edit!.html, /<time datetime="2030-02-01T15:06:00Z"[^>]*data-local="datetime"/);
     has(created!.html, /<time datetime="2030-01-02T15:05:00Z"[^>]*data-local="datetime"[^>]*>Jan 2, 2030 3:05 PM UTC<\/time>/);

@@ -61,7 +61,7 @@ export function UserRow({ user, selfId, localMode }: UserRowProps) {
           </span>
         </span>
       </td>
-      <td class="hidden sm:table-cell break-all">{user.email}</td>
+      <td class="hidden sm:table-cell wrap-anywhere">{user.email}</td>
       <td class="hidden md:table-cell">{user.provider === 'local' ? 'local' : 'OIDC'}</td>
       <td data-label="Role">
         <form
@@ -333,7 +333,7 @@ export function KeywordRow({ k }: { k: Keyword }) {
   return (
     <tr id={`keyword-${k.id}`} class="hover:bg-base-200/60">
       <td class="font-mono font-semibold">{k.keyword}</td>
-      <td class="font-mono text-sm break-all">{k.urlTemplate}</td>
+      <td class="font-mono text-sm wrap-anywhere">{k.urlTemplate}</td>
       <td class="hidden md:table-cell">{k.description}</td>
       <td class="text-right">
         <a

@@ -115,7 +115,7 @@ function Empty({ children }: { children: ComponentChildren }) {
 
 function SlugLink({ linkId, slug }: { linkId: string; slug: string }) {
   return (
-    <a class="link link-hover link-brand font-mono break-all" href={statsPath(linkId)}>
+    <a class="link link-hover link-brand font-mono wrap-anywhere" href={statsPath(linkId)}>
       {slug}
     </a>
   );
@@ -235,7 +235,7 @@ export function AnalyticsPanels({ dashboard: d, isAdmin, retentionActive }: Anal
               <tbody>
                 {d.topReferrers.map((r) => (
                   <tr>
-                    <td class="break-all">{r.host}</td>
+                    <td class="wrap-anywhere">{r.host}</td>
                     <td class="text-right tabular-nums">{String(r.count)}</td>
                   </tr>
                 ))}

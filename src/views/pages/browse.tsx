@@ -119,7 +119,7 @@ export function ProfileNotFound({ slug }: { slug: string }) {
     <section class="hero py-16" aria-labelledby="error-title">
       <div class="hero-content text-center flex-col max-w-xl">
         <p class="text-6xl font-black opacity-60">404</p>
-        <h1 id="error-title" class="text-2xl font-bold break-all">{`Not found: u/${slug}`}</h1>
+        <h1 id="error-title" class="text-2xl font-bold wrap-anywhere">{`Not found: u/${slug}`}</h1>
         <p>There is no profile at this address.</p>
         <a class="btn btn-ghost" href="/links">
           Browse links

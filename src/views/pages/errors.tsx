@@ -86,7 +86,7 @@ export function ErrorHero({
     <section class="hero py-16" aria-labelledby="error-title">
       <div class={`hero-content text-center flex-col${wide ? ' max-w-xl' : ''}`}>
         <p class="text-6xl font-black opacity-60">{status}</p>
-        <h1 id="error-title" class={`text-2xl font-bold${wide ? ' break-all' : ''}`}>
+        <h1 id="error-title" class={`text-2xl font-bold${wide ? ' wrap-anywhere' : ''}`}>
           {title}
         </h1>
         {children}

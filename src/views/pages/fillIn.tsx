@@ -36,7 +36,7 @@ function Pattern({ template }: { template: string }) {
   }
   if (at < template.length) parts.push(template.slice(at));
   return (
-    <code class="block font-mono text-sm break-all bg-base-200 rounded-box p-3">
+    <code class="block font-mono text-sm wrap-anywhere bg-base-200 rounded-box p-3">
       {parts.map((p) => (typeof p === 'string' ? p : <strong class="font-bold underline">{p.variable}</strong>))}
     </code>
   );

@@ -71,7 +71,7 @@ function ResultRow({ row }: { row: ImportRowView }) {
     <tr data-action={row.action}>
       <td class="tabular-nums align-top">{row.line}</td>
       <td class="align-top min-w-0">
-        <div class="break-all font-mono text-sm font-semibold">{row.slug ?? row.written ?? '—'}</div>
+        <div class="wrap-anywhere font-mono text-sm font-semibold">{row.slug ?? row.written ?? '—'}</div>
         <ul class="space-y-0.5 text-sm break-words text-base-content/80">
           {rowDetails(row).map((d) => (
             <li>{d}</li>

@@ -355,7 +355,7 @@ export function LinkDetail(p: LinkDetailProps) {
         </a>
         <div class="flex flex-wrap items-center justify-between gap-3">
           <div class="flex flex-wrap items-center gap-2 min-w-0">
-            <h1 class="text-2xl font-bold font-mono break-all">{link.slug}</h1>
+            <h1 class="text-2xl font-bold font-mono wrap-anywhere">{link.slug}</h1>
             <VisibilityBadge visibility={link.visibility} />
             <LifecycleBadges row={{ link, caps, state, health: p.health }} renewFrom="detail" />
           </div>
@@ -391,7 +391,7 @@ export function LinkDetail(p: LinkDetailProps) {
         <section class="card bg-base-100 border border-base-300" aria-label="Link">
           <div class="card-body gap-4">
             <div class="flex flex-wrap items-center gap-3">
-              <p class="font-mono text-xl break-all">
+              <p class="font-mono text-xl wrap-anywhere">
                 <span class="text-base-content/70">{`${p.shortKeyword}/`}</span>
                 <span class="link-brand font-semibold">{link.slug}</span>
               </p>
@@ -402,7 +402,7 @@ export function LinkDetail(p: LinkDetailProps) {
             </div>
             <p class="text-sm text-base-content/70 -mt-2" data-plus-hint>
               {'Add + to come back here: '}
-              <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}+`}</code>
+              <code class="font-mono wrap-anywhere">{`${p.shortKeyword}/${link.slug}+`}</code>
             </p>
             {link.aliases.length > 0 && (
               <div>
@@ -411,7 +411,7 @@ export function LinkDetail(p: LinkDetailProps) {
                 </p>
                 <ul class="flex flex-wrap gap-x-4 gap-y-1 font-mono" aria-labelledby="aliases-label" data-aliases>
                   {link.aliases.map((a) => (
-                    <li class="break-all">{`${p.shortKeyword}/${a}`}</li>
+                    <li class="wrap-anywhere">{`${p.shortKeyword}/${a}`}</li>
                   ))}
                 </ul>
               </div>
@@ -419,18 +419,18 @@ export function LinkDetail(p: LinkDetailProps) {
             <div>
               <p class="text-sm font-medium">Destination:</p>
               {href ? (
-                <a href={href} target="_blank" rel="noopener noreferrer" class="link break-all inline-flex items-start gap-1">
+                <a href={href} target="_blank" rel="noopener noreferrer" class="link wrap-anywhere inline-flex items-start gap-1">
                   {link.url}
                   <Icon name="external" class="size-4 shrink-0 mt-0.5" />
                 </a>
               ) : (
-                <p class="break-all">{link.url}</p>
+                <p class="wrap-anywhere">{link.url}</p>
               )}
             </div>
             {link.forwardPathAndQuery && (
               <p class="text-sm" data-forwarding>
                 {'Forwards extra path and query: '}
-                <code class="font-mono break-all">{`${p.shortKeyword}/${link.slug}/more?x=1`}</code>
+                <code class="font-mono wrap-anywhere">{`${p.shortKeyword}/${link.slug}/more?x=1`}</code>
                 {' opens the destination followed by '}
                 <code class="font-mono">/more?x=1</code>.
               </p>

@@ -348,8 +348,8 @@ function HelpPanel({ shortKeyword }: { shortKeyword: string }) {
         <div>
           <p class="font-medium">Variables</p>
           <p class="mt-1">
-            A destination like <code class="font-mono break-all">https://jira.example.com/browse/$ticket</code> turns{' '}
-            <code class="font-mono break-all">{`${shortKeyword}/jira/ABC-123`}</code> into the ticket's page.
+            A destination like <code class="font-mono wrap-anywhere">https://jira.example.com/browse/$ticket</code> turns{' '}
+            <code class="font-mono wrap-anywhere">{`${shortKeyword}/jira/ABC-123`}</code> into the ticket's page.
           </p>
         </div>
         <div>

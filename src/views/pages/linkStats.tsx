@@ -125,7 +125,7 @@ function BreakdownTable({
                 return (
                   <tr>
                     <th scope="row" class="font-normal max-w-[14rem]">
-                      <span class={`block break-all${row.muted ? ' italic text-base-content/80' : ''}`}>{row.label}</span>
+                      <span class={`block wrap-anywhere${row.muted ? ' italic text-base-content/80' : ''}`}>{row.label}</span>
                       <svg
                         viewBox="0 0 100 4"
                         preserveAspectRatio="none"
@@ -246,7 +246,7 @@ function RecentClicks({ clicks, attribution }: { clicks: RecentClick[]; attribut
                     </td>
                     <td class="max-w-[28rem]" data-label="Referrer">
                       {c.referrer ? (
-                        <span class="block sm:min-w-48 break-all">{c.referrer}</span>
+                        <span class="block sm:min-w-48 wrap-anywhere">{c.referrer}</span>
                       ) : (
                         <span class="block sm:min-w-48 text-base-content/70 italic">Direct / unknown</span>
                       )}

@@ -62,7 +62,7 @@ export function StateDemo({ prefix }: { prefix: string }) {
             </button>
           </div>
           <p class="hidden" data-state-result>
-            Short link: <a class="link link-primary font-mono break-all" href="#" data-state-link></a>
+            Short link: <a class="link link-primary font-mono wrap-anywhere" href="#" data-state-link></a>
           </p>
           <p class="text-error hidden" role="alert" data-state-error></p>
         </div>

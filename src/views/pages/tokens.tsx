@@ -117,7 +117,7 @@ export function TokensSection({ tokens, now, created, form }: TokensState) {
             <tbody>
               {tokens.map((t) => (
                 <tr id={`token-${t.id}`}>
-                  <td class="font-medium break-all" data-label="Name">
+                  <td class="font-medium wrap-anywhere" data-label="Name">
                     {t.name}
                   </td>
                   <td class="whitespace-nowrap" data-label="Created">

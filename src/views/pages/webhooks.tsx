@@ -111,7 +111,7 @@ export function WebhooksSection({ hooks, form, created, flash }: WebhooksState) 
           {hooks.map((h) => (
             <li class="p-4 flex flex-wrap items-center gap-3">
               <div class="min-w-0 flex-1 space-y-1">
-                <p class="font-mono text-sm break-all">{h.url}</p>
+                <p class="font-mono text-sm wrap-anywhere">{h.url}</p>
                 <p class="text-sm text-base-content/70">
                   <EventsList events={h.events} /> · registered <LocalTime ms={h.createdAt} date />
                 </p>
@@ -222,7 +222,7 @@ export function DeliveryLogPage(state: DeliveryLogState) {
       <PageHeader
         title="Deliveries"
         subtitle={
-          <span class="font-mono break-all">
+          <span class="font-mono wrap-anywhere">
             {state.hook.url} · <EventsList events={state.hook.events} />
           </span>
         }

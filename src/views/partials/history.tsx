@@ -90,13 +90,13 @@ function Value({ field, value }: { field: string; value: unknown }) {
     return (
       <span class="inline-flex flex-wrap gap-1 align-middle">
         {value.map((v) => (
-          <span class={`badge badge-sm badge-outline h-auto break-all${field === 'aliases' ? ' font-mono' : ''}`}>{String(v)}</span>
+          <span class={`badge badge-sm badge-outline h-auto wrap-anywhere${field === 'aliases' ? ' font-mono' : ''}`}>{String(v)}</span>
         ))}
       </span>
     );
   }
   if (isPerson(value)) return <span class="break-words">{personText(value)}</span>;
-  if (field === 'url') return <span class="font-mono text-xs break-all">{String(value)}</span>;
+  if (field === 'url') return <span class="font-mono text-xs wrap-anywhere">{String(value)}</span>;
   return <span class="whitespace-pre-line break-words">{typeof value === 'string' ? value : JSON.stringify(value)}</span>;
 }
 
@@ -248,12 +248,12 @@ export interface TimelineOptions {
 function LinkPlace({ event, links, shortKeyword }: { event: TimelineEvent; links: ReadonlySet<string>; shortKeyword: string }) {
   const name = `${shortKeyword}/${event.slug}`;
   return links.has(event.linkId) ? (
-    <a class="font-mono font-semibold link-brand hover:underline break-all" href={`/dashboard/links/${event.linkId}`}>
+    <a class="font-mono font-semibold link-brand hover:underline wrap-anywhere" href={`/dashboard/links/${event.linkId}`}>
       {name}
     </a>
   ) : (
     <span class="inline-flex flex-wrap items-center gap-1">
-      <span class="font-mono font-semibold break-all">{name}</span>
+      <span class="font-mono font-semibold wrap-anywhere">{name}</span>
       <span class="badge badge-sm badge-ghost">deleted</span>
     </span>
   );
