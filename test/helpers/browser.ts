@@ -138,23 +138,30 @@ export async function wordsSplitMidWord(page: Page): Promise<string[]> {
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
       const el = node.parentElement;
       if (!el || el.closest('pre, code, svg') || el.getClientRects().length === 0) continue;
+      // The width of the line box the node's words wrap in, measured once a word of it wraps.
+      let room: number | undefined;
       for (const m of node.data.matchAll(/[^\s-]{2,}/g)) {
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
         const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
         if (new Set(rects.map((r) => Math.round(r.top))).size <= 1) continue;
+        // Written inline, not as a named helper: the test runner's transform would name it
+        // through a global the page lacks.
+        room ??= (() => {
+          // The nearest ancestor that is not inline; text beside elements in a row of a flex
+          // or grid box gets what they leave.
+          let box: Element | null = el;
+          while (box && ['inline', 'contents'].includes(getComputedStyle(box).display)) box = box.parentElement;
+          if (!box) return Infinity;
+          const style = getComputedStyle(box);
+          let width = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          if (box === el && /flex|grid/.test(style.display) && !style.flexDirection.startsWith('column')) {
+            const gap = parseFloat(style.columnGap) || 0;
+            for (const child of Array.from(box.children)) width -= child.getBoundingClientRect().width + gap;
+          }
+          return width;
+        })();
         const width = rects.reduce((sum, r) => sum + r.width, 0);
-        // The line box the word wraps in: its nearest ancestor that is not inline.
-        // (No named helper: the test runner's transform would name it through a global the page lacks.)
-        let box: Element | null = el;
-        while (box && ['inline', 'contents'].includes(getComputedStyle(box).display)) box = box.parentElement;
-        const style = box ? getComputedStyle(box) : null;
-        let room = box && style ? box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) : Infinity;
-        // Text beside elements in a row of a flex or grid box gets what they leave.
-        if (box && style && box === el && /flex|grid/.test(style.display) && !style.flexDirection.startsWith('column')) {
-          const gap = parseFloat(style.columnGap) || 0;
-          for (const child of Array.from(box.children)) room -= child.getBoundingClientRect().width + gap;
-        }
         if (width <= room) found.push(`"${m[0]}" in ${el.tagName.toLowerCase()}.${el.className}`);
       }
     }
