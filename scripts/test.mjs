@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with node:test through tsx.
+// Runs the test files under test/ (node:test through tsx), each in a process
+// of its own, several at a time; prints each file as it finishes
+// ("file N of M") and ends with the totals and the slowest files.
 // Usage: node scripts/test.mjs [path-substring ...]
-import { spawnSync } from 'node:child_process';
+//
+// JOE_TEST_CONCURRENCY: files at a time (default: cores + 1, since a file
+// spends much of its time waiting on a database or a browser).
+// JOE_TEST_TIMEOUT_MS: a file still running after this long fails and is ended.
+// JOE_TEST_PG_DSN / JOE_TEST_MYSQL_DSN: see test/helpers/databases.ts.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 function collect(dir) {
@@ -26,15 +34,87 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const concurrency = process.env.JOE_TEST_CONCURRENCY ?? '2';
-// Each file runs in its own process, and node applies this timeout to each
-// file as well as to each test: a file that never finishes (a hook waiting
-// forever, a handle keeping its process alive) fails after ten minutes and is
-// ended, instead of holding up the run. The slowest file takes about two.
-const timeoutMs = process.env.JOE_TEST_TIMEOUT_MS ?? '600000';
-const r = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+
+const concurrency = Math.max(1, Number(process.env.JOE_TEST_CONCURRENCY ?? availableParallelism() + 1));
+// The slowest file takes about two minutes; one that never finishes (a hook
+// waiting forever, a handle keeping its process alive) is ended after ten.
+const timeoutMs = Number(process.env.JOE_TEST_TIMEOUT_MS ?? 600_000);
+
+// The long files start first, so the run does not end waiting on one of them
+// alone: the browser files, then the rest in order.
+const weight = (f) => (/^test\/(e2e|extension)\//.test(f) ? 1 : 0);
+const queue = [...files].sort((a, b) => weight(b) - weight(a));
+
+const totals = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+const timings = [];
+const failed = [];
+let done = 0;
+const started = Date.now();
+
+/** Runs one file in its own process; resolves when it has ended, however it ended. */
+function runFile(file) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', file], {
+      env: { ...process.env, NODE_ENV: 'test', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const output = Buffer.concat(chunks).toString('utf8');
+      const counts = {};
+      // The spec reporter ends with "ℹ tests 12", "ℹ pass 12", … (colours stripped).
+      for (const m of output.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/^ℹ (tests|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) {
+        counts[m[1]] = Number(m[2]);
+      }
+      resolve({ file, ms: Date.now() - t0, code, signal, timedOut, output, counts });
+    });
+  });
+}
+
+function report(r) {
+  done += 1;
+  for (const k of Object.keys(totals)) totals[k] += r.counts[k] ?? 0;
+  timings.push({ file: r.file, ms: r.ms });
+  const ok = r.code === 0 && !r.timedOut;
+  const why = r.timedOut ? ` (ended after ${timeoutMs / 1000}s)` : r.signal ? ` (${r.signal})` : '';
+  if (!ok) {
+    failed.push(r.file);
+    process.stdout.write(`\n${r.output}\n`);
+  } else if (process.env.JOE_TEST_VERBOSE) {
+    process.stdout.write(r.output);
+  }
+  const tests = r.counts.tests ?? 0;
+  process.stdout.write(
+    `${ok ? '✔' : '✖'} file ${done} of ${files.length}: ${r.file} — ${tests} test${tests === 1 ? '' : 's'}, ${(r.ms / 1000).toFixed(1)}s${why}\n`,
+  );
+}
+
+async function worker() {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) report(await runFile(file));
+}
+
+await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+console.log(`\nslowest files:`);
+for (const t of timings.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${seconds(t.ms).padStart(7)}  ${t.file}`);
+console.log(
+  `\n${totals.tests} tests in ${files.length} files: ${totals.pass} passed, ${totals.fail} failed` +
+    (totals.cancelled ? `, ${totals.cancelled} cancelled` : '') +
+    (totals.skipped ? `, ${totals.skipped} skipped` : '') +
+    (totals.todo ? `, ${totals.todo} todo` : '') +
+    ` — ${seconds(Date.now() - started)} with ${concurrency} at a time`,
 );
-process.exit(r.status ?? 1);
+if (failed.length > 0) {
+  console.log(`\nfailed files:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+  process.exit(1);
+}

@@ -13,6 +13,7 @@ import { MCP_PATH, registerMcp } from './http/mcp.js';
 import { registerOpenApi } from './http/openapi.js';
 import { goLinkFront } from './http/goLinks.js';
 import { registerStateLinkApi, registerStateLinkRedirects, stateLinkLimits } from './http/stateLinks.js';
+import { lazySerializers } from './http/serializers.js';
 import { registerSystemRoutes } from './http/system.js';
 import { sendMalformedUrlPage, webErrorHandler } from './http/web/errors.js';
 import { registerWeb } from './http/web/index.js';
@@ -29,6 +30,8 @@ import type { ClickEvent } from './workers/clickWriter.js';
 declare module 'fastify' {
   interface FastifyInstance {
     registeredRoutes: string[];
+    /** Compiles every route's response serializer now instead of at its first answer (http/serializers.ts). */
+    compileSerializers(): void;
   }
 }
 
@@ -98,7 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // What the security-header hooks would have set, for requests refused before any hook runs.
   const pageSecurityHeaders = precomputedHeaders(helmetOptions(config));
   const front = goLinkFront({ ...deps, now: deps.store.now, closing: () => closing, routedSegments: () => routed });
+  const serializers: Array<() => unknown> = [];
   const app = Fastify({
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers((compile) => serializers.push(compile)) } },
     // Go-link requests are resolved before Fastify's routing and their redirects
     // answered there (http/goLinks.ts); everything else, pages included, is Fastify's.
     serverFactory: (handler, opts) => {
@@ -144,6 +149,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routes.push(r.url);
   });
   app.decorate('registeredRoutes', routes);
+  app.decorate('compileSerializers', () => {
+    for (const compile of serializers) compile();
+  });
   app.addHook('onReady', async () => {
     routed = new Set(
       routes.map((url) => url.split('/')[1] ?? '').filter((seg) => seg !== '' && !seg.startsWith(':') && !seg.startsWith('*')),

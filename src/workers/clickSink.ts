@@ -120,7 +120,8 @@ export const SQLITE_CLICK_CAPACITY = 300_000;
  * link edit) would copy the clicks' WAL back into the database right there.
  */
 class SqliteClickWorker implements ClickRecorder {
-  private readonly worker: Worker;
+  /** Started with the first click: a process that never redirects never loads the thread. */
+  private worker: Worker | null = null;
   private gathered = emptyColumns();
   private handover: NodeJS.Timeout | null = null;
   private unstored = 0;
@@ -130,23 +131,30 @@ class SqliteClickWorker implements ClickRecorder {
   private readonly capacity: number;
 
   constructor(
-    path: string,
-    mainConnection: SqliteDatabase.Database,
+    private readonly path: string,
+    private readonly mainConnection: SqliteDatabase.Database,
     private readonly opts: Pick<ClickWriterOptions, 'metrics' | 'log' | 'ipHashSecret' | 'capacity'>,
   ) {
     this.capacity = opts.capacity ?? SQLITE_CLICK_CAPACITY;
-    const data: ClickWorkerData = { path, ipHashSecret: opts.ipHashSecret };
-    this.worker = startWorker(new URL('./clickSinkWorker', import.meta.url), data);
-    this.worker.unref();
-    mainConnection.pragma('wal_autocheckpoint = 0');
-    this.worker.on('message', (m: FromClickWorker) => this.onMessage(m));
-    this.worker.on('error', (e) => opts.log.error(`click writer thread failed: ${e.message}`));
-    this.worker.on('exit', (code) => {
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const { opts } = this;
+    const data: ClickWorkerData = { path: this.path, ipHashSecret: opts.ipHashSecret };
+    const worker = (this.worker = startWorker(new URL('./clickSinkWorker', import.meta.url), data));
+    worker.unref();
+    // From here on the worker checkpoints; until then SQLite's own automatic checkpoints do.
+    this.mainConnection.pragma('wal_autocheckpoint = 0');
+    worker.on('message', (m: FromClickWorker) => this.onMessage(m));
+    worker.on('error', (e) => opts.log.error(`click writer thread failed: ${e.message}`));
+    worker.on('exit', (code) => {
       if (this.terminating) return;
       this.accepting = false;
       this.onClosed?.(false);
       opts.log.error(`click writer thread exited (code ${code}); ${this.unstored} clicks were not stored`);
     });
+    return worker;
   }
 
   get pending(): number {
@@ -191,7 +199,7 @@ class SqliteClickWorker implements ClickRecorder {
   }
 
   private post(msg: ToClickWorker): void {
-    this.worker.postMessage(msg);
+    this.thread().postMessage(msg);
   }
 
   start(): void {}
@@ -200,12 +208,14 @@ class SqliteClickWorker implements ClickRecorder {
     if (!this.accepting) return this.unstored === 0;
     this.accepting = false;
     this.handOver();
+    const worker = this.worker;
+    if (!worker) return true;
     const drained = await new Promise<boolean>((resolve) => {
       this.onClosed = resolve;
       this.post({ close: timeoutMs });
     });
     this.terminating = true;
-    await this.worker.terminate();
+    await worker.terminate();
     return drained;
   }
 }

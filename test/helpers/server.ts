@@ -23,7 +23,7 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(
   opts: { driver?: DbDriver; env?: Record<string, string>; start?: StartOptions } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase(opts.driver ?? 'sqlite3');
+  const database = await createTestDatabase(opts.driver ?? 'sqlite3', { migrated: true });
   const cwd = mkdtempSync(join(tmpdir(), 'joe-links-cwd-'));
   const config = loadConfig({
     cwd,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Type } from '@sinclair/typebox';
 import { isSlugShaped, RESERVED_SLUGS } from '../../src/domain/slug.js';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -42,5 +43,39 @@ describe('route priority', () => {
     const ready = await get(`${s.url}/readyz`);
     assert.equal(ready.status, 200);
     assert.equal((await get(`${s.url}/healthz`, {}, 'HEAD')).status, 200);
+  });
+});
+
+describe('response serializers', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({
+      env: { JOE_API_RATE_LIMIT: '0' },
+      start: {
+        extend: {
+          api: (api) =>
+            api.get(
+              '/serializer-probe',
+              { schema: { response: { 200: Type.Object({ shown: Type.String() }, { additionalProperties: false }) } } },
+              async () => ({ shown: 'yes', secret: 'never sent' }),
+            ),
+        },
+      },
+    });
+  });
+  after(async () => s.stop());
+
+  test('every route’s response schemas compile (they are compiled at first use, so a bad one would hide until then)', () => {
+    assert.doesNotThrow(() => s.app.compileSerializers());
+  });
+
+  test('a response is serialised through its schema at the first answer and every one after: no other field leaves', async () => {
+    const user = await s.store.users.create({ email: `serial-${process.pid}@example.test`, displayName: 'Serial' });
+    const { plaintext } = await s.store.tokens.create(user.id, 'serial');
+    for (let i = 0; i < 2; i++) {
+      const r = await get(`${s.url}/api/v1/serializer-probe`, { authorization: `Bearer ${plaintext}` });
+      assert.equal(r.status, 200);
+      assert.equal(await r.text(), '{"shown":"yes"}');
+    }
   });
 });

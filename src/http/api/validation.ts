@@ -147,10 +147,12 @@ export function apiValidatorCompiler(instance: FastifyInstance): FastifySchemaCo
     if (!isTypeBox(target)) {
       throw new Error(`${method} ${url}: ${part} schemas of /api/v1 routes must be TypeBox schemas (or references to named ones)`);
     }
-    const check = TypeCompiler.Compile(target, named);
+    // Compiled at the route's first request, as its response serializers are (http/serializers.ts).
+    let compiled: ReturnType<typeof TypeCompiler.Compile> | undefined;
     const properties = (target as { properties?: Record<string, Record<PropertyKey, unknown>> }).properties ?? {};
     const fields = Object.keys(properties).filter((k) => properties[k]?.[OPAQUE] !== true);
     return (value: unknown) => {
+      const check = (compiled ??= TypeCompiler.Compile(target, named));
       if (!check.Check(value)) {
         const first = check.Errors(value).First();
         return { error: new AppError('BAD_REQUEST', first ? describeValidationError(first, part) : PREFIX[part]) };
