@@ -1,11 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
-
-export const SESSION_COOKIE = 'session';
-
-/** A session token is 32 random bytes, base64url: anything else is not worth a query. */
-const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+import { sessionToken } from './cookies.js';
 
 const cache = new WeakMap<FastifyRequest, Promise<CurrentSession>>();
 /** The same answer once known, for handlers behind a guard that need it synchronously. */
@@ -21,13 +17,9 @@ export interface CurrentSession {
 
 const ANONYMOUS: CurrentSession = { token: null, user: null, orphaned: false };
 
-function readCookie(req: FastifyRequest, name: string): string | undefined {
-  return (req.cookies as Record<string, string | undefined> | undefined)?.[name];
-}
-
 async function load(req: FastifyRequest, store: Pick<Store, 'sessions' | 'users'>): Promise<CurrentSession> {
-  const token = readCookie(req, SESSION_COOKIE);
-  if (!token || !SESSION_TOKEN.test(token)) return ANONYMOUS;
+  const token = sessionToken(req.headers.cookie);
+  if (token === null) return ANONYMOUS;
   const data = await store.sessions.get(token);
   if (!data) return ANONYMOUS;
   const user = await store.users.findById(data.userId);

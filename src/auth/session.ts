@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
-import { authCookieAttributes, clearAuthCookie, readCookie } from './cookies.js';
-import { SESSION_COOKIE, setCurrentSession } from './currentUser.js';
-import { isRandomTokenShaped, randomToken } from '../domain/secrets.js';
+import { authCookieAttributes, clearAuthCookie, SESSION_COOKIE, sessionToken } from './cookies.js';
+import { setCurrentSession } from './currentUser.js';
+import { randomToken } from '../domain/secrets.js';
 
 /**
  * Starting and ending browser sessions (docs/auth.md#sessions). Every sign-in path —
@@ -20,8 +20,8 @@ export interface SessionDeps {
 
 export async function startSession(deps: SessionDeps, req: FastifyRequest, reply: FastifyReply, user: User): Promise<string> {
   const { store, config } = deps;
-  const previous = readCookie(req, SESSION_COOKIE);
-  if (previous && isRandomTokenShaped(previous)) await store.sessions.delete(previous);
+  const previous = sessionToken(req.headers.cookie);
+  if (previous !== null) await store.sessions.delete(previous);
   const token = randomToken();
   const now = store.now();
   await store.sessions.create(token, { userId: user.id, role: user.role, createdAt: now }, now + config.sessionLifetimeMs);
@@ -33,8 +33,8 @@ export async function startSession(deps: SessionDeps, req: FastifyRequest, reply
 
 /** Deletes the session row the request carries (if any) and clears the cookie. */
 export async function endSession(deps: SessionDeps, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const token = readCookie(req, SESSION_COOKIE);
-  if (token && isRandomTokenShaped(token)) await deps.store.sessions.delete(token);
+  const token = sessionToken(req.headers.cookie);
+  if (token !== null) await deps.store.sessions.delete(token);
   clearAuthCookie(reply, deps.config, SESSION_COOKIE);
   setCurrentSession(req, { token: null, user: null, orphaned: false });
 }

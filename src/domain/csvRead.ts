@@ -1,10 +1,17 @@
+import { CsvError, Parser, type Info, type Options } from 'csv-parse';
+import { parse as parseWhole } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+
 /**
- * An RFC 4180 CSV reader for `joe-links links import`. Fields are separated
- * by commas and records by CRLF or LF; a field in double quotes may hold
- * commas, line breaks and doubled quotes (`""` is one `"`). It is strict
- * where guessing would silently corrupt data: a quote inside an unquoted
- * field, text after a closing quote, or a quote left open at the end of the
- * file is an error naming the line, never a best-effort parse.
+ * The CSV reader of every CSV import (`joe-links links import`, the import
+ * page and `POST /api/v1/links/import`), on csv-parse. RFC 4180: fields are
+ * separated by commas and records by CRLF, LF or a lone CR; a field in double
+ * quotes may hold commas, line breaks and doubled quotes (`""` is one `"`).
+ * It is strict where guessing would silently corrupt data: a quote inside an
+ * unquoted field, text after a closing quote, or a quote left open at the end
+ * of the file is an error naming the line, never a best-effort parse. Rows
+ * may differ in their number of fields (the formats refuse such a row on its
+ * own), and empty lines are no records.
  */
 
 export class CsvSyntaxError extends Error {
@@ -23,111 +30,141 @@ export interface CsvRecord {
   fields: string[];
 }
 
-export function* readCsv(text: string): Generator<CsvRecord> {
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  const n = text.length;
-  while (i < n) {
-    const start = line;
-    const fields: string[] = [];
-    let quoted = false;
-    // One record: fields until an unquoted line break or the end of the text.
-    for (;;) {
-      let value = '';
-      if (text[i] === '"') {
-        quoted = true;
-        i++;
-        for (;;) {
-          if (i >= n) throw new CsvSyntaxError('quoted field is not closed', start);
-          const c = text[i]!;
-          if (c === '"') {
-            if (text[i + 1] === '"') {
-              value += '"';
-              i += 2;
-              continue;
-            }
-            i++;
-            break;
-          }
-          if (c === '\n') line++;
-          value += c;
-          i++;
-        }
-        if (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') {
-          throw new CsvSyntaxError('unexpected text after a closing quote', line);
-        }
-      } else {
-        const from = i;
-        while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') {
-          if (text[i] === '"') throw new CsvSyntaxError('a field containing " must be quoted (and the quote doubled)', line);
-          i++;
-        }
-        value = text.slice(from, i);
-      }
-      fields.push(value);
-      if (i < n && text[i] === ',') {
-        i++;
-        continue;
-      }
-      break;
+const OPTIONS = {
+  bom: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+  relax_column_count: true,
+  skip_empty_lines: true,
+} satisfies Options;
+
+/** What each of the parser's syntax errors means to someone fixing the file. */
+const MESSAGES: Partial<Record<string, string>> = {
+  CSV_QUOTE_NOT_CLOSED: 'quoted field is not closed',
+  CSV_INVALID_CLOSING_QUOTE: 'unexpected text after a closing quote',
+  INVALID_OPENING_QUOTE: 'a field containing " must be quoted (and the quote doubled)',
+};
+
+/**
+ * The line numbers of one parse. csv-parse's own line count (`info.lines`)
+ * is where a record ends, and it counts every CR inside a quoted field as a
+ * line of its own (a CRLF there as two), so a file with such a field would
+ * be numbered wrongly from there on. Lines are counted here instead: a record
+ * starts on the line after the previous one ended, past the empty lines the
+ * parser skipped in between, and ends as many lines further as its fields
+ * hold LFs (only a quoted field can hold one).
+ */
+class LineCounter {
+  /** The line the last record ended on; 0 before the first. */
+  private end = 0;
+  /** The parser's line count and skipped empty lines as of that record. */
+  private parserLines = 0;
+  private emptyLines = 0;
+
+  record(fields: string[], info: Info): CsvRecord {
+    const line = this.end + 1 + (info.empty_lines - this.emptyLines);
+    let breaks = 0;
+    for (const field of fields) {
+      for (let i = field.indexOf('\n'); i !== -1; i = field.indexOf('\n', i + 1)) breaks++;
     }
-    // The line break ending the record: CRLF, LF, or a lone CR.
-    if (text[i] === '\r') i++;
-    if (text[i] === '\n') i++;
-    line++;
-    // An empty line is no record (a file may end with blank lines).
-    if (fields.length === 1 && fields[0] === '' && !quoted) continue;
-    yield { line: start, fields };
+    this.end = line + breaks;
+    this.parserLines = info.lines;
+    this.emptyLines = info.empty_lines;
+    return { line, fields };
   }
+
+  /**
+   * The error as our CsvSyntaxError. An unclosed quote names the line its
+   * record starts on (the parser only notices at the end of the file); any
+   * other error names the line the parser was on, counted from the start of
+   * the broken record (exact unless that record has a CR in a quoted field
+   * before the error).
+   */
+  error(e: CsvError): CsvSyntaxError {
+    const skipped = Number(e.empty_lines) - this.emptyLines;
+    const start = this.end + 1 + skipped;
+    const into = Math.max(0, Number(e.lines) - (this.parserLines + 1 + skipped));
+    return new CsvSyntaxError(MESSAGES[e.code] ?? e.message, e.code === 'CSV_QUOTE_NOT_CLOSED' ? start : start + into);
+  }
+}
+
+/** The records of a whole text; a syntax error is thrown after the records before it. */
+export function* readCsv(text: string): Generator<CsvRecord> {
+  const lines = new LineCounter();
+  const records: CsvRecord[] = [];
+  let failure: unknown;
+  try {
+    // Each record is taken as the parser makes it, so those before an error are kept.
+    parseWhole(text, {
+      ...OPTIONS,
+      on_record: (fields: string[], info) => {
+        records.push(lines.record(fields, info));
+        return null;
+      },
+    });
+  } catch (e) {
+    failure = e instanceof CsvError ? lines.error(e) : e;
+  }
+  yield* records;
+  if (failure !== undefined) throw failure;
 }
 
 /** Quotes a field when RFC 4180 requires it (the inverse of `readCsv` for one field). */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  return stringify([[value]], { eof: false, quote_record_delimiter: true });
 }
 
 /**
  * readCsv over text arriving in chunks (an upload or a file read piece by
- * piece): only the records not yet complete are held, never the whole file.
- * A record ends at a line break outside quotes; each run of complete records
- * is read by readCsv, with its line numbers counted from the start of the file.
+ * piece), on csv-parse's stream parser: each chunk is parsed as it arrives
+ * and its complete records are handed on before the next chunk is read, so
+ * only an unfinished record is ever held, never the whole file.
  */
 export async function* readCsvChunks(chunks: AsyncIterable<string>): AsyncGenerator<CsvRecord> {
-  let pending = '';
-  let scanned = 0;
-  let inQuotes = false;
-  let linesBefore = 0;
-  for await (const chunk of chunks) {
-    pending += chunk;
-    let boundary = -1;
-    for (let i = scanned; i < pending.length; i++) {
-      const c = pending.charCodeAt(i);
-      // A doubled quote toggles twice, so the parity still says whether a field is open.
-      if (c === 0x22) inQuotes = !inQuotes;
-      else if (c === 0x0a && !inQuotes) boundary = i;
-    }
-    scanned = pending.length;
-    if (boundary === -1) continue;
-    const complete = pending.slice(0, boundary + 1);
-    pending = pending.slice(boundary + 1);
-    scanned = pending.length;
-    yield* offsetLines(complete, linesBefore);
-    linesBefore += countLineBreaks(complete);
-  }
-  if (pending !== '') yield* offsetLines(pending, linesBefore);
-}
-
-function* offsetLines(text: string, linesBefore: number): Generator<CsvRecord> {
+  const lines = new LineCounter();
+  let ready: CsvRecord[] = [];
+  const parser = new Parser({
+    ...OPTIONS,
+    // Records are collected here rather than read from the stream: a stream that
+    // fails drops what it had buffered, and the records before an error count.
+    on_record: (fields: string[], info) => {
+      ready.push(lines.record(fields, info));
+      return null;
+    },
+  });
+  // Failures reach the write and end callbacks below; the event would otherwise be unhandled.
+  parser.on('error', () => {});
+  const feed = (chunk: string | null) =>
+    new Promise<void>((resolve, reject) => {
+      const done = (e?: Error | null) => (e ? reject(e) : resolve());
+      if (chunk === null) parser.end(done);
+      else parser.write(chunk, done);
+    });
+  const take = (): CsvRecord[] => {
+    const out = ready;
+    ready = [];
+    return out;
+  };
+  // The parser is handed UTF-8: a chunk cut between the halves of a surrogate
+  // pair keeps its high half back for the next one, or both halves would be lost.
+  let held = '';
   try {
-    for (const r of readCsv(text)) yield { line: r.line + linesBefore, fields: r.fields };
+    for await (const piece of chunks) {
+      let chunk = held + piece;
+      const last = chunk.charCodeAt(chunk.length - 1);
+      held = last >= 0xd800 && last <= 0xdbff ? chunk.slice(-1) : '';
+      if (held !== '') chunk = chunk.slice(0, -1);
+      if (chunk === '') continue;
+      await feed(chunk);
+      yield* take();
+    }
+    if (held !== '') await feed(held);
+    await feed(null);
+    yield* take();
   } catch (e) {
-    if (e instanceof CsvSyntaxError) throw new CsvSyntaxError(e.message.replace(/^line \d+: /, ''), e.line + linesBefore);
-    throw e;
+    if (!(e instanceof CsvError)) throw e;
+    yield* take();
+    throw lines.error(e);
+  } finally {
+    parser.destroy();
   }
-}
-
-function countLineBreaks(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }

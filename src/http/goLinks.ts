@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SESSION_COOKIE } from '../auth/currentUser.js';
+import { sessionToken } from '../auth/cookies.js';
 import { proxiedEmail } from '../auth/webSession.js';
 import type { Config } from '../config.js';
 import { clientIp } from '../domain/clientIp.js';
-import { isRandomTokenShaped } from '../domain/secrets.js';
 import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver, ViewerSource } from '../resolve/resolver.js';
 import type { Clock } from '../store/types.js';
@@ -22,20 +21,6 @@ export interface GoLinkDeps {
   closing(): boolean;
   /** The first path segments the router owns; their requests go to Fastify untouched. */
   routedSegments(): ReadonlySet<string>;
-}
-
-/** The `session` cookie's token, as the cookie parser would read it (first occurrence wins). */
-export function sessionToken(header: string | undefined): string | null {
-  if (header === undefined || !header.includes(`${SESSION_COOKIE}=`)) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
-    let value = part.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    // Anything but a session token's shape is not worth a query.
-    return isRandomTokenShaped(value) ? value : null;
-  }
-  return null;
 }
 
 /** The click a redirect of a link stores: the link, the visitor, where the request came from, when. */

@@ -1,7 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { decodeClickCursor, encodeClickCursor, type ClickPosition } from '../domain/clickCursor.js';
-import { ClickCsvEncoder } from '../domain/csv.js';
+import { ClickCsvEncoder, type ExportClick } from '../domain/csv.js';
 import { AppError } from '../domain/errors.js';
 import { clickRange, keysetBatches, positionOf, type ClicksEb } from './clickKeyset.js';
 
@@ -122,17 +122,20 @@ async function* csvRows(
     w.start,
   );
   for await (const rows of batches) {
-    let chunk = '';
+    // One batch is encoded in one call, and is one chunk of the response.
+    const clicks: ExportClick[] = [];
+    let done = false;
     for (const r of rows) {
       const t = Number(r.clicked_at);
       // Rows tied with the end position but after it belong to the next response.
       if ((t === end.clickedAt && r.id > end.id) || emitted >= w.cap) {
-        if (chunk) yield chunk;
-        return;
+        done = true;
+        break;
       }
-      chunk += encoder.line({ clickedAt: t, referrer: r.referrer, userAgent: r.user_agent, userId: r.user_id, userName: r.display_name });
+      clicks.push({ clickedAt: t, referrer: r.referrer, userAgent: r.user_agent, userId: r.user_id, userName: r.display_name });
       emitted++;
     }
-    yield chunk;
+    if (clicks.length > 0 || !done) yield encoder.lines(clicks);
+    if (done) return;
   }
 }

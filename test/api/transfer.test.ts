@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
-import { csvField, CsvSyntaxError, readCsv } from '../../src/domain/csvRead.js';
+import { csvField, CsvSyntaxError, readCsv, readCsvChunks, type CsvRecord } from '../../src/domain/csvRead.js';
 import { parseLinksCsv } from '../../src/domain/linkRecords.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
@@ -40,6 +40,48 @@ describe('CSV reading (RFC 4180)', () => {
     fails('a,b\n"open,2', 2, /not closed/);
     fails('a,b\n"x"y,2', 2, /after a closing quote/);
     fails('a,b\nsay "hi",2', 2, /must be quoted/);
+  });
+
+  test('a line break inside a quoted field is one line, CRLF or LF, for the records and errors after it', () => {
+    // Spreadsheets write CRLF between rows and often inside a cell too.
+    const text = 'slug,description\r\na,"two\r\nlines"\r\n\r\nb,"three\nmore\r\nlines"\r\nc,x\r\n';
+    assert.deepEqual(
+      [...readCsv(text)].map((r) => r.line),
+      [1, 2, 5, 8],
+    );
+    assert.throws(
+      () => [...readCsv(`${text}d,"open\r\n`)],
+      (e: unknown) => e instanceof CsvSyntaxError && e.line === 9 && /not closed/.test(e.message),
+    );
+    assert.throws(
+      () => [...readCsv(`${text}d,say "hi"\r\n`)],
+      (e: unknown) => e instanceof CsvSyntaxError && e.line === 9 && /must be quoted/.test(e.message),
+    );
+  });
+
+  test('read in chunks cut anywhere, a file gives the records and the error it gives read whole', async () => {
+    const unit = fc.constantFrom('a', ',', '"', '""', '\n', '\r\n', '\r', ' ', 'é', '🎉', '\uFEFF');
+    const outcome = async (records: AsyncIterable<CsvRecord> | Iterable<CsvRecord>) => {
+      const out: unknown[] = [];
+      try {
+        for await (const r of records) out.push(r);
+      } catch (e) {
+        if (!(e instanceof CsvSyntaxError)) throw e;
+        out.push({ line: e.line, error: e.message });
+      }
+      return out;
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit, maxLength: 40 }), fc.uniqueArray(fc.nat(80), { maxLength: 5 }), async (text, cuts) => {
+        const at = [0, ...cuts.filter((c) => c < text.length).sort((x, y) => x - y), text.length];
+        // Cuts fall between UTF-16 units, so a chunk may end inside a surrogate pair.
+        async function* chunks() {
+          for (let i = 1; i < at.length; i++) yield text.slice(at[i - 1], at[i]);
+        }
+        assert.deepEqual(await outcome(readCsvChunks(chunks())), await outcome(readCsv(text)));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('any table survives quoting and reading back', () => {

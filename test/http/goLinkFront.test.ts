@@ -109,6 +109,28 @@ describe('the go-link front', () => {
     await eventually(async () => (await clickRows('docs')).length === before + 2);
   });
 
+  test('the front and the pages read the same session from any Cookie header', async () => {
+    const token = aliceCookie.slice('session='.length);
+    const stranger = 'A'.repeat(43);
+    const cases: Array<[string, boolean]> = [
+      [aliceCookie, true],
+      [`theme=dark; ${aliceCookie}`, true],
+      [`_ga=GA1.1.1234567890.1700000000; consent=groups%3DC0001%253A1; ${aliceCookie}; cf_clearance=x-1-0`, true],
+      [`${aliceCookie}; session=${stranger}`, true],
+      [`session=${stranger}; ${aliceCookie}`, false],
+      [`session="${token}"`, false],
+      [`session; =;=; ${aliceCookie}`, true],
+      [`sessions=${token}`, false],
+      ['session=%E0%A4%A; theme=%ZZ', false],
+    ];
+    for (const [cookie, signedIn] of cases) {
+      const secure = await get(`${s.url}/vault`, { cookie });
+      assert.equal(secure.headers.get('location'), signedIn ? 'https://vault.test/' : '/auth/login?return_url=%2Fvault', cookie);
+      const page = await get(`${s.url}/dashboard`, { cookie });
+      assert.equal(page.status, signedIn ? 200 : 302, `page: ${cookie}`);
+    }
+  });
+
   test('private links resolve for anyone; secure ones send a stranger to sign in', async () => {
     assert.equal((await get(`${s.url}/unlisted`)).headers.get('location'), 'https://unlisted.test/');
     const secure = await get(`${s.url}/vault`);

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, mock, test } from 'node:test';
+import fc from 'fast-check';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { signWebhook } from '../../src/domain/webhooks.js';
 import { asUser } from '../../src/links/index.js';
 import { announceExpiries, healthChangeRecorder } from '../../src/notify/lifecycle.js';
@@ -26,17 +28,38 @@ interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** What the Standard Webhooks library said on receipt (its clock at the server's): 'verified' or its error. */
+  library: string;
+}
+
+interface Receiver {
+  url: string;
+  got: Received[];
+  answer: number[];
+  /** The endpoint's secret once registered; each request is then checked with it on receipt. */
+  secret: string | null;
+  close(): Promise<void>;
 }
 
 /** A receiver answering each request with the next status of its script (200 once it runs out). */
-async function receiver(): Promise<{ url: string; got: Received[]; answer: number[]; close(): Promise<void> }> {
+async function receiver(serverNow: () => number = Date.now): Promise<Receiver> {
   const got: Received[] = [];
   const answer: number[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      got.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const body = Buffer.concat(chunks).toString('utf8');
+      let library = 'no secret';
+      if (hook.secret !== null) {
+        try {
+          libraryVerify(hook.secret, req.headers, body, serverNow());
+          library = 'verified';
+        } catch (e) {
+          library = (e as Error).message;
+        }
+      }
+      got.push({ path: req.url ?? '', headers: req.headers, body, library });
       const status = answer.shift() ?? 200;
       if (status >= 300 && status < 400) res.setHeader('location', '/elsewhere');
       res.statusCode = status;
@@ -45,7 +68,14 @@ async function receiver(): Promise<{ url: string; got: Received[]; answer: numbe
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/hook`, got, answer, close: () => new Promise((r) => server.close(() => r())) };
+  const hook: Receiver = {
+    url: `http://127.0.0.1:${port}/hook`,
+    got,
+    answer,
+    secret: null,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+  return hook;
 }
 
 /** Standard Webhooks verification, written from the spec and not from the server's code. */
@@ -63,10 +93,45 @@ function verify(secret: string, headers: http.IncomingHttpHeaders, body: string)
     });
 }
 
+/**
+ * The same check by the Standard Webhooks reference library, as a receiver
+ * would run it. It refuses a timestamp more than five minutes from its own
+ * clock, so its clock is set to the server's for the call.
+ */
+function libraryVerify(secret: string, headers: http.IncomingHttpHeaders, body: string, serverNow: number, jsonParse = true): unknown {
+  const signed = {
+    'webhook-id': String(headers['webhook-id']),
+    'webhook-timestamp': String(headers['webhook-timestamp']),
+    'webhook-signature': String(headers['webhook-signature']),
+  };
+  mock.timers.enable({ apis: ['Date'], now: serverNow });
+  try {
+    return new Webhook(secret).verify(body, signed, { jsonParse });
+  } finally {
+    mock.timers.reset();
+  }
+}
+
 test('signatures match the Standard Webhooks test vector', () => {
   assert.equal(
     signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
     'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+  );
+});
+
+test('the Standard Webhooks library signs alike and accepts what we sign, for any message', () => {
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const library = new Webhook(secret);
+  fc.assert(
+    fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 1_000_000_000, max: 4_000_000_000 }), (body, ts) => {
+      const id = `msg_${ts.toString(16)}`;
+      const signature = signWebhook(secret, id, ts, body);
+      assert.equal(signature, library.sign(id, new Date(ts * 1000), body));
+      const headers = { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signature };
+      assert.doesNotThrow(() => libraryVerify(secret, headers, body, ts * 1000, false));
+      assert.throws(() => libraryVerify(secret, headers, `${body} `, ts * 1000, false), WebhookVerificationError);
+    }),
+    { numRuns: 200 },
   );
 });
 
@@ -76,7 +141,7 @@ for (const driver of ALL_DRIVERS) {
     let admin: Actor;
     let user: Actor;
     let dispatcher: OutboxDispatcher;
-    const hooks: Array<Awaited<ReturnType<typeof receiver>>> = [];
+    const hooks: Receiver[] = [];
     const clock = { now: Date.UTC(2026, 4, 4, 10, 0, 0) };
     let n = 0;
 
@@ -94,17 +159,26 @@ for (const driver of ALL_DRIVERS) {
       await s?.stop();
       for (const h of hooks) await h.close();
     });
+    /** Every request a test's receivers got passes the Standard Webhooks library too, checked once. */
+    const checked = new WeakSet<Received>();
+    afterEach(() => {
+      for (const g of hooks.flatMap((h) => h.got).filter((g) => !checked.has(g))) {
+        checked.add(g);
+        assert.equal(g.library, 'verified', `the Standard Webhooks library on ${g.headers['webhook-id']}`);
+      }
+    });
 
     /** A fresh receiver registered for `events`; earlier endpoints are removed so each test sees only its own. */
     const register = async (events: string[] = ['*'], extra: Record<string, unknown> = {}) => {
       for (const h of (await call(s, 'GET', '/api/v1/admin/webhooks', { as: admin })).body.webhooks) {
         await call(s, 'DELETE', `/api/v1/admin/webhooks/${h.id}`, { as: admin });
       }
-      const r = await receiver();
+      const r = await receiver(() => clock.now);
       hooks.push(r);
       const created = await call(s, 'POST', '/api/v1/admin/webhooks', { as: admin, body: { url: r.url, events, ...extra } });
       assert.equal(created.status, 201, created.text);
-      return { ...r, id: created.body.id as string, secret: created.body.secret as string };
+      r.secret = created.body.secret as string;
+      return { ...r, id: created.body.id as string, secret: r.secret };
     };
     const newLink = () => s.links.create(asUser(user.user), { slug: `wh-${++n}-${process.pid}`, url: 'https://dest.example.test/' });
     const deliveries = async (id: string) =>
@@ -172,6 +246,11 @@ for (const driver of ALL_DRIVERS) {
         assert.equal(got.headers['webhook-timestamp'], String(Math.floor(clock.now / 1000)));
         assert.ok(verify(hook.secret, got.headers, got.body), 'signature does not verify');
         assert.ok(!verify(hook.secret, got.headers, got.body.replace('"link.', '"lonk.')), 'a changed body verifies');
+        assert.deepEqual(libraryVerify(hook.secret, got.headers, got.body, clock.now), JSON.parse(got.body));
+        assert.throws(
+          () => libraryVerify(hook.secret, got.headers, got.body.replace('"link.', '"lonk.'), clock.now),
+          WebhookVerificationError,
+        );
       }
       const body = JSON.parse(updated!.body);
       assert.equal(body.type, 'link.updated');
@@ -248,6 +327,7 @@ for (const driver of ALL_DRIVERS) {
       assert.equal(hook.got[8]!.headers['webhook-id'], d.message_id);
       assert.equal(hook.got[8]!.body, hook.got[0]!.body);
       assert.ok(verify(hook.secret, hook.got[8]!.headers, hook.got[8]!.body));
+      assert.doesNotThrow(() => libraryVerify(hook.secret, hook.got[8]!.headers, hook.got[8]!.body, clock.now));
       assert.equal((await deliveries(hook.id))[0].status, 'delivered');
       const other = await register(['link.created']);
       assert.equal((await call(s, 'POST', `/api/v1/admin/webhooks/${other.id}/deliveries/${d.id}/redeliver`, { as: admin })).status, 404);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { clearAuthCookie } from '../../auth/cookies.js';
-import { currentSession, SESSION_COOKIE, setCurrentSession } from '../../auth/currentUser.js';
+import { clearAuthCookie, SESSION_COOKIE } from '../../auth/cookies.js';
+import { currentSession, setCurrentSession } from '../../auth/currentUser.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/index.js';
 import { Forbidden } from '../../views/pages/errors.js';

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readCookie } from '../../auth/cookies.js';
-import { SESSION_COOKIE } from '../../auth/currentUser.js';
+import { sessionToken } from '../../auth/cookies.js';
 import { signInByProxy, type WebSessionDeps } from '../../auth/webSession.js';
 import { dropOrphanedSession } from './guards.js';
 
@@ -26,7 +25,7 @@ export function forwardAuthHook(deps: WebSessionDeps) {
 export function vanishedUserHook(deps: WebSessionDeps) {
   return async function dropVanishedUser(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     // Anonymous requests cost no query.
-    if (readCookie(req, SESSION_COOKIE) === undefined) return undefined;
+    if (sessionToken(req.headers.cookie) === null) return undefined;
     return (await dropOrphanedSession(deps, req, reply)) ?? undefined;
   };
 }
