@@ -1,24 +1,34 @@
 #!/usr/bin/env node
-// Runs the test files under test/ (node:test through tsx), each in a process
-// of its own, several at a time; prints each file as it finishes
-// ("file N of M") and ends with the totals and the slowest files.
+// Runs the test files under test/ (node:test), each in a process of its own,
+// several at a time; prints each file as it finishes ("file N of M") and ends
+// with the totals and the slowest files.
 // Usage: node scripts/test.mjs [path-substring ...]
+//
+// The processes run copies of src/ and test/ compiled by esbuild into
+// dist/test-build/ (the same transform tsx applies): loading TypeScript
+// through tsx's hooks cost each process about a second of CPU, for about 160
+// processes. A test file also runs on its own with
+// `node --import tsx --test test/…/x.test.ts`.
 //
 // JOE_TEST_CONCURRENCY: files at a time (default: cores + 1, since a file
 // spends much of its time waiting on a database or a browser).
 // JOE_TEST_TIMEOUT_MS: a file still running after this long fails and is ended.
+// JOE_TEST_VERBOSE: print the output of passing files too.
 // JOE_TEST_PG_DSN / JOE_TEST_MYSQL_DSN: see test/helpers/databases.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { build as esbuild } from 'esbuild';
 
-function collect(dir) {
+const COMPILED = join('dist', 'test-build');
+
+function collect(dir, test = /\.test\.tsx?$/) {
   const out = [];
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...collect(p));
-    else if (/\.test\.tsx?$/.test(name)) out.push(p);
+    if (statSync(p).isDirectory()) out.push(...collect(p, test));
+    else if (test.test(name)) out.push(p);
   }
   return out;
 }
@@ -27,6 +37,26 @@ function collect(dir) {
 // link to hashed CSS/JS, so browser tests see real styles.
 const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+
+// The sources as tsx would run them (tsconfig.json: ES2022 modules, Preact's JSX), with
+// linked source maps for stack traces (scripts/test-source-maps.mjs).
+rmSync(COMPILED, { recursive: true, force: true });
+await esbuild({
+  // The extension's scripts too: its tests import them by relative path.
+  entryPoints: [...collect('src', /\.tsx?$/), ...collect('test', /\.tsx?$/), ...collect('integrations', /\.js$/)].filter(
+    (f) => !f.endsWith('.d.ts'),
+  ),
+  outdir: COMPILED,
+  outbase: '.',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+const compiled = (file) => join(COMPILED, file.replace(/\.tsx?$/, '.js'));
 
 const filters = process.argv.slice(2);
 const files = collect('test').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
@@ -55,7 +85,7 @@ const started = Date.now();
 function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', file], {
+    const child = spawn(process.execPath, ['--import', './scripts/test-source-maps.mjs', '--test-reporter=spec', compiled(file)], {
       env: { ...process.env, NODE_ENV: 'test', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CLI_ARGS } from './helpers/cli.js';
 import { describeEachDatabase } from './helpers/databases.js';
+import { IMPORT_FIXTURES } from './helpers/paths.js';
 
 /**
  * `joe-links links import` with other tools' files, on every database: the
@@ -14,7 +15,7 @@ import { describeEachDatabase } from './helpers/databases.js';
  * run that changes nothing.
  */
 
-const FIXTURES = new URL('./fixtures/imports/', import.meta.url);
+const FIXTURES = IMPORT_FIXTURES;
 
 describeEachDatabase('joe-links links import from other tools', (ctx) => {
   let dir: string;

@@ -6,6 +6,7 @@ import type { DbDriver } from '../../src/config.js';
 import { IMPORT_MAX_BYTES } from '../../src/http/importUpload.js';
 import type { TestServer } from '../helpers/server.js';
 import { actor, assertError, call, snapshot, startApi, type Actor, type ApiResponse } from './support.js';
+import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 /**
  * `POST /api/v1/links/import` on every database: the body is the file, the
@@ -20,7 +21,7 @@ const DRIVERS: Array<[DbDriver, string | undefined]> = [
   ['mysql', 'JOE_TEST_MYSQL_DSN'],
 ];
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(name, IMPORT_FIXTURES), 'utf8');
 
 /** A raw upload, so a test controls the bytes, the chunking and the declared length. */
 function upload(

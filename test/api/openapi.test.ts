@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ERROR_STATUS } from '../../src/domain/errors.js';
 import { formatOpenApiDocument, generateOpenApiDocument } from '../../src/openapiDocument.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { startApi } from './support.js';
+import { ROOT } from '../helpers/paths.js';
 
-const COMMITTED = new URL('../../docs/openapi.json', import.meta.url);
+const COMMITTED = join(ROOT, 'docs', 'openapi.json');
 const TAG_GROUPS = [
   'Links',
   'Owners',

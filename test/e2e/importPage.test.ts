@@ -15,6 +15,7 @@ import {
   sidewaysOverflow,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 /**
  * The import page in Chromium, in both themes, at desktop width and on a
@@ -26,7 +27,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const THEMES = ['joe-light', 'joe-dark'] as const;
 const WIDTHS = [1280, 375] as const;
-const GOLINK = new URL('../fixtures/imports/golink.jsonl', import.meta.url).pathname;
+const GOLINK = new URL('golink.jsonl', IMPORT_FIXTURES).pathname;
 
 describe('the import page in a browser', { skip: chromiumSkip('import page') }, () => {
   let s: TestServer;

@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe } from 'node:test';
 import { createPool } from 'mysql2/promise';
 import pg from 'pg';
 import type { DbConfig, DbDriver } from '../../src/config.js';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
+import { ROOT } from '../../src/paths.js';
 import { createStore, type Store } from '../../src/store/index.js';
 
 /**
@@ -136,7 +136,7 @@ export async function createTestDatabase(driver: DbDriver, opts: { migrated?: bo
  * running at once agree on it.
  */
 
-const SCHEMA_SOURCES = fileURLToPath(new URL('../../src/db/', import.meta.url));
+const SCHEMA_SOURCES = join(ROOT, 'src', 'db') + '/';
 
 let schemaKeyMemo: string | undefined;
 function schemaKey(): string {

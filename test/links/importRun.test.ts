@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { asSystem, asUser, LinkService, type ImportRequest, type ImportRow, type LinkEvent } from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 /**
  * Importing whole files through the links layer on every database: the
@@ -12,7 +13,7 @@ import { describeEachDatabase } from '../helpers/databases.js';
  * the real run does, and a second run changing nothing.
  */
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(name, IMPORT_FIXTURES), 'utf8');
 
 async function* bytes(text: string, size = 1000): AsyncIterable<Uint8Array> {
   const all = Buffer.from(text, 'utf8');

@@ -296,7 +296,9 @@ describe('MCP endpoint: stateless across restarts', () => {
       const user = await first.store.users.create({ email: 'restart@example.test', displayName: 'Restart', role: 'user' });
       const { plaintext } = await first.store.tokens.create(user.id, 'restart');
       const port = new URL(first.url).port;
-      const client = await mcpClient({ url: first.url } as TestServer, plaintext);
+      // A new connection per call, as a client would make after the old one was closed under it:
+      // what is tested is that no server state outlives the restart.
+      const client = await mcpClient({ url: first.url } as TestServer, plaintext, { freshConnections: true });
       await ok(client, 'create_link', { slug: 'before-restart', url: 'https://e.test/a' });
       await first.close();
       second = await startServer(loadConfig({ cwd, env: env(`127.0.0.1:${port}`) }), { logger: false });

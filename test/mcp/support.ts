@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { TestServer } from '../helpers/server.js';
 import { call, type Actor, type ApiResponse } from '../api/support.js';
 
@@ -11,12 +12,21 @@ import { call, type Actor, type ApiResponse } from '../api/support.js';
 
 export const ACCEPT = 'application/json, text/event-stream';
 
-/** An initialised SDK client acting as `as` (an actor or a raw token string). */
-export async function mcpClient(s: TestServer, as: Actor | string): Promise<Client> {
+/**
+ * An initialised SDK client acting as `as` (an actor or a raw token string).
+ * `freshConnections`: every call on a connection of its own, for a client
+ * that must not depend on a socket a stopped server left behind.
+ */
+export async function mcpClient(s: TestServer, as: Actor | string, opts: { freshConnections?: boolean } = {}): Promise<Client> {
   const token = typeof as === 'string' ? as : as.token;
   const client = new Client({ name: 'joe-links-tests', version: '1.0.0' });
+  // undici: a pipelining of 0 turns keep-alive off.
+  const dispatcher = opts.freshConnections ? new Agent({ pipelining: 0 }) : undefined;
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      ...(dispatcher && { fetch: (url, init) => undiciFetch(url, { ...(init as object), dispatcher }) as never }),
+    }),
   );
   return client;
 }

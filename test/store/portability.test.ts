@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { ROOT } from '../helpers/paths.js';
 
 /**
  * The house rules of docs/server.md#databases that a reviewer could miss: no SQL
@@ -10,7 +10,6 @@ import { describe, test } from 'node:test';
  * no query building outside src/store/ and src/db/.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
 
 function sourceFiles(dir: string): string[] {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
+import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 /**
  * `/dashboard/links/import` over real HTTP: the page, a plain multipart post
@@ -11,7 +12,7 @@ import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type C
  * written.
  */
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(name, IMPORT_FIXTURES), 'utf8');
 
 async function post(
   s: TestServer,

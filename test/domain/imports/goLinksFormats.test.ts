@@ -7,8 +7,9 @@ import { jsonLines, linksCsv } from '../../../src/domain/imports/ours.js';
 import { detectFormat, formatNamed, IMPORT_FORMATS, SNIFF_BYTES } from '../../../src/domain/imports/registry.js';
 import { slash } from '../../../src/domain/imports/slash.js';
 import { trotto, trottoLink } from '../../../src/domain/imports/trotto.js';
+import { IMPORT_FIXTURES } from '../../helpers/paths.js';
 
-const FIXTURES = new URL('../../fixtures/imports/', import.meta.url);
+const FIXTURES = IMPORT_FIXTURES;
 const fixture = (name: string): string => readFileSync(new URL(name, FIXTURES), 'utf8');
 
 async function* chunked(text: string, size = 29): AsyncIterable<string> {

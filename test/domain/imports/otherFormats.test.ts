@@ -9,8 +9,9 @@ import { kuttJson } from '../../../src/domain/imports/kutt.js';
 import { shlinkCsv, shlinkJson } from '../../../src/domain/imports/shlink.js';
 import { looseTime } from '../../../src/domain/imports/table.js';
 import { yourlsCsv, yourlsJson } from '../../../src/domain/imports/yourls.js';
+import { IMPORT_FIXTURES } from '../../helpers/paths.js';
 
-const FIXTURES = new URL('../../fixtures/imports/', import.meta.url);
+const FIXTURES = IMPORT_FIXTURES;
 const fixture = (name: string): string => readFileSync(new URL(name, FIXTURES), 'utf8');
 
 /** The text in chunks of `size` characters, so a format meets rows split across chunk boundaries. */
