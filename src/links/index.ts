@@ -2,6 +2,7 @@ export { accessLink, isUuid, type Capability, type GrantedLink, type LinkAccess,
 export type { LinkAction, UserDeletion } from './accounts.js';
 export { actorViewer, asSystem, asUser, type Actor, type Surface } from './actor.js';
 export { LinkEventBus, type LinkEvent, type LinkEventKind, type LinkEventListener } from './events.js';
+export { createLinkService, type LinkServiceOptions } from './factory.js';
 export {
   HISTORY_KINDS,
   historyRecorder,
