@@ -24,7 +24,7 @@ import {
 import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
-import { firstNulKey, nulMessage, visibleNul } from './nulGuard.js';
+import { firstNulKey, nulMessage, visibleNul } from '../../domain/nul.js';
 import { isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import { field, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, sendWithToast, type WebDeps } from './support.js';
 
