@@ -6,7 +6,7 @@ import { connect, type Db } from './db/connect.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { Metrics } from './metrics.js';
 import { createClickRecorder } from './workers/clickSink.js';
-import { createLinkService, type LinkService } from './links/index.js';
+import { createLinkService, KeywordService, UserService, type LinkService } from './links/index.js';
 import { createLinkSuggestions } from './llm/index.js';
 import { Resolver } from './resolve/resolver.js';
 import { createStore, type Store } from './store/index.js';
@@ -69,6 +69,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       config,
       store,
       links,
+      users: new UserService(store),
+      keywords: new KeywordService(store),
       resolver: new Resolver(store),
       suggestions,
       metrics,

@@ -22,5 +22,7 @@ export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
 export type { ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';
 export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
 export * from './resource.js';
+export { KeywordService } from './keywords.js';
 export { LinkService } from './service.js';
+export { UserService, type NewAccount } from './users.js';
 export type { NewLink } from './writes.js';
