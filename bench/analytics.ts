@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connect, type Db } from '../src/db/connect.js';
 import { migrateUp } from '../src/db/migrate.js';
 import type { LinkClicksTable } from '../src/db/schema.js';
+import { dashboardScopeFor } from '../src/domain/statsScope.js';
 import { DAY_MS } from '../src/domain/timeseries.js';
 import { UA_MAX_RUNES, parseUserAgent } from '../src/domain/userAgent.js';
 import { createStore } from '../src/store/index.js';
@@ -284,10 +285,10 @@ export async function benchAnalytics(): Promise<AnalyticsFigures> {
       ['breakdowns_30d', () => a.breakdowns(w.hotLinkId, { days: 30 })],
       ['breakdowns_90d', () => a.breakdowns(w.hotLinkId, { days: 90 })],
       ['series_plus_breakdowns_90d', () => a.linkWindow(w.hotLinkId, { days: 90 })],
-      ['dashboard_all_week', () => a.dashboard(w.admin, { period: 'week', scope: 'all' })],
-      ['dashboard_all_month', () => a.dashboard(w.admin, { period: 'month', scope: 'all' })],
-      ['dashboard_mine_week', () => a.dashboard(w.owner, { period: 'week', scope: 'mine' })],
-      ['dashboard_mine_month', () => a.dashboard(w.owner, { period: 'month', scope: 'mine' })],
+      ['dashboard_all_week', () => a.dashboard({ period: 'week', scope: dashboardScopeFor(w.admin, 'all') })],
+      ['dashboard_all_month', () => a.dashboard({ period: 'month', scope: dashboardScopeFor(w.admin, 'all') })],
+      ['dashboard_mine_week', () => a.dashboard({ period: 'week', scope: dashboardScopeFor(w.owner, 'mine') })],
+      ['dashboard_mine_month', () => a.dashboard({ period: 'month', scope: dashboardScopeFor(w.owner, 'mine') })],
     ];
     const raw: Array<[string, number]> = [];
     for (const [name, fn] of reads) raw.push([name, await timeIt(fn)]);

@@ -18,7 +18,7 @@ import { registerSystemRoutes } from './http/system.js';
 import { sendMalformedUrlPage, webErrorHandler } from './http/web/errors.js';
 import { registerWeb } from './http/web/index.js';
 import { helmetOptions, precomputedHeaders, registerSecurityHeaders } from './http/web/security.js';
-import type { LinkService } from './links/index.js';
+import type { KeywordService, LinkService, UserService } from './links/index.js';
 import type { Resolver } from './resolve/resolver.js';
 import type { LinkSuggestions } from './llm/index.js';
 import type { Metrics } from './metrics.js';
@@ -39,6 +39,10 @@ export interface AppDeps {
   config: Config;
   store: Store;
   links: LinkService;
+  /** Accounts added and roles set by hand (web admin, REST). */
+  users: UserService;
+  /** Root-forward keywords (web admin, REST, MCP). */
+  keywords: KeywordService;
   /** The one go-link resolver, shared by the front and the web layer's catch-all. */
   resolver: Resolver;
   /** LLM link suggestions, shared by REST and MCP; null when no provider is configured. */

@@ -9,6 +9,7 @@ import { MigrationError, migrateDownOne, migrateUp, migrationStatus } from './db
 import { splitAliasList } from './domain/aliases.js';
 import { isAppError } from './domain/errors.js';
 import { splitTagList } from './domain/tags.js';
+import { asSystem, UserService } from './links/index.js';
 import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './cliSupport.js';
 import type { RunningServer } from './server.js';
 import { tuneV8ForServing } from './v8Tuning.js';
@@ -94,7 +95,11 @@ export function buildCli(): Command {
     .option('--admin', 'grant the admin role', false)
     .action(async (o: { email: string; name?: string; admin: boolean }) => {
       await withStore(async (store) => {
-        const user = await store.users.create({ email: o.email, displayName: o.name, role: o.admin ? 'admin' : 'user' });
+        const user = await new UserService(store).create(asSystem('cli'), {
+          email: o.email,
+          displayName: o.name,
+          role: o.admin ? 'admin' : 'user',
+        });
         out(`created ${user.role} ${user.email} (${user.id})`);
       });
     });

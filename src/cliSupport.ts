@@ -1,7 +1,7 @@
-import { loadDbConfig, loadYaml } from './config.js';
+import { loadDbConfig, loadMailConfig, loadYaml } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateUp } from './db/migrate.js';
-import { asSystem, historyRecorder, LinkService, type Actor } from './links/index.js';
+import { asSystem, createLinkService, type Actor, type LinkService } from './links/index.js';
 import { createStore, type Store } from './store/index.js';
 import type { User } from './store/types.js';
 
@@ -32,9 +32,13 @@ export async function requireUser(store: Store, email: string): Promise<User> {
   return user;
 }
 
-/** The links layer as the CLI uses it: with the history recorder, as the server has it (docs/history.md). */
+/**
+ * The links layer as the server has it, so a change made here is recorded and
+ * announced alike: history, the owners' notifications (mailed when mail is
+ * configured) and webhook deliveries, which the server's outbox job sends.
+ */
 export function cliLinkService(store: Store): LinkService {
-  return new LinkService(store, { recorders: [historyRecorder(store)] });
+  return createLinkService(store, { mail: loadMailConfig(process.env, loadYaml()).smtp !== null });
 }
 
 /**

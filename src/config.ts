@@ -323,6 +323,14 @@ export function loadBackupConfig(env: Source, yaml: Record<string, string>): Con
   return { dir: r.str(SETTINGS.backupDir, './backups'), keep: r.int(SETTINGS.backupKeep, 24, 1) };
 }
 
+/**
+ * Mail settings only: whether a change made by a CLI command notifies by mail
+ * as the server's would (docs/notifications.md#mail).
+ */
+export function loadMailConfig(env: Source, yaml: Record<string, string>): Config['mail'] {
+  return mailSettings(new Reader(env, yaml));
+}
+
 export interface LoadOptions {
   env?: Source;
   /** Directory searched for `joe-links.yaml`; default the working directory. */

@@ -7,7 +7,7 @@ import { loadConfig } from './config.js';
 import { connect } from './db/connect.js';
 import { migrationStatus } from './db/migrate.js';
 import { DOCS_PREFIX } from './http/openapi.js';
-import { LinkService } from './links/index.js';
+import { createLinkService, KeywordService, UserService } from './links/index.js';
 import { Resolver } from './resolve/resolver.js';
 import { Metrics } from './metrics.js';
 import { createStore } from './store/index.js';
@@ -31,7 +31,9 @@ export async function generateOpenApiDocument(opts: { extend?: (api: FastifyInst
     const app = await buildApp({
       config,
       store,
-      links: new LinkService(store),
+      links: createLinkService(store, { mail: config.mail.smtp !== null }),
+      users: new UserService(store),
+      keywords: new KeywordService(store),
       resolver: new Resolver(store),
       suggestions: null,
       metrics: new Metrics(),

@@ -6,10 +6,8 @@ import { connect, type Db } from './db/connect.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { Metrics } from './metrics.js';
 import { createClickRecorder } from './workers/clickSink.js';
-import { historyRecorder, LinkEventBus, LinkService } from './links/index.js';
+import { createLinkService, KeywordService, UserService, type LinkService } from './links/index.js';
 import { createLinkSuggestions } from './llm/index.js';
-import { notificationRecorder } from './notify/linkEvents.js';
-import { webhookRecorder } from './notify/webhooks.js';
 import { Resolver } from './resolve/resolver.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
@@ -60,12 +58,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const metrics = new Metrics();
     // Built before the app so its logger can report failing event subscribers once it exists.
     let log: FastifyInstance['log'] | null = null;
-    const events = new LinkEventBus((err, event) =>
-      log?.error({ err, kind: event.kind, linkId: event.linkId }, 'link event subscriber failed'),
-    );
-    // Recorders write in the transaction of each change: its history event, notifications, mail and webhook deliveries.
-    const recorders = [historyRecorder(store), notificationRecorder(store, { mail: config.mail.smtp !== null }), webhookRecorder(store)];
-    const links = new LinkService(store, { events, recorders });
+    const links = createLinkService(store, {
+      mail: config.mail.smtp !== null,
+      onSubscriberError: (err, event) => log?.error({ err, kind: event.kind, linkId: event.linkId }, 'link event subscriber failed'),
+    });
     const ipHashSecret = await store.settings.ipHashSecret();
     let clickWriter: ClickRecorder | null = null;
     const suggestions = createLinkSuggestions(config);
@@ -73,6 +69,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       config,
       store,
       links,
+      users: new UserService(store),
+      keywords: new KeywordService(store),
       resolver: new Resolver(store),
       suggestions,
       metrics,

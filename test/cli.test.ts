@@ -86,6 +86,7 @@ describe('joe-links CLI', () => {
       [['links', 'create', '--slug', 'jira', '--url', 'https://x.test', '--owner', 'a@example.com'], /slug is already taken/],
       [['links', 'create', '--slug', 'ok', '--url', 'https://x.test', '--owner', 'nobody@example.com'], /no user with email/],
       [['users', 'create', '--email', 'a@example.com'], /already exists/],
+      [['users', 'create', '--email', 'not-an-email'], /invalid email address: "not-an-email"/],
     ] as const) {
       const r = run([...args], { cwd });
       assert.equal(r.code, 1, args.join(' '));

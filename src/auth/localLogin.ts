@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
 import type { Config } from '../config.js';
+import { validateEmail } from '../domain/email.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
 
@@ -37,7 +38,8 @@ export async function bootstrapLocalAdmin(
   config: Pick<Config, 'authMode' | 'adminEmail' | 'baseUrl'>,
 ): Promise<BootstrapResult | null> {
   if (config.authMode !== 'local') return null;
-  const r = await store.identities.ensureBootstrapAdmin(config.adminEmail ?? DEFAULT_BOOTSTRAP_EMAIL);
+  // The account's email passes the one email rule (domain/email.ts) before it is looked up or made.
+  const r = await store.identities.ensureBootstrapAdmin(validateEmail(config.adminEmail ?? DEFAULT_BOOTSTRAP_EMAIL));
   if (!r) return null;
   return { ...r, url: await issueSignInUrl(store, config, r.user) };
 }

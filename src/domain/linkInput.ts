@@ -1,6 +1,7 @@
 import { normalizeAliases } from './aliases.js';
 import { VISIBILITIES, type Visibility } from './caps.js';
 import { AppError } from './errors.js';
+import { refuseNul } from './nul.js';
 import { assertValidSlug } from './slug.js';
 import { normalizeTags, type TagInput } from './tags.js';
 import { codePointLength } from './text.js';
@@ -108,12 +109,26 @@ export interface ValidLink {
   forwardPathAndQuery: boolean;
 }
 
+/** A link's text fields as given, in the order the rules check them: what the NUL rule looks at. */
+function changedText(d: LinkDraft | LinkChanges): Array<readonly [string, unknown]> {
+  return [
+    ['url', d.url],
+    ['title', d.title],
+    ['description', d.description],
+    ['tags', d.tags],
+    ['aliases', d.aliases],
+    ['visibility', d.visibility],
+  ];
+}
+
 /**
  * Every rule for a new link, checked before any write, first failure wins:
- * presence of slug and url, then slug → URL → title → description → tags →
- * aliases → visibility → expiry.
+ * a NUL character in any field (domain/nul.ts), presence of slug and url,
+ * then slug → URL → title → description → tags → aliases → visibility →
+ * expiry.
  */
 export function validateLinkDraft(draft: LinkDraft, now: number): ValidLink {
+  refuseNul([['slug', draft.slug], ...changedText(draft)]);
   if (!present(draft.slug)) throw new AppError('BAD_REQUEST', 'slug is required', 'slug');
   if (!present(draft.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
   assertValidSlug(draft.slug);
@@ -161,10 +176,12 @@ export interface ValidChanges {
 }
 
 /**
- * Every given field checked in the create order (URL → title → description →
- * tags → aliases → visibility → expiry), against the link as stored.
+ * Every given field checked in the create order (NUL characters, then URL →
+ * title → description → tags → aliases → visibility → expiry), against the
+ * link as stored.
  */
 export function validateLinkChanges(changes: LinkChanges, stored: { slug: string; expiresAt: number | null }, now: number): ValidChanges {
+  refuseNul(changedText(changes));
   const out: ValidChanges = {};
   if (changes.url !== undefined) {
     if (!present(changes.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');

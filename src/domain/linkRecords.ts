@@ -30,6 +30,20 @@ export interface LinkRecord {
   forwardPathAndQuery?: boolean;
 }
 
+/** A record's text fields in the order its rules are checked: what the NUL rule (domain/nul.ts) looks at. */
+export function recordText(r: LinkRecord): Array<readonly [string, unknown]> {
+  return [
+    ['slug', r.slug],
+    ['url', r.url],
+    ['title', r.title],
+    ['description', r.description],
+    ['tags', r.tags],
+    ['aliases', r.aliases],
+    ['visibility', r.visibility],
+    ['owners', r.owners],
+  ];
+}
+
 export interface ParsedRecord {
   /** 1-based line where the record starts. */
   line: number;

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { LinkSuggestions } from '../llm/index.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Metrics } from '../metrics.js';
-import type { LinkService } from '../links/index.js';
+import type { KeywordService, LinkService } from '../links/index.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
 import { answerApiError, apiNotFound } from './api/errors.js';
@@ -81,18 +81,16 @@ function bearerUser(req: FastifyRequest): User | null {
 
 export interface McpDeps {
   config: Config;
-  store: Pick<
-    Store,
-    'analytics' | 'browse' | 'health' | 'keywords' | 'links' | 'now' | 'owners' | 'sessions' | 'shares' | 'tokens' | 'users'
-  >;
+  store: Pick<Store, 'analytics' | 'browse' | 'health' | 'links' | 'now' | 'owners' | 'sessions' | 'shares' | 'tokens' | 'users'>;
   links: LinkService;
+  keywords: KeywordService;
   suggestions: LinkSuggestions | null;
   metrics: Metrics;
   budgets: ApiBudgets;
 }
 
 export async function registerMcp(mcp: FastifyInstance, deps: McpDeps): Promise<void> {
-  const { config, store, links, suggestions, metrics } = deps;
+  const { config, store, links, keywords, suggestions, metrics } = deps;
 
   async function exchange(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     let request: Request;
@@ -103,7 +101,7 @@ export async function registerMcp(mcp: FastifyInstance, deps: McpDeps): Promise<
     }
     const server = createMcpServer(
       { metrics },
-      { store, links, user: bearerUser(req), origin: requestOrigin(config, req), suggestions, log: req.log },
+      { store, links, keywords, user: bearerUser(req), origin: requestOrigin(config, req), suggestions, log: req.log },
     );
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Transport complaints (bad Accept, bad JSON) are answered to the client already; the log keeps a trace.

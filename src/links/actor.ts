@@ -1,4 +1,5 @@
 import { linkCaps, type LinkCaps } from '../domain/caps.js';
+import { AppError } from '../domain/errors.js';
 import type { User, Viewer } from '../store/types.js';
 import type { EventActor } from './events.js';
 
@@ -33,4 +34,12 @@ export function eventActor(actor: Actor): EventActor {
   if (!actor.onBehalfOf) return { kind: 'system', via: actor.via };
   const u = actor.onBehalfOf;
   return { kind: 'system', via: actor.via, onBehalfOf: { userId: u.id, email: u.email, displayName: u.displayName } };
+}
+
+/**
+ * Accounts and keywords are managed by admins and by the operator (the CLI);
+ * anyone else is FORBIDDEN with `message`.
+ */
+export function requireAdministrator(actor: Actor, message: string): void {
+  if (actor.kind === 'user' && actor.user.role !== 'admin') throw new AppError('FORBIDDEN', message);
 }

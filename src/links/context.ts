@@ -1,6 +1,7 @@
 import type { Store } from '../store/index.js';
 import type { Executor, Link, User } from '../store/types.js';
 import { AppError } from '../domain/errors.js';
+import { refuseNul } from '../domain/nul.js';
 import type { LinkEvent, LinkEventBus, LinkFields } from './events.js';
 
 /**
@@ -68,10 +69,11 @@ export function fieldsOf(link: Link, tagNames: readonly string[], aliases: reado
 /**
  * The user an email names, by the one rule every surface shares: trimmed and
  * compared case-insensitively, the oldest account winning should two ever
- * match (docs/links.md#finding-people-by-email). Blank is BAD_REQUEST; no
- * match is NOT_FOUND on `field`.
+ * match (docs/links.md#finding-people-by-email). Blank or holding a NUL is
+ * BAD_REQUEST; no match is NOT_FOUND on `field`.
  */
 export async function userByEmail(ctx: LinkContext, email: string, field = 'email'): Promise<User> {
+  refuseNul([[field, email]]);
   if (email.trim() === '') throw new AppError('BAD_REQUEST', 'email is required', field);
   const user = await ctx.store.users.findByEmail(email);
   if (!user) throw new AppError('NOT_FOUND', 'user not found', field);

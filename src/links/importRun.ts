@@ -1,6 +1,8 @@
 import { AppError, isAppError } from '../domain/errors.js';
 import { decodeUtf8, NotUtf8Error, type ImportedRecord, type ImportFormat } from '../domain/imports/format.js';
 import { collisionReason, importSlug, SlugLedger } from '../domain/imports/mapping.js';
+import { recordText } from '../domain/linkRecords.js';
+import { firstNulField, nulMessage, visibleNul } from '../domain/nul.js';
 import { detectFormat, formatNamed, formatNames, SNIFF_BYTES } from '../domain/imports/registry.js';
 import type { User } from '../store/types.js';
 import type { Actor } from './actor.js';
@@ -172,7 +174,7 @@ async function* importRows(
 const refused = (line: number, written: string | undefined, reason: string, slug?: string): ImportRow => ({
   line,
   ...(slug !== undefined && { slug }),
-  ...(written !== undefined && written !== slug && { written }),
+  ...(written !== undefined && written !== slug && { written: visibleNul(written) }),
   action: 'refused',
   reason,
   notes: [],
@@ -190,6 +192,9 @@ async function importOne(
   const { line } = parsed;
   if (!parsed.record) return refused(line, parsed.slug, parsed.error ?? 'this row could not be read');
   const written = parsed.record.slug;
+  // Before the slug is mapped, which would quietly turn a NUL into a hyphen.
+  const nul = firstNulField(recordText(parsed.record));
+  if (nul !== null) return refused(line, written, nulMessage(nul));
   const mapped = importSlug(written);
   if ('error' in mapped) return refused(line, written, mapped.error);
   const { slug } = mapped;

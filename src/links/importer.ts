@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { normalizeAliases } from '../domain/aliases.js';
 import { AppError } from '../domain/errors.js';
 import { validateDescription, validateTitle, validateVisibility } from '../domain/linkInput.js';
-import type { LinkRecord } from '../domain/linkRecords.js';
+import { recordText, type LinkRecord } from '../domain/linkRecords.js';
+import { refuseNul } from '../domain/nul.js';
 import { assertValidSlug } from '../domain/slug.js';
 import { normalizeTags } from '../domain/tags.js';
 import { validateDestination } from '../domain/url.js';
@@ -76,6 +77,7 @@ async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, opts
  * does not carry (CSV has no visibility, owners or dates) are kept.
  */
 export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {
+  refuseNul(recordText(record));
   assertValidSlug(record.slug);
   const url = validateDestination(record.url);
   const title = validateTitle(record.title);

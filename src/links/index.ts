@@ -2,6 +2,7 @@ export { accessLink, isUuid, type Capability, type GrantedLink, type LinkAccess,
 export type { LinkAction, UserDeletion } from './accounts.js';
 export { actorViewer, asSystem, asUser, type Actor, type Surface } from './actor.js';
 export { LinkEventBus, type LinkEvent, type LinkEventKind, type LinkEventListener } from './events.js';
+export { createLinkService, type LinkServiceOptions } from './factory.js';
 export {
   HISTORY_KINDS,
   historyRecorder,
@@ -21,5 +22,7 @@ export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
 export type { ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';
 export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
 export * from './resource.js';
+export { KeywordService } from './keywords.js';
 export { LinkService } from './service.js';
+export { UserService, type NewAccount } from './users.js';
 export type { NewLink } from './writes.js';

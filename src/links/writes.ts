@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors.js';
 import { validateLinkChanges, validateLinkDraft, type LinkChanges, type LinkDraft, type ValidChanges } from '../domain/linkInput.js';
+import { refuseNul } from '../domain/nul.js';
 import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
 import type { Executor, Link, LinkView, Tag, User } from '../store/types.js';
@@ -29,6 +30,7 @@ function ownerOf(actor: Actor, input: NewLink): string {
 
 /** Every recipient resolved before anything is written, and every unknown one named. */
 async function recipientsOf(ctx: LinkContext, emails: readonly string[]): Promise<User[]> {
+  refuseNul([['share_with', emails]]);
   const wanted = [...new Set(emails.map((e) => e.trim()).filter((e) => e !== ''))];
   const users = await Promise.all(wanted.map((e) => ctx.store.users.findByEmail(e)));
   const unknown = wanted.filter((_e, i) => users[i] === null);

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { isAppError } from '../domain/errors.js';
-import type { Actor, Capability, GrantedLink, LinkService } from '../links/index.js';
+import type { Actor, Capability, GrantedLink, KeywordService, LinkService } from '../links/index.js';
 import type { LinkSuggestions } from '../llm/index.js';
 import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
@@ -10,9 +10,10 @@ import type { Payload } from './payloads.js';
 
 /** What every tool call runs with: the token's user, the request's origin, and the shared services. */
 export interface ToolContext {
-  store: Pick<Store, 'analytics' | 'browse' | 'health' | 'keywords' | 'links' | 'now' | 'owners' | 'shares'>;
+  store: Pick<Store, 'analytics' | 'browse' | 'health' | 'links' | 'now' | 'owners' | 'shares'>;
   /** The links application layer: every change a tool makes goes through it. */
   links: LinkService;
+  keywords: KeywordService;
   /** The bearer token's user; null only if authentication was somehow skipped. */
   user: User | null;
   /** `scheme://host` of the request, for `short_url`. */

@@ -106,7 +106,7 @@ export const listKeywordsTool = defineTool({
   description: 'The keywords configured on this server (e.g. "gh" for gh/<repo>), by name.',
   input: Type.Object({}, { additionalProperties: false }),
   async run(_args, ctx) {
-    return { keywords: (await ctx.store.keywords.list()).map((k) => k.keyword) };
+    return { keywords: (await ctx.keywords.list()).map((k) => k.keyword) };
   },
 });
 

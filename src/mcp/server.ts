@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { firstNulKey, nulMessage } from '../domain/nul.js';
 import { asUser } from '../links/index.js';
 import type { Metrics } from '../metrics.js';
 import { APP_VERSION } from '../version.js';
@@ -87,27 +88,6 @@ function describeArgumentError(tool: CompiledTool, args: unknown): string {
   return `invalid arguments for ${tool.definition.name}: ${field === '' ? 'arguments' : field}: ${first.message}`;
 }
 
-/**
- * The first argument holding a NUL character, by name. PostgreSQL refuses NUL
- * in text, so such a value would fail on one database and be stored on the
- * others; it is refused up front on all three, as REST does.
- */
-function nulArgument(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'arguments' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = nulArgument(value[i], `${path}[${i}]`);
-      if (hit) return hit;
-    }
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [k, v] of Object.entries(value)) {
-      const hit = nulArgument(v, path ? `${path}.${k}` : k);
-      if (hit) return hit;
-    }
-  }
-  return null;
-}
-
 function toolResult(payload: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload };
 }
@@ -142,8 +122,9 @@ async function callTool(deps: McpServerDeps, ctx: ToolContext, name: string, arg
   }
   try {
     if (!ctx.user) throw new ToolError('unauthorized', 'no authenticated user');
-    const nul = nulArgument(input);
-    if (nul) throw new ToolError('validation_failed', `${nul} must not contain NUL characters`);
+    // The one NUL rule (domain/nul.ts), checked on the whole call before any handler reads it.
+    const nul = firstNulKey(input);
+    if (nul) throw new ToolError('validation_failed', nulMessage(nul));
     const authed: AuthedContext = {
       ...ctx,
       user: ctx.user,

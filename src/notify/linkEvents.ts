@@ -75,7 +75,7 @@ export async function draftsForEvents(store: NotifyStore, tx: Executor, events: 
   return drafts;
 }
 
-/** The recorder `server.ts` hands the links layer. */
+/** The recorder `links/factory.ts` hands the links layer, for every surface. */
 export function notificationRecorder(store: NotifyStore, opts: NotifyOptions): EventRecorder {
   return async (tx, events) => recordNotifications(store, tx, await draftsForEvents(store, tx, events), opts);
 }

@@ -113,7 +113,7 @@ export async function enqueueWebhooks(
   await store.outbox.enqueue(rows, tx);
 }
 
-/** The recorder `server.ts` hands the links layer. */
+/** The recorder `links/factory.ts` hands the links layer, for every surface. */
 export function webhookRecorder(store: WebhookStore): EventRecorder {
   return async (tx, events) => {
     const typed = events.filter((e) => EVENT_TYPES[e.kind] !== undefined);

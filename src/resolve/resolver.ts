@@ -1,10 +1,10 @@
 import { resolveAccess, type LinkFacts } from '../domain/caps.js';
+import { KEYWORD_PATTERN } from '../domain/keywords.js';
 import { lifecycleState } from '../domain/lifecycle.js';
 import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
 import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, templateVariables } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
-import { KEYWORD_PATTERN } from '../store/keywords.js';
 import type { ResolveTarget } from '../store/links.js';
 import type { SessionViewerOfLink } from '../store/sessions.js';
 import { viewerOf, type User, type Viewer } from '../store/types.js';

@@ -15,17 +15,17 @@ import {
   type Period,
   type TimeSpan,
 } from '../domain/timeseries.js';
-import { readDashboard, type Dashboard, type DashboardScope } from './analyticsDashboard.js';
+import { readDashboard, type Dashboard } from './analyticsDashboard.js';
 import { exportClicks, type ClickExport, type ExportOptions } from './clickExport.js';
 import { beforePosition, clickRange, keysetBatches, positionOf } from './clickKeyset.js';
 import type { ClickRollupStore } from './clickRollups.js';
 import { LIST_ACTIVITY_DAYS, readListActivity, type LinkActivity } from './listActivity.js';
+import type { StatsScope } from './statsScope.js';
 import type { Clock } from './types.js';
 
 export type { ClickExport, ExportOptions } from './clickExport.js';
 export { EXPORT_ROW_CAP } from './clickExport.js';
 export type { Dashboard, DashboardScope, NeverClickedLink, TopLink } from './analyticsDashboard.js';
-export { parseDashboardScope } from './analyticsDashboard.js';
 export type { LinkActivity } from './listActivity.js';
 
 /**
@@ -274,17 +274,12 @@ export class AnalyticsStore {
 
   /**
    * `/dashboard/analytics` and `GET /api/v1/analytics`: top links with their
-   * trend, never-clicked links and the busiest referrer hosts over the
-   * viewer's personal scope (own + co-owned + shared) or — admins only —
-   * every link. A non-admin asking for `all` gets FORBIDDEN.
+   * trend, never-clicked links and the busiest referrer hosts over a scope
+   * the caller resolved for its viewer (domain/statsScope.ts dashboardScopeFor:
+   * the personal scope, or every link for admins only).
    */
-  async dashboard(viewer: { id: string; isAdmin: boolean }, opts: { period: Period; scope: DashboardScope }): Promise<Dashboard> {
-    // Governing: docs/analytics.md#who-sees-what — scope=all is admin-only.
-    if (opts.scope === 'all' && !viewer.isAdmin) throw new AppError('FORBIDDEN', 'scope=all is limited to admins');
-    return readDashboard(this.db, this.rollups, this.now(), {
-      period: opts.period,
-      scope: opts.scope === 'all' ? { kind: 'all' } : { kind: 'mine', viewerId: viewer.id },
-    });
+  async dashboard(opts: { period: Period; scope: StatsScope }): Promise<Dashboard> {
+    return readDashboard(this.db, this.rollups, this.now(), opts);
   }
 
   /** The one streaming export iterator both CSV routes serve; see clickExport.ts. */

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { DashboardScope } from '../domain/statsScope.js';
 import { ReferrerTally, type HostCount } from '../domain/breakdowns.js';
 import { DAY_MS, periodWindows, trendPct, uncoveredSpans, utcDayStart, type Period, type TimeSpan } from '../domain/timeseries.js';
 import { clickRange, keysetBatches } from './clickKeyset.js';
@@ -10,16 +11,11 @@ import { inListChunks } from './sql.js';
 /**
  * The global analytics dashboard
  * (docs/analytics.md#dashboard): top links with trend, never-clicked links, busiest referrer
- * hosts, over a scope resolved here in the store. Aggregate counts only.
+ * hosts, over the scope the caller resolved (domain/statsScope.ts
+ * dashboardScopeFor), applied here as a predicate. Aggregate counts only.
  */
 
-export type DashboardScope = 'mine' | 'all';
-
-/** `scope` query value: absent → mine; anything but `mine`/`all` → null (a 400). Admin-ness is checked by the store. */
-export function parseDashboardScope(raw: string | undefined | null): DashboardScope | null {
-  if (raw === undefined || raw === null) return 'mine';
-  return raw === 'mine' || raw === 'all' ? raw : null;
-}
+export type { DashboardScope };
 
 export interface TopLink {
   linkId: string;

@@ -3,11 +3,8 @@ import type { Kysely } from 'kysely';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 import type { Database, KeywordsTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
-import { validateKeywordTemplate } from '../domain/url.js';
 import { isUniqueViolation } from './dbErrors.js';
 import type { Clock, Keyword } from './types.js';
-
-export const KEYWORD_PATTERN = /^[a-z][a-z0-9-]*$/;
 
 /** What the resolver reads of a keyword (HotQuery's values). */
 const TEMPLATE_COLUMNS = ['url_template'] as const;
@@ -49,26 +46,18 @@ export class KeywordStore {
     }));
   }
 
+  /** Stores a keyword as given (the links layer's KeywordService checks it first); a taken name is refused. */
   async create(input: { keyword: string; urlTemplate: string; description?: string }): Promise<Keyword> {
-    const keyword = input.keyword.trim();
-    if (!KEYWORD_PATTERN.test(keyword)) {
-      throw new AppError('BAD_REQUEST', 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).', 'keyword');
-    }
-    const urlTemplate = validateKeywordTemplate(input.urlTemplate);
-    const row = {
-      id: randomUUID(),
-      keyword,
-      url_template: urlTemplate,
-      description: input.description?.trim() ?? '',
-      created_at: this.now(),
-    };
+    const { keyword, urlTemplate } = input;
+    const description = input.description ?? '';
+    const row = { id: randomUUID(), keyword, url_template: urlTemplate, description, created_at: this.now() };
     try {
       await this.db.insertInto('keywords').values(row).execute();
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError('BAD_REQUEST', `Keyword "${keyword}" already exists.`, 'keyword');
       throw e;
     }
-    return { id: row.id, keyword, urlTemplate, description: row.description, createdAt: row.created_at };
+    return { id: row.id, keyword, urlTemplate, description, createdAt: row.created_at };
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,14 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { StatsScope } from '../domain/statsScope.js';
 
-/**
- * Which links a cross-link analytics surface aggregates over. `mine` is the
- * viewer's personal scope: links they own or co-own plus links shared with
- * them through link_shares — never other users' links, public ones included,
- * because public governs resolving and browsing, not stats (Governing:
- * docs/analytics.md#dashboard). `all` is every link and is only ever built for admins.
- */
-export type StatsScope = { kind: 'mine'; viewerId: string } | { kind: 'all' };
+export type { StatsScope };
 
 /**
  * The scope as a predicate on a link-id column, applied inside every panel

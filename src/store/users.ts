@@ -21,14 +21,6 @@ export interface NewUser {
   subject?: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-export function validateEmail(email: string): string {
-  const e = email.trim();
-  if (e.length > 254 || !EMAIL.test(e)) throw new AppError('BAD_REQUEST', `invalid email address: "${email}"`, 'email');
-  return e;
-}
-
 export class UserStore {
   private readonly localIdentityQuery: HotQuery<unknown[]>;
   private readonly emailQuery: HotQuery<unknown[]>;
@@ -170,9 +162,12 @@ export class UserStore {
     }
   }
 
-  /** Creates a user; a duplicate email or identity is refused with a clear message. */
+  /**
+   * Creates a user with the email as given (callers apply the email rule,
+   * domain/email.ts); a duplicate email or identity is refused with a clear message.
+   */
   async create(input: NewUser): Promise<User> {
-    const email = validateEmail(input.email);
+    const email = input.email;
     const provider = input.provider ?? 'local';
     const subject = input.subject ?? email.toLowerCase();
     if (provider === 'local' && (await this.findByEmail(email))) {

@@ -6,6 +6,7 @@ import { AnalyticsStore } from '../../src/store/analytics.js';
 import { ClickRollupStore } from '../../src/store/clickRollups.js';
 import { SqliteClickStore } from '../../src/store/clicks.js';
 import { dirtyMarks } from '../../src/store/rollupMarks.js';
+import { dashboardScopeFor } from '../../src/domain/statsScope.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { deleteUser } from '../helpers/links.js';
 import { addClicks, DAY, HOUR, mkLink, mkUser, type ClickSpec } from './support.js';
@@ -38,8 +39,8 @@ async function surfaces(a: AnalyticsStore, linkIds: readonly string[], viewers: 
   }
   for (const v of viewers) {
     for (const period of ['week', 'month'] as const) {
-      out[`dashboard mine ${period} ${v.id}`] = await a.dashboard(v, { period, scope: 'mine' });
-      if (v.isAdmin) out[`dashboard all ${period}`] = await a.dashboard(v, { period, scope: 'all' });
+      out[`dashboard mine ${period} ${v.id}`] = await a.dashboard({ period, scope: dashboardScopeFor(v, 'mine') });
+      if (v.isAdmin) out[`dashboard all ${period}`] = await a.dashboard({ period, scope: dashboardScopeFor(v, 'all') });
     }
   }
   return out;
@@ -111,7 +112,7 @@ describeEachDatabase('analytics are never stale', (ctx) => {
 
     // A deleted link's clicks cascade away; the instance-wide referrer panel must drop them.
     await c.store.links.delete(doomed.id);
-    const all = await served.dashboard({ id: admin.id, isAdmin: true }, { period: 'month', scope: 'all' });
+    const all = await served.dashboard({ period: 'month', scope: dashboardScopeFor({ id: admin.id, isAdmin: true }, 'all') });
     assert.ok(!all.topReferrers.some((r) => r.host === 'doomed.example'), JSON.stringify(all.topReferrers));
     await expectFresh('after deleting a link');
 

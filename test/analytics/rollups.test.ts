@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { dashboardScopeFor } from '../../src/domain/statsScope.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addClicks, clearRollups, DAY, HOUR, mkLink, mkUser, UA, type ClickSpec } from './support.js';
 
@@ -51,8 +52,8 @@ async function everySurface(c: DbContext, linkIds: string[], viewers: Array<{ id
   }
   for (const v of viewers) {
     for (const period of ['week', 'month'] as const) {
-      out.push(await a.dashboard(v, { period, scope: 'mine' }));
-      if (v.isAdmin) out.push(await a.dashboard(v, { period, scope: 'all' }));
+      out.push(await a.dashboard({ period, scope: dashboardScopeFor(v, 'mine') }));
+      if (v.isAdmin) out.push(await a.dashboard({ period, scope: dashboardScopeFor(v, 'all') }));
     }
   }
   return out;
@@ -168,7 +169,7 @@ describeEachDatabase('click rollups', (ctx) => {
     const left = await c.db.kysely.selectFrom('link_click_rollups').select('link_id').where('link_id', '=', doomed.id).execute();
     assert.equal(left.length, 0);
     await c.store.clickRollups.rollUp();
-    const all = await c.store.analytics.dashboard({ id: admin.id, isAdmin: true }, { period: 'month', scope: 'all' });
+    const all = await c.store.analytics.dashboard({ period: 'month', scope: dashboardScopeFor({ id: admin.id, isAdmin: true }, 'all') });
     assert.ok(!all.topReferrers.some((r) => r.host === 'd.example'));
     await check();
   });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { AppError } from '../../src/domain/errors.js';
 import { CLICK_ROWS_PER_INSERT, SqliteClickStore, type ClickRow } from '../../src/store/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createLink } from '../helpers/links.js';
 
-/** Sessions, per-install settings, keywords and raw clicks (docs/auth.md#sessions, docs/links.md#keywords, docs/server.md#background-jobs-and-leases, docs/analytics.md#click-capture). */
+/** Sessions, per-install settings and raw clicks (docs/auth.md#sessions, docs/server.md#background-jobs-and-leases, docs/analytics.md#click-capture); keywords are in test/links/keywords.test.ts. */
 
 describeEachDatabase('sessions', (ctx) => {
   test('a session reads back until it expires, then reads as absent', async () => {
@@ -148,56 +147,6 @@ describeEachDatabase('settings', (ctx) => {
     const rows = await db.kysely.selectFrom('settings').selectAll().where('name', '=', 'race').execute();
     assert.equal(rows.length, 1);
     assert.equal(await store.settings.get('nothing-here'), null);
-  });
-});
-
-describeEachDatabase('keywords', (ctx) => {
-  test('keyword and template rules use the canonical messages', async () => {
-    const { store } = ctx();
-    for (const keyword of ['Jira', '1abc', 'my_tool', '', 'has space', '-x']) {
-      await assert.rejects(
-        store.keywords.create({ keyword, urlTemplate: 'https://e.test/{slug}' }),
-        (e) => {
-          assert.ok(e instanceof AppError);
-          assert.equal(e.code, 'BAD_REQUEST');
-          assert.equal(e.message, 'Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
-          return true;
-        },
-        keyword,
-      );
-    }
-    await assert.rejects(store.keywords.create({ keyword: 'nope', urlTemplate: 'https://e.test/{SLUG}' }), (e) => {
-      assert.ok(e instanceof AppError);
-      assert.equal(e.message, 'URL template must contain {slug} placeholder.');
-      return true;
-    });
-    assert.deepEqual(await store.keywords.list(), []);
-  });
-
-  test('a duplicate keyword is refused; keywords list in byte order and match exactly', async () => {
-    const { store, clock } = ctx();
-    for (const k of ['gh', 'a-b', 'ab', 'a0', 'wtf']) {
-      await store.keywords.create({ keyword: k, urlTemplate: `https://${k}.test/{slug}`, description: ` ${k} tool ` });
-    }
-    await assert.rejects(store.keywords.create({ keyword: 'gh', urlTemplate: 'https://other.test/{slug}' }), (e) => {
-      assert.ok(e instanceof AppError);
-      assert.equal(e.code, 'BAD_REQUEST');
-      assert.equal(e.message, 'Keyword "gh" already exists.');
-      return true;
-    });
-    const list = await store.keywords.list();
-    assert.deepEqual(
-      list.map((k) => k.keyword),
-      ['a-b', 'a0', 'ab', 'gh', 'wtf'],
-    );
-    assert.equal(list[0]!.description, 'a-b tool');
-    assert.equal(list[0]!.createdAt, clock.now);
-    assert.equal(await store.keywords.templateFor('gh'), 'https://gh.test/{slug}');
-    assert.equal(await store.keywords.templateFor('GH'), null, 'matching is case-sensitive');
-    assert.equal(await store.keywords.templateFor('g'), null);
-    assert.equal(await store.keywords.delete(list.find((k) => k.keyword === 'gh')!.id), true);
-    assert.equal(await store.keywords.templateFor('gh'), null);
-    assert.equal(await store.keywords.delete(randomUUID()), false);
   });
 });
 

@@ -43,13 +43,6 @@ describeEachDatabase('user store', (ctx) => {
     assert.equal(await store.users.count(), before);
   });
 
-  test('invalid emails are refused', async () => {
-    const { store } = ctx();
-    for (const email of ['', 'no-at-sign', 'two@@example.com', 'sp ace@example.com', `${'a'.repeat(250)}@e.co`]) {
-      await assert.rejects(store.users.create({ email }), (e) => e instanceof AppError && e.code === 'BAD_REQUEST', email);
-    }
-  });
-
   test('findByEmail is case-insensitive and trims; findByIdentity is exact', async () => {
     const { store } = ctx();
     const u = await store.users.create({ email: 'Mixed.Case@Example.com', displayName: 'Mixed' });

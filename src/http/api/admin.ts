@@ -2,12 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { AppError } from '../../domain/errors.js';
 import { decodeCursor, encodeCursor, pageLimit } from '../../domain/keysetCursor.js';
 import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import { isUuid } from '../../links/index.js';
+import type { UserService } from '../../links/index.js';
+import { requestActor } from '../actor.js';
 import { adminOnly, BEARER } from './guards.js';
 import { linkPage, PageQueryFields } from './links.js';
 import { toOwnerResource } from '../../links/index.js';
@@ -18,7 +18,7 @@ import { toUserBody, UserSchema } from './users.js';
 /** Instance-wide views and role changes for admins (docs/api.md#admin-endpoints). */
 export function registerAdminRoutes(
   app: FastifyInstance,
-  deps: { store: Pick<Store, 'discovery' | 'health' | 'links' | 'now' | 'users'> },
+  deps: { store: Pick<Store, 'discovery' | 'health' | 'links' | 'now' | 'users'>; users: UserService },
 ): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -64,12 +64,8 @@ export function registerAdminRoutes(
       },
     },
     async (req) => {
-      const id = req.params.id;
       // A role set here is never revoked by configuration at the next login (docs/auth.md#roles-and-admin-grants).
-      if (!isUuid(id) || !(await store.users.setRole(id, req.body.role, 'manual'))) throw new AppError('NOT_FOUND', 'user not found');
-      const user = await store.users.findById(id);
-      if (!user) throw new AppError('NOT_FOUND', 'user not found');
-      return toUserBody(user);
+      return toUserBody(await deps.users.setRole(requestActor(req), req.params.id, req.body.role));
     },
   );
 

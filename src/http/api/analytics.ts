@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import { AppError } from '../../domain/errors.js';
+import { dashboardScopeFor, parseDashboardScope } from '../../domain/statsScope.js';
 import { parsePeriod } from '../../domain/timeseries.js';
-import { parseDashboardScope } from '../../store/analytics.js';
 import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
@@ -15,7 +15,7 @@ import { ref, StringEnum } from './schemaRef.js';
 /**
  * `GET /api/v1/analytics`
  * (docs/analytics.md#dashboard): the dashboard's panels as JSON. Which links count is decided
- * by the store — the caller's own, co-owned and shared links, or for admins
+ * by the domain rule and the store — the caller's own, co-owned and shared links, or for admins
  * who ask, every link — never here, so no panel can be widened by a handler.
  */
 export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'analytics'> }): void {
@@ -49,9 +49,9 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Pic
       const scope = parseDashboardScope(req.query.scope);
       if (scope === null) throw new AppError('BAD_REQUEST', 'scope must be mine or all', 'scope');
       const viewer = viewerOf(requestUser(req))!;
-      // Governing: docs/analytics.md#who-sees-what — the store resolves the
-      // personal scope from link_owners + link_shares and refuses scope=all (FORBIDDEN) to non-admins.
-      const d = await store.analytics.dashboard(viewer, { period, scope });
+      // Governing: docs/analytics.md#who-sees-what — scope=all is refused (FORBIDDEN) to non-admins by the
+      // domain rule; the store resolves the personal scope from link_owners + link_shares.
+      const d = await store.analytics.dashboard({ period, scope: dashboardScopeFor(viewer, scope) });
       return {
         period: d.period,
         scope: d.scope,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import type { LinkService } from '../../links/index.js';
+import type { KeywordService, LinkService, UserService } from '../../links/index.js';
 import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
 import { nameSurface } from '../actor.js';
@@ -31,6 +31,8 @@ export interface ApiDeps {
   config: Config;
   store: Store;
   links: LinkService;
+  users: UserService;
+  keywords: KeywordService;
   suggestions: LinkSuggestions | null;
   budgets: ApiBudgets;
   /** Routes added to the authenticated context after the API's own (a test adds one to watch the rules reach it). */

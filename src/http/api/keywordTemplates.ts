@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/index.js';
+import type { KeywordService } from '../../links/index.js';
 import { errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
 import { KeywordTemplateSchema } from './schemas.js';
 import { ref } from './schemaRef.js';
 
 /** `GET /api/v1/keywords/templates` (docs/api.md#config-keywords-users-and-tokens): every root-forward keyword with its template. */
-export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'keywords'> }): void {
+export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { keywords: KeywordService }): void {
   app.get(
     '/keywords/templates',
     {
@@ -21,6 +21,6 @@ export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { stor
         },
       },
     },
-    async () => (await deps.store.keywords.list()).map((k) => ({ keyword: k.keyword, url_template: k.urlTemplate })),
+    async () => (await deps.keywords.list()).map((k) => ({ keyword: k.keyword, url_template: k.urlTemplate })),
   );
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/index.js';
+import type { KeywordService } from '../../links/index.js';
 import { errorResponses } from './errors.js';
 
 /**
@@ -12,7 +12,7 @@ import { errorResponses } from './errors.js';
  * client address (rateLimit.ts); a store failure becomes the API's
  * `500 INTERNAL_ERROR` body in the error handler.
  */
-export function registerKeywordRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'keywords'> }): void {
+export function registerKeywordRoutes(app: FastifyInstance, deps: { keywords: KeywordService }): void {
   app.get(
     '/keywords',
     {
@@ -25,6 +25,6 @@ export function registerKeywordRoutes(app: FastifyInstance, deps: { store: Pick<
         },
       },
     },
-    async () => (await deps.store.keywords.list()).map((k) => k.keyword),
+    async () => (await deps.keywords.list()).map((k) => k.keyword),
   );
 }

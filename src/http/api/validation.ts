@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../../domain/errors.js';
+import { firstNulField, hasNul, nulMessage } from '../../domain/nul.js';
 import { parseRfc3339 } from '../../domain/timeseries.js';
 import { JsonBodyError, acceptJsonBodies } from '../jsonBody.js';
 
@@ -78,19 +79,10 @@ export function describeValidationError(err: ValueError, part: Part): string {
   return `${PREFIX[part]}: ${field} must be ${expected(err.schema)}`;
 }
 
-/**
- * PostgreSQL refuses NUL in text parameters, so a NUL reaching a query would
- * be a 500 on one database and stored data on the others. No field of this
- * API has a use for it: refuse it at the edge, alike everywhere.
- */
-function firstNulField(value: unknown, fields: readonly string[]): string | null {
-  if (typeof value !== 'object' || value === null) return typeof value === 'string' && value.includes('\u0000') ? '' : null;
-  for (const f of fields) {
-    const v = (value as Record<string, unknown>)[f];
-    if (typeof v === 'string' && v.includes('\u0000')) return f;
-    if (Array.isArray(v) && v.some((x) => typeof x === 'string' && x.includes('\u0000'))) return f;
-  }
-  return null;
+/** The first of `fields` holding a NUL (domain/nul.ts); `''` when the value itself is such a string. */
+function firstNulFieldOf(value: unknown, fields: readonly string[]): string | null {
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' && hasNul(value) ? '' : null;
+  return firstNulField(fields.map((f) => [f, (value as Record<string, unknown>)[f]] as const));
 }
 
 /**
@@ -157,8 +149,8 @@ export function apiValidatorCompiler(instance: FastifyInstance): FastifySchemaCo
         const first = check.Errors(value).First();
         return { error: new AppError('BAD_REQUEST', first ? describeValidationError(first, part) : PREFIX[part]) };
       }
-      const nul = firstNulField(value, fields);
-      if (nul !== null) return { error: new AppError('BAD_REQUEST', `${PREFIX[part]}: ${nul || 'value'} must not contain NUL characters`) };
+      const nul = firstNulFieldOf(value, fields);
+      if (nul !== null) return { error: new AppError('BAD_REQUEST', `${PREFIX[part]}: ${nulMessage(nul || 'value')}`) };
       return { value };
     };
   };

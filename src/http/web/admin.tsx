@@ -4,8 +4,6 @@ import { requestUser } from '../../auth/currentUser.js';
 import { requireAdmin } from './guards.js';
 import { issueSignInUrl } from '../../auth/localLogin.js';
 import { isAppError } from '../../domain/errors.js';
-import { validateKeywordTemplate } from '../../domain/url.js';
-import { KEYWORD_PATTERN } from '../../store/keywords.js';
 import type { Role, User } from '../../store/types.js';
 import { isUuid, type LinkAction } from '../../links/index.js';
 import {
@@ -24,7 +22,7 @@ import {
 import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
-import { firstNulKey, nulMessage, visibleNul } from './nulGuard.js';
+import { firstNulKey, nulMessage, visibleNul } from '../../domain/nul.js';
 import { isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import { field, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, sendWithToast, type WebDeps } from './support.js';
 
@@ -76,8 +74,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const role = field(req, 'role');
     if (role !== 'user' && role !== 'admin') return textError(reply, 400, 'invalid role');
     // A role set by hand is kept across sign-ins (docs/auth.md#roles-and-admin-grants).
-    await store.users.setRole(target.id, role as Role, 'manual');
-    const updated = (await store.users.findById(target.id))!;
+    const updated = await deps.users.setRole(requestActor(req), target.id, role as Role);
     const message = `${updated.displayName || updated.email} is now ${role === 'admin' ? 'an admin' : 'a user'}.`;
     if (!wantsFragment(req)) return seeOther(reply, '/admin/users', message);
     const row = <UserRow user={updated} selfId={requestUser(req).id} localMode={localMode} />;
@@ -132,12 +129,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (values.role !== '' && values.role !== 'user' && values.role !== 'admin') return fail('invalid role');
     let user: User;
     try {
-      user = await store.users.create({
+      user = await deps.users.create(requestActor(req), {
         email: values.email,
         displayName: values.name,
         role: values.role === 'admin' ? 'admin' : 'user',
-        roleSource: 'manual',
-        provider: 'local',
       });
     } catch (e) {
       if (isAppError(e) && e.status === 400) return fail(e.message);
@@ -171,7 +166,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     status = 200,
     toast: string | null = null,
   ) => {
-    const keywords = await store.keywords.list();
+    const keywords = await deps.keywords.list();
     if (wantsFragment(req)) {
       const section = <KeywordsSection keywords={keywords} form={form} />;
       return toast ? sendWithToast(reply, section, toast) : sendFragment(reply, renderFragment(section));
@@ -211,18 +206,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const nul = firstNulKey(values);
     if (nul) return fail(`${nulMessage(nul === 'keyword' ? 'Keyword' : nul === 'urlTemplate' ? 'URL template' : 'Description')}.`);
     if (values.keyword === '' || values.urlTemplate === '') return fail('Keyword and URL template are required.');
-    if (!KEYWORD_PATTERN.test(values.keyword)) return fail('Keyword must be lowercase letters, digits, and hyphens (e.g. jira, my-tool).');
     try {
-      validateKeywordTemplate(values.urlTemplate);
-    } catch (e) {
-      if (isAppError(e)) return fail(e.message);
-      throw e;
-    }
-    try {
-      await store.keywords.create(values);
+      await deps.keywords.create(requestActor(req), values);
     } catch (e) {
       if (isAppError(e) && e.field === 'keyword' && /already exists/.test(e.message))
         return fail('A keyword with that name already exists.');
+      // The keyword's and the template's rules (domain/keywords.ts), in their own words.
+      if (isAppError(e) && e.status === 400) return fail(e.message);
       req.log.error({ err: e }, 'creating a keyword failed');
       return fail('Failed to create keyword.');
     }
@@ -233,7 +223,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   const findKeyword = async (req: FastifyRequest) => {
     const id = param(req, 'id');
-    return isUuid(id) ? ((await store.keywords.list()).find((k) => k.id === id) ?? null) : null;
+    return isUuid(id) ? ((await deps.keywords.list()).find((k) => k.id === id) ?? null) : null;
   };
 
   app.get('/admin/keywords/:id/confirm-delete', guard, async (req, reply) => {
@@ -256,7 +246,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   webRoute(app, 'DELETE', '/admin/keywords/:id', guard, async (req, reply) => {
     const k = await findKeyword(req);
-    const deleted = k !== null && (await store.keywords.delete(k.id));
+    const deleted = k !== null && (await deps.keywords.delete(requestActor(req), k.id));
     if (!deleted) return notFound(deps, req, reply, 'That keyword does not exist.');
     const message = `Keyword ${k.keyword} deleted.`;
     // The row's outerHTML becomes the empty body (docs/web-ui.md#confirm-delete-dialogs).

@@ -19,7 +19,7 @@ import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { LinkRow } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
-import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
+import { hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
 import {
   field,

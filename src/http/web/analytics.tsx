@@ -3,7 +3,7 @@ import { requestUser } from '../../auth/currentUser.js';
 import { requireUser } from './guards.js';
 import { isAppError } from '../../domain/errors.js';
 import { parsePeriod } from '../../domain/timeseries.js';
-import { parseDashboardScope } from '../../store/analytics.js';
+import { dashboardScopeFor, parseDashboardScope } from '../../domain/statsScope.js';
 import { viewerOf } from '../../store/types.js';
 import { AnalyticsPage, AnalyticsPanels, type AnalyticsProps } from '../../views/pages/analytics.js';
 import { isHtmx, pageContext, sendHtml } from './render.js';
@@ -19,8 +19,8 @@ function opt(req: FastifyRequest, name: string): string | undefined {
  * `GET /dashboard/analytics` (docs/analytics.md#dashboard):
  * any signed-in user, over their personal scope — resolved by the store from
  * link_owners and link_shares, never here. `scope=all` is the admin-only
- * instance-wide view; the store refuses it to anyone else, which this route
- * shows as the styled 403. HTMX toggles get the panels only.
+ * instance-wide view; the domain rule refuses it to anyone else, which this
+ * route shows as the styled 403. HTMX toggles get the panels only.
  */
 export function registerAnalyticsRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { store, config } = deps;
@@ -34,8 +34,8 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: WebDeps): vo
     if (scope === null) return badRequest(deps, req, reply, 'scope must be mine or all');
     let dashboard;
     try {
-      // Governing: docs/analytics.md#who-sees-what — personal scope for everyone; scope=all admin-only (decided in the store).
-      dashboard = await store.analytics.dashboard(viewer, { period, scope });
+      // Governing: docs/analytics.md#who-sees-what — personal scope for everyone; scope=all admin-only (domain/statsScope.ts).
+      dashboard = await store.analytics.dashboard({ period, scope: dashboardScopeFor(viewer, scope) });
     } catch (e) {
       if (isAppError(e) && e.code === 'FORBIDDEN') return forbidden(deps, req, reply);
       throw e;

@@ -33,7 +33,7 @@ import { RENEW_DAYS } from '../../views/partials/renewChoices.js';
 import { renderFragment } from '../../views/render.js';
 import { linkDetailProps, qrCode, sendLinkDetail } from './linkDetail.js';
 import { webRoute } from './methodOverride.js';
-import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
+import { firstNulField, hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
 import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, shortKeyword, toastHeader } from './render.js';
 import {
   checkbox,
@@ -77,7 +77,7 @@ function formValues(req: FastifyRequest): LinkFormValues {
 
 /** A NUL never reaches the store (PostgreSQL refuses it): named beside its field, in form order. */
 function nulError(v: LinkFormValues, create: boolean): FormError | null {
-  const text: Array<[string, string]> = [
+  const name = firstNulField([
     ['slug', create ? v.slug : ''],
     ['url', v.url],
     ['title', v.title],
@@ -86,9 +86,8 @@ function nulError(v: LinkFormValues, create: boolean): FormError | null {
     ['aliases', v.aliases],
     ['visibility', v.visibility],
     ['expires_at', v.expiresAt],
-  ];
-  for (const [name, value] of text) if (hasNul(value)) return { field: name, message: nulMessage(name) };
-  return null;
+  ]);
+  return name === null ? null : { field: name, message: nulMessage(name) };
 }
 
 /** The form's fields as the links layer takes them; a date it cannot read is reported in the expiry's place. */
@@ -379,7 +378,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     const email = field(req, 'email');
-    if (hasNul(email)) return ownersReply(req, reply, got.link, got.caps, { error: 'Email must not contain NUL characters.', status: 400 });
+    if (hasNul(email)) return ownersReply(req, reply, got.link, got.caps, { error: `${nulMessage('Email')}.`, status: 400 });
     let user;
     try {
       user = await links.addOwner(got.actor, got, email);
@@ -428,7 +427,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const got = await linkFor(deps, req, reply, 'canManageShares');
     if (!got) return reply;
     const email = field(req, 'email');
-    if (hasNul(email)) return sharesReply(req, reply, got.link, got.caps, { error: 'Email must not contain NUL characters.', status: 400 });
+    if (hasNul(email)) return sharesReply(req, reply, got.link, got.caps, { error: `${nulMessage('Email')}.`, status: 400 });
     let share;
     try {
       // The acting user is recorded as the grantor.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { currentUser } from '../../auth/currentUser.js';
+import { hasNul } from '../../domain/nul.js';
 import { asset } from '../../views/assets.js';
 import { viewerOf } from '../../store/types.js';
 import { query, type WebDeps } from './support.js';
@@ -55,7 +56,7 @@ export function registerOpenSearchRoutes(app: FastifyInstance, deps: WebDeps): v
     const q = query(req, 'q');
     reply.type('application/x-suggestions+json; charset=utf-8').header('cache-control', 'private, no-store');
     // A NUL can be stored nowhere (PostgreSQL refuses it), so nothing can match it.
-    if (q.trim() === '' || q.includes('\u0000')) return reply.send(JSON.stringify([q, [], [], []]));
+    if (q.trim() === '' || hasNul(q)) return reply.send(JSON.stringify([q, [], [], []]));
     const found = await store.discovery.suggest(q.trim(), viewerOf(await currentUser(req, store)), SUGGESTIONS);
     return reply.send(JSON.stringify([q, found.map((s) => s.slug), found.map((s) => s.title), found.map((s) => `${base}/${s.slug}`)]));
   });

@@ -3,7 +3,7 @@ import type { VNode } from 'preact';
 import { requestUser } from '../../auth/currentUser.js';
 import type { Config } from '../../config.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
-import type { Capability, GrantedLink, LinkService } from '../../links/index.js';
+import type { Capability, GrantedLink, KeywordService, LinkService, UserService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { viewerOf, type LinkView, type User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
@@ -30,6 +30,8 @@ export interface WebDeps {
   config: Config;
   store: Store;
   links: LinkService;
+  users: UserService;
+  keywords: KeywordService;
 }
 
 export function param(req: FastifyRequest, name: string): string {

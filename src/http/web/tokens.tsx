@@ -4,7 +4,7 @@ import { requireUser } from './guards.js';
 import { isAppError } from '../../domain/errors.js';
 import { ConfirmRevoke, TokensPage, TokensSection, type TokensState } from '../../views/pages/tokens.js';
 import { webRoute } from './methodOverride.js';
-import { hasNul, nulMessage, visibleNul } from './nulGuard.js';
+import { hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
 import { isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import { field, notFound, param, type WebDeps } from './support.js';
 

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { DESCRIPTION_MAX, TITLE_MAX } from '../../domain/linkInput.js';
 import type { LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { columnCount, LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
@@ -174,7 +175,7 @@ function EditFields({
         <label for={`${idPrefix}-title`} class="block text-sm font-medium mb-1">
           Title
         </label>
-        <input id={`${idPrefix}-title`} name="title" type="text" value={values.title} maxLength={200} class="input input-sm w-full" />
+        <input id={`${idPrefix}-title`} name="title" type="text" value={values.title} maxLength={TITLE_MAX} class="input input-sm w-full" />
       </div>
       <div class="md:col-span-1 xl:col-span-2">
         <label for={`${idPrefix}-description`} class="block text-sm font-medium mb-1">
@@ -185,7 +186,7 @@ function EditFields({
           name="description"
           type="text"
           value={values.description}
-          maxLength={2000}
+          maxLength={DESCRIPTION_MAX}
           class="input input-sm w-full"
         />
       </div>

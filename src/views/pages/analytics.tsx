@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import type { Dashboard, DashboardScope, TopLink } from '../../store/analytics.js';
+import type { DashboardScope } from '../../domain/statsScope.js';
+import type { Dashboard, TopLink } from '../../store/analytics.js';
 import type { Period } from '../../domain/timeseries.js';
 import { LocalTime } from '../partials/localTime.js';
 import { PageHeader, Spinner } from '../partials/ui.js';

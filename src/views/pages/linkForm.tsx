@@ -1,4 +1,7 @@
 import type { ComponentChildren } from 'preact';
+import { MAX_ALIASES_PER_LINK } from '../../domain/aliases.js';
+import { DESCRIPTION_MAX, TITLE_MAX } from '../../domain/linkInput.js';
+import { SLUG_MAX_LENGTH } from '../../domain/slug.js';
 import { Icon } from '../partials/icons.js';
 import { Alert, FieldError, Modal, PageHeader, Spinner } from '../partials/ui.js';
 
@@ -128,7 +131,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
               type="text"
               value={values.slug}
               required
-              maxLength={128}
+              maxLength={SLUG_MAX_LENGTH}
               autocomplete="off"
               autocapitalize="none"
               spellcheck={false}
@@ -189,7 +192,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
             name="title"
             type="text"
             value={values.title}
-            maxLength={200}
+            maxLength={TITLE_MAX}
             class={`input w-full${titleErr ? ' input-error' : ''}`}
             aria-invalid={titleErr ? 'true' : undefined}
             aria-describedby={described('link-title', titleErr, false)}
@@ -216,7 +219,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
           id="link-description"
           name="description"
           rows={2}
-          maxLength={2000}
+          maxLength={DESCRIPTION_MAX}
           class={`textarea w-full${descErr ? ' textarea-error' : ''}`}
           aria-invalid={descErr ? 'true' : undefined}
           aria-describedby={described('link-description', descErr, false)}
@@ -248,7 +251,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
         id="link-aliases"
         label="Aliases"
         error={aliasErr}
-        hint={`Up to 10 more names that lead to the same place, e.g. ${shortKeyword}/handbook. Comma-separated.`}
+        hint={`Up to ${MAX_ALIASES_PER_LINK} more names that lead to the same place, e.g. ${shortKeyword}/handbook. Comma-separated.`}
       >
         <input
           id="link-aliases"
