@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { out } from './cliSupport.js';
-import { runDoctor, type CheckResult, type CheckStatus } from './doctor/index.js';
+import { out } from './support.js';
+import { runDoctor, type CheckResult, type CheckStatus } from '../doctor/index.js';
 
 /**
  * `joe-links doctor` (docs/operations.md#doctor): one line per check, each problem with its

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { CliError, requireUser, withStore } from './cliSupport.js';
-import { issueSignInUrl } from './auth/localLogin.js';
-import { loadConfig, type Config } from './config.js';
-import { parseDuration } from './domain/duration.js';
-import { isTokenActive } from './domain/tokens.js';
+import { CliError, requireUser, withStore } from './support.js';
+import { issueSignInUrl } from '../auth/localLogin.js';
+import { loadConfig, type Config } from '../config.js';
+import { parseDuration } from '../domain/duration.js';
+import { isTokenActive } from '../domain/tokens.js';
 
 /**
  * Sign-in and token commands: `login-url` (local mode's one-time links) and

@@ -1,15 +1,18 @@
 import type { Command } from 'commander';
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { CliError, cliLinkService, cliOperator, requireUser, withStore } from './cliSupport.js';
-import { isAppError } from './domain/errors.js';
-import { formatNames } from './domain/imports/registry.js';
-import { exportLines, type ImportRow, type ImportSummary } from './links/index.js';
+import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './support.js';
+import { splitAliasList } from '../domain/aliases.js';
+import { isAppError } from '../domain/errors.js';
+import { formatNames } from '../domain/imports/registry.js';
+import { splitTagList } from '../domain/tags.js';
+import { exportLines, type ImportRow, type ImportSummary } from '../links/index.js';
 
 /**
- * `joe-links links export` and `joe-links links import` (docs/api.md#bulk-export-and-import):
- * move links between instances or restore them as JSON Lines, and bring them
- * in from other tools' exports (docs/import-formats.md).
+ * `joe-links links create|list|export|import`: create and list links through the links layer,
+ * export and import them (docs/api.md#bulk-export-and-import) to move links between instances
+ * or restore them as JSON Lines, and bring them in from other tools' exports
+ * (docs/import-formats.md).
  */
 
 /** Writes respecting back-pressure, so a large export into a slow pipe stays flat in memory. */
@@ -49,7 +52,70 @@ export function summaryLine(s: ImportSummary): string {
   return parts.join('; ');
 }
 
-export function registerLinkTransferCommands(links: Command): void {
+export function registerLinkCommands(program: Command): void {
+  const links = program.command('links').description('manage links');
+  links
+    .command('create')
+    .description('create a link')
+    .requiredOption('--slug <slug>', 'short name, e.g. jira')
+    .requiredOption('--url <url>', 'destination (http/https; may contain $variables)')
+    .requiredOption('--owner <email>', 'email of the owning user')
+    .option('--title <title>', 'title')
+    .option('--description <text>', 'description')
+    .option('--visibility <mode>', 'public | private | secure', 'public')
+    .option('--tags <list>', 'comma-separated tags')
+    .option('--as <email>', 'the user the link history names as having made the change (default: the CLI alone)')
+    .option('--aliases <list>', 'comma-separated more names for the link (at most 10)')
+    .option('--forward', 'append a visit’s extra path and query to the destination', false)
+    .action(
+      async (o: {
+        slug: string;
+        url: string;
+        owner: string;
+        title?: string;
+        description?: string;
+        visibility: string;
+        tags?: string;
+        as?: string;
+        aliases?: string;
+        forward: boolean;
+      }) => {
+        await withStore(async (store) => {
+          const owner = await requireUser(store, o.owner);
+          const link = await cliLinkService(store).create(await cliOperator(store, o.as), {
+            slug: o.slug,
+            url: o.url,
+            title: o.title,
+            description: o.description,
+            visibility: o.visibility,
+            tags: o.tags ? splitTagList(o.tags) : [],
+            aliases: o.aliases ? splitAliasList(o.aliases) : [],
+            forwardPathAndQuery: o.forward,
+            ownerId: owner.id,
+          });
+          const aka = link.aliases.length > 0 ? `, also ${link.aliases.join(', ')}` : '';
+          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id}${aka})`);
+        });
+      },
+    );
+  links
+    .command('list')
+    .description('list every link')
+    .action(async () => {
+      await withStore(async (store) => {
+        let after: string | undefined;
+        for (;;) {
+          const page = await store.links.list({ scope: 'all', viewer: null, afterSlug: after, limit: 500 });
+          for (const l of page.links) {
+            const owner = l.owners.find((o) => o.isPrimary)?.email ?? '';
+            out(`${l.slug}\t${l.visibility}\t${l.url}\t${owner}\t${l.tags.map((t) => t.name).join(',')}`);
+          }
+          if (!page.hasMore) break;
+          after = page.links[page.links.length - 1]!.slug;
+        }
+      });
+    });
+
   links
     .command('export')
     .description('write every link as JSON Lines to stdout, in slug order (e.g. joe-links links export > links.jsonl)')
@@ -104,5 +170,3 @@ export function registerLinkTransferCommands(links: Command): void {
       if (summary.refused > 0) process.exitCode = 1;
     });
 }
-
-export { CliError };

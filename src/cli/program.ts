@@ -1,0 +1,49 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { MigrationError } from '../db/migrate.js';
+import { isAppError } from '../domain/errors.js';
+import { registerAuthCommands } from './auth.js';
+import { registerDoctorCommand } from './doctor.js';
+import { registerLinkCommands } from './links.js';
+import { registerMaintenanceCommands } from './maintenance.js';
+import { registerMigrateCommand } from './migrate.js';
+import { registerServeCommand } from './serve.js';
+import { CliError } from './support.js';
+import { registerUserCommands } from './users.js';
+
+/** The `joe-links` program: every command, in the order `--help` lists them. */
+export function buildCli(): Command {
+  const program = new Command('joe-links')
+    .description('Self-hosted go links: short memorable slugs that redirect to long URLs.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  registerServeCommand(program);
+  registerMigrateCommand(program);
+  registerUserCommands(program);
+  registerLinkCommands(program);
+  registerMaintenanceCommands(program);
+  registerAuthCommands(program);
+  registerDoctorCommand(program);
+  return program;
+}
+
+/** Turns any failure into one clear line on stderr. */
+export function describeError(e: unknown): string {
+  if (e instanceof ConfigError || e instanceof CliError || e instanceof MigrationError) return e.message;
+  if (isAppError(e)) return e.message;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ECONNREFUSED') return `cannot connect to the database: ${err.message}`;
+  return err?.message ?? String(e);
+}
+
+/** Runs one command line; a failure is one line on stderr and a non-zero exit. */
+export async function runCli(argv: string[]): Promise<void> {
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode);
+    process.stderr.write(`joe-links: ${describeError(e)}\n`);
+    process.exit(1);
+  }
+}
