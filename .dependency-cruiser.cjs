@@ -59,6 +59,20 @@ module.exports = {
       to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'rest-and-web-apart',
+      severity: 'error',
+      comment: 'The REST API and the web pages never import each other: what both use lives in http/shared/.',
+      from: { path: '^src/http/(api|web)/' },
+      to: { path: '^src/http/(api|web)/', pathNot: '^src/http/$1/' },
+    },
+    {
+      name: 'http-shared-below-both',
+      severity: 'error',
+      comment: 'http/shared/ serves the REST API and the web pages alike, so it imports neither.',
+      from: { path: '^src/http/shared/' },
+      to: { path: '^src/http/(api|web)/' },
+    },
+    {
       name: 'mcp-beside-http',
       severity: 'error',
       comment: 'MCP tools are a surface of their own: they call the application layer, not the REST routes.',

@@ -8,8 +8,8 @@ import type { Resolution, Resolver, ViewerSource } from '../resolve/resolver.js'
 import type { Clock } from '../store/types.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
 import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
-import { requestHost } from './web/render.js';
-import { REFERRER_POLICY } from './web/security.js';
+import { REFERRER_POLICY } from './securityHeaders.js';
+import { requestHost } from './shared/requestAddress.js';
 
 export interface GoLinkDeps {
   config: Pick<Config, 'authMode' | 'authProxyHeader' | 'trustedProxies'>;

@@ -10,9 +10,9 @@ import type { Store } from '../store/index.js';
 import type { User } from '../store/types.js';
 import { answerApiError, apiNotFound } from './api/errors.js';
 import { authenticate } from './api/guards.js';
-import { spend, type ApiBudgets } from './api/rateLimit.js';
+import { spend, type ApiBudgets } from './shared/rateLimit.js';
 import { JsonBodyError, acceptJsonBodies } from './jsonBody.js';
-import { requestOrigin } from './web/render.js';
+import { requestOrigin } from './shared/requestAddress.js';
 
 /**
  * The MCP endpoint: Streamable HTTP at `/mcp`, stateless, one JSON response

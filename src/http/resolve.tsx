@@ -15,7 +15,8 @@ import { Forbidden, NotFound } from '../views/pages/errors.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
 import { clickOf, takeResolution } from './goLinks.js';
 import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
-import { isHtmx, pageContext, requestHost, sendHtml, shortKeyword } from './web/render.js';
+import { isHtmx, pageContext, sendHtml } from './web/render.js';
+import { requestHost, shortKeyword } from './shared/requestAddress.js';
 
 export interface ResolverDeps {
   config: Config;

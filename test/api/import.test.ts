@@ -3,7 +3,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { DbDriver } from '../../src/config.js';
-import { IMPORT_MAX_BYTES } from '../../src/http/importUpload.js';
+import { IMPORT_MAX_BYTES } from '../../src/http/shared/importUpload.js';
 import type { TestServer } from '../helpers/server.js';
 import { actor, assertError, call, snapshot, startApi, type Actor, type ApiResponse } from './support.js';
 import { IMPORT_FIXTURES } from '../helpers/paths.js';

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { decodeClickCursor, encodeClickCursor } from '../../src/domain/clickCursor.js';
 import { CLICK_CSV_HEADER } from '../../src/domain/csv.js';
 import { isAppError } from '../../src/domain/errors.js';
-import { NEXT_CURSOR_HEADER, sendClickCsv } from '../../src/http/clickCsv.js';
+import { NEXT_CURSOR_HEADER, sendClickCsv } from '../../src/http/shared/clickCsv.js';
 import { EXPORT_ROW_CAP } from '../../src/store/analytics.js';
 import { addClicks, DAY, parseCsv, UA } from '../analytics/support.js';
 import { sessionCookie, type TestServer } from '../helpers/server.js';
@@ -16,7 +16,7 @@ import { assertError, call, startApi, type Actor } from './support.js';
 /**
  * The CSV export route `GET /api/v1/links/{id}/stats/export`
  * (docs/analytics.md#csv-export) and the shared streaming glue both export
- * routes use (src/http/clickCsv.ts), over real HTTP on a real database.
+ * routes use (src/http/shared/clickCsv.ts), over real HTTP on a real database.
  */
 
 const HEADER = ['clicked_at', 'referrer', 'user_agent', 'browser', 'os', 'authenticated', 'user'];
@@ -209,7 +209,7 @@ describe('CSV export API', () => {
     );
   });
 
-  describe('the shared glue at a small cap (src/http/clickCsv.ts)', () => {
+  describe('the shared glue at a small cap (src/http/shared/clickCsv.ts)', () => {
     let glue: FastifyInstance;
     let base: string;
     before(async () => {

@@ -7,7 +7,7 @@ import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
 import type { UserService } from '../../links/index.js';
-import { requestActor } from '../actor.js';
+import { requestActor } from '../shared/actor.js';
 import { adminOnly, BEARER } from './guards.js';
 import { linkPage, PageQueryFields } from './links.js';
 import { toOwnerResource } from '../../links/index.js';

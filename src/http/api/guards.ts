@@ -4,7 +4,7 @@ import { requestUser } from '../../auth/currentUser.js';
 import type { Capability, GrantedLink, LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { sendApiError, sendUnauthorized } from './errors.js';
-import { requestActor } from '../actor.js';
+import { requestActor } from '../shared/actor.js';
 
 /**
  * The checks every authenticated API route runs, as onRequest hooks so they

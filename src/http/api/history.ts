@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { pageLimit } from '../../domain/keysetCursor.js';
 import { fullLinkResource, toAuditEventResource, toHistoryEventResource, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
-import { requestActor } from '../actor.js';
+import { requestActor } from '../shared/actor.js';
 import { errorResponses } from './errors.js';
 import { adminOnly, BEARER, requestLink, requireLinkCap } from './guards.js';
 import { AuditPageSchema, HistoryPageSchema } from './historySchemas.js';

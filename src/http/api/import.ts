@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import { asUser, type LinkService } from '../../links/index.js';
-import { IMPORT_MAX_BYTES, reportDocument, spoolUpload, tooLarge } from '../importUpload.js';
+import { IMPORT_MAX_BYTES, reportDocument, spoolUpload, tooLarge } from '../shared/importUpload.js';
 import { ApiErrorSchema, errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
 import { ImportReportSchema } from './schemas.js';

@@ -9,7 +9,7 @@ import { errorResponses } from './errors.js';
  * any token is configured, and the names are no secret (each keyword host
  * answers anyone who types it). It never reads credentials, so a stale or
  * foreign `Authorization` header changes nothing. Its request budget is per
- * client address (rateLimit.ts); a store failure becomes the API's
+ * client address (http/shared/rateLimit.ts); a store failure becomes the API's
  * `500 INTERNAL_ERROR` body in the error handler.
  */
 export function registerKeywordRoutes(app: FastifyInstance, deps: { keywords: KeywordService }): void {

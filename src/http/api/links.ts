@@ -10,7 +10,7 @@ import type { Store } from '../../store/index.js';
 import type { LinkScope } from '../../store/links.js';
 import { viewerOf, type Viewer } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import { requestActor } from '../actor.js';
+import { requestActor } from '../shared/actor.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
 import { CreateLinkSchema, FULL_UPDATE_FIELDS, LinkListSchema, LinkSchema, SuggestLinksSchema, UpdateLinkSchema } from './schemas.js';
 import { ref } from './schemaRef.js';

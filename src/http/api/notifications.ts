@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
-import { decodeCursor, encodeCursor, pageLimit } from '../../domain/keysetCursor.js';
+import { pageLimit } from '../../domain/keysetCursor.js';
 import { notificationText, type NotificationActor } from '../../domain/notifications.js';
 import { iso } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import type { Notification } from '../../store/notifications.js';
+import { decodeNewestFirstCursor, newestFirstCursor } from '../shared/newestFirstCursor.js';
 import { errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
 import { PageQueryFields } from './links.js';
@@ -46,16 +47,6 @@ export function notificationBody(n: Notification, prefix: string): Static<typeof
   };
 }
 
-/** The keyset position of a row in newest-first order (notifications, webhook deliveries). */
-export function notificationCursor(n: Pick<Notification, 'createdAt' | 'id'>): string {
-  return encodeCursor({ key: String(n.createdAt), id: n.id });
-}
-
-export function decodeNotificationCursor(raw: unknown): { createdAt: number; id: string } | undefined {
-  const c = decodeCursor(raw);
-  return c && /^\d{1,16}$/.test(c.key) ? { createdAt: Number(c.key), id: c.id } : undefined;
-}
-
 export function registerNotificationRoutes(
   app: FastifyInstance,
   deps: { config: Pick<Config, 'shortKeyword' | 'mail'>; store: Pick<Store, 'notifications'> },
@@ -78,12 +69,12 @@ export function registerNotificationRoutes(
     async (req) => {
       const user = requestUser(req);
       const q = req.query;
-      const page = await store.notifications.page(user.id, { before: decodeNotificationCursor(q.cursor), limit: pageLimit(q.limit) });
+      const page = await store.notifications.page(user.id, { before: decodeNewestFirstCursor(q.cursor), limit: pageLimit(q.limit) });
       const last = page.items[page.items.length - 1];
       return {
         notifications: page.items.map((n) => notificationBody(n, prefix)),
         unread: await store.notifications.unreadCount(user.id),
-        next_cursor: page.hasMore && last ? notificationCursor(last) : null,
+        next_cursor: page.hasMore && last ? newestFirstCursor(last) : null,
       };
     },
   );

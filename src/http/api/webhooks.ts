@@ -8,10 +8,10 @@ import { iso, isoOrNull } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import type { OutboxAttempt, OutboxRow } from '../../store/outbox.js';
 import type { Webhook } from '../../store/webhooks.js';
+import { decodeNewestFirstCursor, newestFirstCursor } from '../shared/newestFirstCursor.js';
 import { errorResponses } from './errors.js';
 import { adminOnly, BEARER } from './guards.js';
 import { PageQueryFields } from './links.js';
-import { decodeNotificationCursor, notificationCursor } from './notifications.js';
 import {
   CreateWebhookSchema,
   DeliveryListSchema,
@@ -144,14 +144,14 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     async (req) => {
       const hook = await hookOr404(req.params.id);
       const page = await store.outbox.forWebhook(hook.id, {
-        before: decodeNotificationCursor(req.query.cursor),
+        before: decodeNewestFirstCursor(req.query.cursor),
         limit: pageLimit(req.query.limit),
       });
       const attempts = await store.outbox.attempts(page.rows.map((r) => r.id));
       const last = page.rows[page.rows.length - 1];
       return {
         deliveries: page.rows.map((r) => deliveryBody(r, attempts.get(r.id) ?? [])),
-        next_cursor: page.hasMore && last ? notificationCursor({ createdAt: last.createdAt, id: last.id }) : null,
+        next_cursor: page.hasMore && last ? newestFirstCursor(last) : null,
       };
     },
   );

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestActor } from '../actor.js';
+import { requestActor } from '../shared/actor.js';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireAdmin } from './guards.js';
 import { issueSignInUrl } from '../../auth/localLogin.js';

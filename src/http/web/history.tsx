@@ -7,10 +7,10 @@ import { LinkDetail } from '../../views/pages/linkDetail.js';
 import { LinkHistoryItems, LinkHistoryPage, type LinkHistoryProps } from '../../views/pages/linkHistory.js';
 import { RestoreNote } from '../../views/partials/history.js';
 import { renderFragment } from '../../views/render.js';
-import { requestActor } from '../actor.js';
+import { requestActor } from '../shared/actor.js';
 import { requireAdmin, requireUser } from './guards.js';
 import { linkDetailProps, linkHistoryProps, sendLinkDetail } from './linkDetail.js';
-import { isHtmx, pageContext, sendHtml, shortKeyword } from './render.js';
+import { isHtmx, pageContext, sendHtml } from './render.js';
 import {
   linkFor,
   notFound,
@@ -23,6 +23,7 @@ import {
   wantsFragment,
   type WebDeps,
 } from './support.js';
+import { shortKeyword } from '../shared/requestAddress.js';
 
 /**
  * Link history in the browser (docs/history.md#web-pages): older pages of a link's timeline,

@@ -7,7 +7,7 @@ import { IMPORT_FORMATS } from '../../domain/imports/registry.js';
 import { asUser, type ImportRow } from '../../links/index.js';
 import type { User } from '../../store/types.js';
 import { ImportPage, type ImportPageState } from '../../views/pages/importLinks.js';
-import { IMPORT_MAX_BYTES, rowJson, spoolUpload, summaryJson, tooLarge, type SpooledUpload } from '../importUpload.js';
+import { IMPORT_MAX_BYTES, rowJson, spoolUpload, summaryJson, tooLarge, type SpooledUpload } from '../shared/importUpload.js';
 import { requireUser } from './guards.js';
 import { pageContext, sendHtml } from './render.js';
 import type { WebDeps } from './support.js';

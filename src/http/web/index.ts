@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../../metrics.js';
 import type { ClickEvent } from '../../workers/clickWriter.js';
 import type { Resolver } from '../../resolve/resolver.js';
-import type { ApiBudgets } from '../api/rateLimit.js';
-import { nameSurface } from '../actor.js';
+import type { ApiBudgets } from '../shared/rateLimit.js';
+import { nameSurface } from '../shared/actor.js';
 import { registerResolver } from '../resolve.js';
 import { registerOpenSearchRoutes } from './opensearch.js';
 import { registerStateLinkPages } from '../stateLinks.js';
@@ -32,7 +32,7 @@ import { registerTokenRoutes } from './tokens.js';
 
 export interface WebSurfaceDeps extends WebDeps {
   resolver: Resolver;
-  /** The per-user click-export budget, shared with the REST API (http/api/rateLimit.ts). */
+  /** The per-user click-export budget, shared with the REST API (http/shared/rateLimit.ts). */
   budgets: Pick<ApiBudgets, 'clickExports'>;
   metrics: Metrics;
   recordClick(event: ClickEvent): void;

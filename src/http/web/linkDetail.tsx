@@ -7,9 +7,10 @@ import { VERSION_KINDS, type GrantedLink } from '../../links/index.js';
 import type { Link, LinkView } from '../../store/types.js';
 import { LinkDetail, type LinkDetailProps } from '../../views/pages/linkDetail.js';
 import type { LinkHistoryProps } from '../../views/pages/linkHistory.js';
-import { requestActor } from '../actor.js';
-import { pageContext, requestOrigin, sendHtml, shortKeyword } from './render.js';
+import { requestActor } from '../shared/actor.js';
+import { pageContext, sendHtml } from './render.js';
 import type { WebDeps } from './support.js';
+import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
 
 /**
  * What the link page shows (docs/web-ui.md#link-detail-page): the link with its health, shares

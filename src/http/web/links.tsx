@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestActor } from '../actor.js';
+import { requestActor } from '../shared/actor.js';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireUser } from './guards.js';
 import type { LinkCaps } from '../../domain/caps.js';
@@ -34,7 +34,7 @@ import { renderFragment } from '../../views/render.js';
 import { linkDetailProps, qrCode, sendLinkDetail } from './linkDetail.js';
 import { webRoute } from './methodOverride.js';
 import { firstNulField, hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
-import { addTrigger, isHtmx, pageContext, requestOrigin, sendHtml, shortKeyword, toastHeader } from './render.js';
+import { addTrigger, isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import {
   checkbox,
   field,
@@ -52,6 +52,7 @@ import {
   shortName,
   type WebDeps,
 } from './support.js';
+import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
 
 /**
  * Link pages and fragments (docs/web-ui.md#link-forms, docs/web-ui.md#link-detail-page, docs/web-ui.md#confirm-delete-dialogs, docs/lifecycle.md#archive, docs/lifecycle.md#renewal): the

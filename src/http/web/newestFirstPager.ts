@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { CreatedKey, NewestFirstFrom } from '../../store/newestFirst.js';
 import type { KeysetSpot } from '../../views/partials/pager.js';
-import { decodeNotificationCursor, notificationCursor } from '../api/notifications.js';
+import { decodeNewestFirstCursor, newestFirstCursor } from '../shared/newestFirstCursor.js';
 import { query } from './support.js';
 
 /**
@@ -12,8 +12,8 @@ import { query } from './support.js';
  */
 
 export function newestFirstFrom(req: FastifyRequest): NewestFirstFrom {
-  const before = decodeNotificationCursor(query(req, 'older'));
-  return before ? { before } : { after: decodeNotificationCursor(query(req, 'newer')) };
+  const before = decodeNewestFirstCursor(query(req, 'older'));
+  return before ? { before } : { after: decodeNewestFirstCursor(query(req, 'newer')) };
 }
 
 /**
@@ -28,7 +28,7 @@ export async function newestFirstSpot(
   const first = rows[0];
   const last = rows[rows.length - 1];
   const [total, above] = await Promise.all([count(), first ? count(first) : Promise.resolve(0)]);
-  const at = (side: 'older' | 'newer', row: CreatedKey) => `${path}?${side}=${encodeURIComponent(notificationCursor(row))}`;
+  const at = (side: 'older' | 'newer', row: CreatedKey) => `${path}?${side}=${encodeURIComponent(newestFirstCursor(row))}`;
   return {
     from: above + 1,
     to: above + rows.length,

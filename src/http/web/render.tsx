@@ -2,13 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import type { Config } from '../../config.js';
 import { currentUser } from '../../auth/currentUser.js';
-import { isTrusted } from '../../domain/clientIp.js';
 import type { Store } from '../../store/index.js';
 import type { User } from '../../store/types.js';
 import { parseTheme, type PageContext } from '../../views/context.js';
 import { Layout } from '../../views/layout.js';
 import { renderFragment, renderPage } from '../../views/render.js';
 import type { ToastLevel } from '../../views/partials/ui.js';
+import { shortKeyword } from '../shared/requestAddress.js';
 
 /**
  * An HTMX request wants a fragment. A history-restore request (the browser
@@ -16,43 +16,6 @@ import type { ToastLevel } from '../../views/partials/ui.js';
  */
 export function isHtmx(req: FastifyRequest): boolean {
   return req.headers['hx-request'] === 'true' && req.headers['hx-history-restore-request'] !== 'true';
-}
-
-/** The request host without its port (`go.example.com:8080` → `go.example.com`, `[::1]:80` → `::1`). */
-export function requestHost(req: { headers: { host?: string | undefined } }): string {
-  const host = req.headers.host ?? '';
-  const v6 = /^\[([^\]]*)\](?::\d+)?$/.exec(host);
-  if (v6) return v6[1]!;
-  return host.replace(/:\d*$/, '');
-}
-
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-
-/**
- * The prefix shown before slugs (`go/jira`): JOE_SHORT_KEYWORD, else the first
- * DNS label of the request host; an IP address is shown whole.
- */
-export function shortKeyword(config: Config, req: FastifyRequest): string {
-  if (config.shortKeyword) return config.shortKeyword;
-  const host = requestHost(req);
-  if (host === '') return 'go';
-  if (IPV4.test(host) || host.includes(':')) return req.headers.host ?? host;
-  return host.split('.')[0]!;
-}
-
-/**
- * `scheme://host` of the request, for absolute short URLs and QR codes
- * (docs/web-ui.md#link-tables): the scheme comes from `X-Forwarded-Proto` only when the
- * peer is a trusted proxy (docs/server.md#client-address), else from the connection.
- */
-export function requestOrigin(config: Pick<Config, 'trustedProxies'>, req: FastifyRequest): string {
-  let scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  const forwarded = req.headers['x-forwarded-proto'];
-  if (typeof forwarded === 'string' && isTrusted(req.socket.remoteAddress ?? '', config.trustedProxies)) {
-    const first = forwarded.split(',')[0]!.trim().toLowerCase();
-    if (first === 'http' || first === 'https') scheme = first;
-  }
-  return `${scheme}://${req.headers.host ?? 'localhost'}`;
 }
 
 /**

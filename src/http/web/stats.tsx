@@ -12,8 +12,8 @@ import {
   type StatsWindowProps,
 } from '../../views/pages/linkStats.js';
 import { Alert, PageHeader } from '../../views/partials/ui.js';
-import type { ApiBudgets } from '../api/rateLimit.js';
-import { sendClickCsv } from '../clickCsv.js';
+import type { ApiBudgets } from '../shared/rateLimit.js';
+import { sendClickCsv } from '../shared/clickCsv.js';
 import { errorToastHeader, isHtmx, pageContext, sendHtml } from './render.js';
 import { linkFor, query, type WebDeps } from './support.js';
 

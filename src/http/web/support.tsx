@@ -12,18 +12,9 @@ import type { LinkRowData, LinkTableEnv } from '../../views/partials/linkTable.j
 import { renderFragment } from '../../views/render.js';
 import { parsePage } from '../../views/partials/pager.js';
 import { isMethodOverride } from './methodOverride.js';
-import {
-  errorToastHeader,
-  isHtmx,
-  pageContext,
-  requestOrigin,
-  sendHtml,
-  setFlash,
-  shortKeyword,
-  toastHeader,
-  type Toast,
-} from './render.js';
-import { requestActor } from '../actor.js';
+import { errorToastHeader, isHtmx, pageContext, sendHtml, setFlash, toastHeader, type Toast } from './render.js';
+import { requestActor } from '../shared/actor.js';
+import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
 
 /** What every web route needs. */
 export interface WebDeps {

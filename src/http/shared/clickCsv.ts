@@ -22,9 +22,9 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { AppError } from '../domain/errors.js';
-import { parseInstantParam } from '../domain/timeseries.js';
-import type { Store } from '../store/index.js';
+import { AppError } from '../../domain/errors.js';
+import { parseInstantParam } from '../../domain/timeseries.js';
+import type { Store } from '../../store/index.js';
 
 export interface ClickCsvRequest {
   link: { id: string; slug: string };

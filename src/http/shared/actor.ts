@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestUser } from '../auth/currentUser.js';
-import { asUser, type Actor, type Surface } from '../links/index.js';
+import { requestUser } from '../../auth/currentUser.js';
+import { asUser, type Actor, type Surface } from '../../links/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

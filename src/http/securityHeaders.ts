@@ -2,7 +2,7 @@ import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../../config.js';
+import type { Config } from '../config.js';
 
 /**
  * Security headers for every response (@fastify/helmet). The policy allows

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../domain/errors.js';
-import type { ImportRow, ImportRun, ImportSummary } from '../links/index.js';
+import { AppError } from '../../domain/errors.js';
+import type { ImportRow, ImportRun, ImportSummary } from '../../links/index.js';
 
 /**
  * What the REST API and the web page share for imports
