@@ -19,12 +19,12 @@ import {
   type AddUserState,
   type KeywordFormState,
 } from '../../views/pages/admin.js';
-import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { firstNulKey, nulMessage, visibleNul } from '../../domain/nul.js';
 import { isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import { field, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, sendWithToast, type WebDeps } from './support.js';
+import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
 
 const EMPTY_ADD_USER: AddUserState = { values: { email: '', name: '', role: 'user' }, error: null, created: null };
 const EMPTY_KEYWORD_FORM: KeywordFormState = { values: { keyword: '', urlTemplate: '', description: '' }, error: null };

@@ -15,7 +15,6 @@ import {
   type AdminEditValues,
   type AdminLinkListProps,
 } from '../../views/pages/adminLinks.js';
-import { ConfirmDelete } from '../../views/pages/linkDetail.js';
 import { LinkRow } from '../../views/partials/linkTable.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
@@ -35,6 +34,7 @@ import {
   shortName,
   type WebDeps,
 } from './support.js';
+import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
 
 /**
  * `/admin/links` (docs/web-ui.md#admin-screens): every link in the one link list with its

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import { healthChangeRecorder } from '../../notify/lifecycle.js';
-import { HealthSection } from '../../views/pages/linkDetail.js';
 import { HealthProbe } from '../../workers/healthProbe.js';
 import { notifyOptions } from '../../workers/jobs.js';
 import { requireUser } from './guards.js';
 import { healthSectionProps } from './linkDetail.js';
 import { setFlash } from './render.js';
 import { linkFor, seeOther, sendWithToast, shortName, wantsFragment, type WebDeps } from './support.js';
+import { HealthSection } from '../../views/partials/linkHealth.js';
 
 /**
  * "Recheck now" on a link's page (docs/lifecycle.md#recheck-now): the checker's own probe of one

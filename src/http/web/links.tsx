@@ -11,14 +11,7 @@ import { splitTagList } from '../../domain/tags.js';
 import type { Link } from '../../store/types.js';
 import { DAY_MS } from '../../domain/timeseries.js';
 import { datetimeLocalValue, formatDate } from '../../views/format.js';
-import {
-  ConfirmDelete,
-  LinkDetail,
-  OwnersSection,
-  SharesPanel,
-  type LinkDetailProps,
-  type MemberNotice,
-} from '../../views/pages/linkDetail.js';
+import { LinkDetail, type LinkDetailProps } from '../../views/pages/linkDetail.js';
 import {
   EMPTY_LINK_FORM,
   LinkForm,
@@ -53,6 +46,8 @@ import {
   type WebDeps,
 } from './support.js';
 import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
+import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
+import { OwnersSection, SharesPanel, type MemberNotice } from '../../views/partials/linkMembers.js';
 
 /**
  * Link pages and fragments (docs/web-ui.md#link-forms, docs/web-ui.md#link-detail-page, docs/web-ui.md#confirm-delete-dialogs, docs/lifecycle.md#archive, docs/lifecycle.md#renewal): the
