@@ -6,25 +6,16 @@ import { issueSignInUrl } from '../../auth/localLogin.js';
 import { isAppError } from '../../domain/errors.js';
 import type { Role, User } from '../../store/types.js';
 import { isUuid, type LinkAction } from '../../links/index.js';
-import {
-  AdminOverview,
-  ConfirmDeleteUser,
-  KeywordsPage,
-  KeywordsSection,
-  LinkHealthPage,
-  SignInLinkModal,
-  UserRow,
-  UsersPage,
-  UsersSection,
-  type AddUserState,
-  type KeywordFormState,
-} from '../../views/pages/admin.js';
+import { AdminOverview } from '../../views/pages/admin.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
 import { firstNulKey, nulMessage, visibleNul } from '../../domain/nul.js';
 import { isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import { field, notFound, param, query, seeOther, sendFragment, textError, wantsFragment, sendWithToast, type WebDeps } from './support.js';
 import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
+import { ConfirmDeleteUser, SignInLinkModal, UserRow, UsersPage, UsersSection, type AddUserState } from '../../views/pages/adminUsers.js';
+import { KeywordsPage, KeywordsSection, type KeywordFormState } from '../../views/pages/adminKeywords.js';
+import { LinkHealthPage } from '../../views/pages/adminHealth.js';
 
 const EMPTY_ADD_USER: AddUserState = { values: { email: '', name: '', role: 'user' }, error: null, created: null };
 const EMPTY_KEYWORD_FORM: KeywordFormState = { values: { keyword: '', urlTemplate: '', description: '' }, error: null };
