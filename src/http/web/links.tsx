@@ -12,15 +12,7 @@ import type { Link } from '../../store/types.js';
 import { DAY_MS } from '../../domain/timeseries.js';
 import { datetimeLocalValue, formatDate } from '../../views/format.js';
 import { LinkDetail, type LinkDetailProps } from '../../views/pages/linkDetail.js';
-import {
-  EMPTY_LINK_FORM,
-  LinkForm,
-  LinkFormModal,
-  LinkFormPage,
-  SlugCheck,
-  type FormError,
-  type LinkFormValues,
-} from '../../views/pages/linkForm.js';
+import { EMPTY_LINK_FORM, LinkForm, type FormError, type LinkFormValues } from '../../views/partials/linkForm.js';
 import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTable.js';
 import { RENEW_DAYS } from '../../views/partials/renewChoices.js';
 import { renderFragment } from '../../views/render.js';
@@ -48,6 +40,8 @@ import {
 import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
 import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
 import { OwnersSection, SharesPanel, type MemberNotice } from '../../views/partials/linkMembers.js';
+import { LinkFormModal, LinkFormPage } from '../../views/pages/linkForm.js';
+import { SlugCheck } from '../../views/partials/slugCheck.js';
 
 /**
  * Link pages and fragments (docs/web-ui.md#link-forms, docs/web-ui.md#link-detail-page, docs/web-ui.md#confirm-delete-dialogs, docs/lifecycle.md#archive, docs/lifecycle.md#renewal): the

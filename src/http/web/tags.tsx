@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import { requireUser } from './guards.js';
 import { viewerOf } from '../../store/types.js';
-import { TagSuggestions } from '../../views/pages/linkForm.js';
 import { TagDetail, TagsIndex } from '../../views/pages/tags.js';
 import { renderFragment } from '../../views/render.js';
 import { pageContext, sendHtml } from './render.js';
 import { linkRows, notFound, param, query, sendFragment, tableEnv, type WebDeps } from './support.js';
+import { TagSuggestions } from '../../views/partials/tagSuggestions.js';
 
 /** The tag browser and the tag autocomplete (docs/web-ui.md#link-forms, docs/web-ui.md#tag-browser). */
 export function registerTagRoutes(app: FastifyInstance, deps: WebDeps): void {
