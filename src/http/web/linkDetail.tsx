@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import type { LinkCaps } from '../../domain/caps.js';
 import { isCheckable } from '../../domain/health.js';
@@ -8,15 +8,38 @@ import type { Link, LinkView } from '../../store/types.js';
 import { LinkDetail, type LinkDetailProps } from '../../views/pages/linkDetail.js';
 import type { LinkHistoryProps } from '../../views/pages/linkHistory.js';
 import { requestActor } from '../shared/actor.js';
+import { requireUser } from './guards.js';
 import { pageContext, sendHtml } from './render.js';
-import type { WebDeps } from './support.js';
+import { linkFor, type WebDeps } from './support.js';
 import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
 
 /**
- * What the link page shows (docs/web-ui.md#link-detail-page): the link with its health, shares
- * and QR code, and the newest page of its history. The link routes and the history routes
- * both answer with it.
+ * The link page (docs/web-ui.md#link-detail-page) and its QR code: the link with its health,
+ * shares and QR code, and the newest page of its history. The link, lifecycle, member and
+ * history routes all answer with it.
  */
+
+export function registerLinkDetailRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { config } = deps;
+  const guard = { preHandler: requireUser(deps) };
+
+  app.get('/dashboard/links/:id', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canView');
+    if (!got) return reply;
+    return sendLinkDetail(deps, req, reply, await linkDetailProps(deps, req, got.link, got.caps));
+  });
+
+  app.get('/dashboard/links/:id/qr.svg', guard, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canView');
+    if (!got) return reply;
+    const svg = await qrCode(`${requestOrigin(config, req)}/${got.link.slug}`);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${got.link.slug}-qr.svg"`)
+      .header('cache-control', 'private, no-store')
+      .send(svg);
+  });
+}
 
 /** Events per page of the link page's history. */
 export const HISTORY_PAGE_SIZE = 20;

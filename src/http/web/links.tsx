@@ -1,52 +1,40 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestActor } from '../shared/actor.js';
-import { requestUser } from '../../auth/currentUser.js';
-import { requireUser } from './guards.js';
-import type { LinkCaps } from '../../domain/caps.js';
+import { splitAliasList } from '../../domain/aliases.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { Unreadable } from '../../domain/linkInput.js';
+import { firstNulField, nulMessage, visibleNul } from '../../domain/nul.js';
 import { slugAdvice } from '../../domain/slug.js';
-import { splitAliasList } from '../../domain/aliases.js';
 import { splitTagList } from '../../domain/tags.js';
-import type { Link } from '../../store/types.js';
-import { DAY_MS } from '../../domain/timeseries.js';
-import { datetimeLocalValue, formatDate } from '../../views/format.js';
-import { LinkDetail, type LinkDetailProps } from '../../views/pages/linkDetail.js';
+import { datetimeLocalValue } from '../../views/format.js';
+import { LinkFormModal, LinkFormPage } from '../../views/pages/linkForm.js';
+import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
 import { EMPTY_LINK_FORM, LinkForm, type FormError, type LinkFormValues } from '../../views/partials/linkForm.js';
-import { LinkRow, RENEW_FROM, type RenewFrom } from '../../views/partials/linkTable.js';
-import { RENEW_DAYS } from '../../views/partials/renewChoices.js';
+import { SlugCheck } from '../../views/partials/slugCheck.js';
 import { renderFragment } from '../../views/render.js';
-import { linkDetailProps, qrCode, sendLinkDetail } from './linkDetail.js';
+import { requestActor } from '../shared/actor.js';
+import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
+import { requireUser } from './guards.js';
 import { webRoute } from './methodOverride.js';
-import { firstNulField, hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
 import { addTrigger, isHtmx, pageContext, sendHtml, toastHeader } from './render.js';
 import {
   checkbox,
   field,
   linkFor,
-  linkRows,
-  param,
   parseExpiresInput,
   query,
   seeOther,
   sendFragment,
-  tableEnv,
-  textError,
-  wantsFragment,
   sendWithToast,
   shortName,
+  wantsFragment,
   type WebDeps,
 } from './support.js';
-import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
-import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
-import { OwnersSection, SharesPanel, type MemberNotice } from '../../views/partials/linkMembers.js';
-import { LinkFormModal, LinkFormPage } from '../../views/pages/linkForm.js';
-import { SlugCheck } from '../../views/partials/slugCheck.js';
 
 /**
- * Link pages and fragments (docs/web-ui.md#link-forms, docs/web-ui.md#link-detail-page, docs/web-ui.md#confirm-delete-dialogs, docs/lifecycle.md#archive, docs/lifecycle.md#renewal): the
- * create/edit forms (modal or page), the live slug check, the detail page
- * with its QR code, co-owners and shares, archive/unarchive/renew and delete.
+ * Creating, editing and deleting links (docs/web-ui.md#link-forms,
+ * docs/web-ui.md#confirm-delete-dialogs): the create/edit forms (modal or page), the live
+ * slug check, the confirm-delete dialog and delete. The link page is linkDetail.tsx;
+ * archive and renew linkLifecycle.tsx; co-owners and shares linkMembers.tsx.
  * Every route loads the link, then asks LinkCaps; nothing here decides access.
  */
 
@@ -140,11 +128,6 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     return sendHtml(req, reply, ctx, title, <LinkFormPage {...common} />, status);
   };
 
-  const detailProps = (req: FastifyRequest, link: Link, caps: LinkCaps, extra: Partial<LinkDetailProps> = {}) =>
-    linkDetailProps(deps, req, link, caps, extra);
-  const sendDetail = (req: FastifyRequest, reply: FastifyReply, props: LinkDetailProps, status = 200) =>
-    sendLinkDetail(deps, req, reply, props, status);
-
   // --- live slug check and the forms ---------------------------------------
 
   app.get('/dashboard/links/validate-slug', guard, async (req, reply) => {
@@ -190,25 +173,6 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
         .send('');
     }
     return seeOther(reply, '/dashboard', message);
-  });
-
-  // --- detail ----------------------------------------------------------------
-
-  app.get('/dashboard/links/:id', guard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canView');
-    if (!got) return reply;
-    return sendDetail(req, reply, await detailProps(req, got.link, got.caps));
-  });
-
-  app.get('/dashboard/links/:id/qr.svg', guard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canView');
-    if (!got) return reply;
-    const svg = await qrCode(`${requestOrigin(config, req)}/${got.link.slug}`);
-    return reply
-      .type('image/svg+xml; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${got.link.slug}-qr.svg"`)
-      .header('cache-control', 'private, no-store')
-      .send(svg);
   });
 
   app.get('/dashboard/links/:id/edit', guard, async (req, reply) => {
@@ -290,193 +254,4 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (wantsFragment(req)) return sendWithToast(reply, null, message);
     return seeOther(reply, '/dashboard', message);
   });
-
-  // --- lifecycle (docs/lifecycle.md#archive, docs/lifecycle.md#renewal) ----------------------------------------
-
-  for (const action of ['archive', 'unarchive'] as const) {
-    app.post(`/dashboard/links/:id/${action}`, guard, async (req, reply) => {
-      const got = await linkFor(deps, req, reply, 'canEdit');
-      if (!got) return reply;
-      await (action === 'archive' ? links.archive(got.actor, got) : links.unarchive(got.actor, got));
-      const name = shortName(deps, req, got.link.slug);
-      const message = action === 'archive' ? `Archived ${name}. It no longer redirects.` : `Unarchived ${name}. It redirects again.`;
-      if (!wantsFragment(req)) return seeOther(reply, `/dashboard/links/${got.link.id}`, message);
-      const props = await detailProps(req, got.link, got.caps);
-      return sendWithToast(reply, <LinkDetail {...props} />, message);
-    });
-  }
-
-  app.post('/dashboard/links/:id/renew', guard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canEdit');
-    if (!got) return reply;
-    const days = RENEW_DAYS.find((d) => String(d) === field(req, 'days')) ?? null;
-    // Whole seconds, as every stored expiry (docs/lifecycle.md#expiry).
-    const until = days === null ? null : Math.floor((store.now() + days * DAY_MS) / 1000) * 1000;
-    const view = await links.renew(got.actor, got, until);
-    // The answer re-renders the place the button sat in (docs/lifecycle.md#renewal).
-    const from = renewFrom(field(req, 'from'), got.user.role === 'admin');
-    const name = shortName(deps, req, view.slug);
-    const message =
-      until === null ? `Renewed ${name}. It no longer expires.` : `Renewed ${name} for ${days} days, until ${formatDate(until)}.`;
-    if (!wantsFragment(req)) {
-      return seeOther(reply, from === 'detail' ? `/dashboard/links/${view.id}` : from === 'admin' ? '/admin/links' : '/dashboard', message);
-    }
-    if (from === 'detail') {
-      const props = await detailProps(req, got.link, got.caps);
-      return sendWithToast(reply, <LinkDetail {...props} />, message);
-    }
-    const ctx = await pageContext(deps, req);
-    const [row] = await linkRows(store, [view], requestUser(req));
-    return sendWithToast(reply, <LinkRow row={row!} variant={from} env={tableEnv(deps, req, ctx)} />, message);
-  });
-
-  // --- co-owners and shares (docs/web-ui.md#link-detail-page, docs/web-ui.md#feedback) -------------
-
-  /**
-   * What adding or removing a person leads to: a toast for a change, a calm note beside a
-   * person who already had that role, or the reason beside the email field.
-   */
-  interface MemberOutcome {
-    toast?: string;
-    notice?: MemberNotice;
-    error?: string;
-    status?: number;
-  }
-
-  const ownersReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, out: MemberOutcome) => {
-    const error = out.error ?? null;
-    if (wantsFragment(req)) {
-      const owners = await store.owners.list(link.id);
-      const section = (
-        <OwnersSection
-          linkId={link.id}
-          owners={owners}
-          canManage={caps.canManageShares}
-          error={error}
-          notice={out.notice}
-          email={error ? typedEmail(req) : ''}
-        />
-      );
-      return out.toast ? sendWithToast(reply, section, out.toast) : sendFragment(reply, renderFragment(section));
-    }
-    if (!error && !out.notice) return seeOther(reply, `/dashboard/links/${link.id}`, out.toast);
-    const extra = { ownersError: error, ownersNotice: out.notice, ownersEmail: error ? typedEmail(req) : '' };
-    return sendDetail(req, reply, await detailProps(req, link, caps, extra), out.status ?? 200);
-  };
-
-  app.post('/dashboard/links/:id/owners', formGuard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canManageShares');
-    if (!got) return reply;
-    const email = field(req, 'email');
-    if (hasNul(email)) return ownersReply(req, reply, got.link, got.caps, { error: `${nulMessage('Email')}.`, status: 400 });
-    let user;
-    try {
-      user = await links.addOwner(got.actor, got, email);
-    } catch (e) {
-      if (isAppError(e) && e.code === 'DUPLICATE_OWNER') {
-        const who = await links.userByEmail(email);
-        return ownersReply(req, reply, got.link, got.caps, {
-          notice: { userId: who.id, message: `${personName(who)} is already an owner.` },
-        });
-      }
-      const message = memberError(e);
-      if (!message) req.log.error({ err: e }, 'adding a co-owner failed');
-      return ownersReply(req, reply, got.link, got.caps, { error: message ?? 'Could not add co-owner.', status: message ? 400 : 500 });
-    }
-    return ownersReply(req, reply, got.link, got.caps, { toast: `${personName(user)} is now a co-owner.` });
-  });
-
-  webRoute(app, 'DELETE', '/dashboard/links/:id/owners/:uid', guard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canManageShares');
-    if (!got) return reply;
-    const removed = await store.users.findById(param(req, 'uid')).catch(() => null);
-    try {
-      await links.removeOwner(got.actor, got, param(req, 'uid'));
-    } catch (e) {
-      if (isAppError(e) && e.code === 'PRIMARY_OWNER_PROTECTED') return textError(reply, 400, 'Cannot remove primary owner');
-      if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user is not an owner of this link.');
-      throw e;
-    }
-    const toast = `${removed ? personName(removed) : 'They'} ${removed ? 'is' : 'are'} no longer a co-owner.`;
-    return ownersReply(req, reply, got.link, got.caps, { toast });
-  });
-
-  const sharesReply = async (req: FastifyRequest, reply: FastifyReply, link: Link, caps: LinkCaps, out: MemberOutcome) => {
-    const error = out.error ?? null;
-    if (wantsFragment(req)) {
-      const shares = await store.shares.list(link.id);
-      const panel = <SharesPanel linkId={link.id} shares={shares} error={error} notice={out.notice} email={error ? typedEmail(req) : ''} />;
-      return out.toast ? sendWithToast(reply, panel, out.toast) : sendFragment(reply, renderFragment(panel));
-    }
-    if (!error && !out.notice) return seeOther(reply, `/dashboard/links/${link.id}`, out.toast);
-    const extra = { sharesError: error, sharesNotice: out.notice, sharesEmail: error ? typedEmail(req) : '' };
-    return sendDetail(req, reply, await detailProps(req, link, caps, extra), out.status ?? 200);
-  };
-
-  app.post('/dashboard/links/:id/shares', formGuard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canManageShares');
-    if (!got) return reply;
-    const email = field(req, 'email');
-    if (hasNul(email)) return sharesReply(req, reply, got.link, got.caps, { error: `${nulMessage('Email')}.`, status: 400 });
-    let share;
-    try {
-      // The acting user is recorded as the grantor.
-      share = await links.addShare(got.actor, got, email);
-    } catch (e) {
-      if (isAppError(e) && e.code === 'DUPLICATE_SHARE') {
-        const who = await links.userByEmail(email);
-        return sharesReply(req, reply, got.link, got.caps, {
-          notice: { userId: who.id, message: `${personName(who)} already has access.` },
-        });
-      }
-      const message = memberError(e);
-      if (!message) req.log.error({ err: e }, 'adding a share failed');
-      return sharesReply(req, reply, got.link, got.caps, {
-        error: message ?? 'Could not share the link. Please try again.',
-        status: message ? 400 : 500,
-      });
-    }
-    return sharesReply(req, reply, got.link, got.caps, { toast: `Shared with ${personName(share)}.` });
-  });
-
-  webRoute(app, 'DELETE', '/dashboard/links/:id/shares/:uid', guard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canManageShares');
-    if (!got) return reply;
-    const removed = (await store.shares.list(got.link.id)).find((x) => x.userId === param(req, 'uid'));
-    try {
-      await links.removeShare(got.actor, got, param(req, 'uid'));
-    } catch (e) {
-      if (isAppError(e) && e.code === 'NOT_FOUND') return textError(reply, 404, 'That user has no access to remove.');
-      throw e;
-    }
-    const toast = removed ? `${personName(removed)} no longer has access.` : 'Access removed.';
-    return sharesReply(req, reply, got.link, got.caps, { toast });
-  });
-}
-
-/** A person as messages name them: their display name, else their email. */
-function personName(p: { displayName: string; email: string }): string {
-  return p.displayName || p.email;
-}
-
-/** What the owners and shares panels say beside the email field when adding someone is refused; null for an unexpected failure. */
-function memberError(e: unknown): string | null {
-  if (!isAppError(e)) return null;
-  if (e.code === 'BAD_REQUEST' && e.field === 'email') return 'Enter an email address.';
-  if (e.code === 'NOT_FOUND' && e.field === 'email') return 'Nobody with that email has signed in yet. They need to sign in once first.';
-  return null;
-}
-
-/** The address an add-by-email form sent, as it can be shown again. */
-function typedEmail(req: FastifyRequest): string {
-  return visibleNul(field(req, 'email'));
-}
-
-/**
- * The place a Renew form names; anything else is a dashboard row. Admin rows (with the admin
- * table's columns and edit links) are only ever rendered for admins.
- */
-function renewFrom(raw: string, isAdmin: boolean): RenewFrom {
-  const from = RENEW_FROM.find((f) => f === raw) ?? 'dashboard';
-  return from === 'admin' && !isAdmin ? 'dashboard' : from;
 }
