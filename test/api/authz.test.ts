@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { after, before, describe, test } from 'node:test';
-import { LinkSchema, NAMED_SCHEMAS } from '../../src/http/api/schemas.js';
+import { LinkSchema } from '../../src/http/api/schemas/links.js';
 import { toLinkResource } from '../../src/links/index.js';
-import { ref } from '../../src/http/api/schemaRef.js';
+import { ref } from '../../src/http/api/schemas/ref.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { actor, call, startApi, type Actor } from './support.js';
 import { addOwner, addShare, createLink } from '../helpers/links.js';
+import { NAMED_SCHEMAS } from '../../src/http/api/schemas/index.js';
 
 /**
  * Who may call what, endpoint by endpoint, for the six relationships a caller

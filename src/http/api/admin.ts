@@ -10,10 +10,11 @@ import type { UserService } from '../../links/index.js';
 import { requestActor } from '../shared/actor.js';
 import { adminOnly, BEARER } from './guards.js';
 import { linkPage, PageQueryFields } from './links.js';
-import { toOwnerResource } from '../../links/index.js';
-import { isoOrNull, LinkHealthReportSchema, LinkListSchema, UpdateRoleSchema, UserListSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
-import { toUserBody, UserSchema } from './users.js';
+import { toOwnerResource, isoOrNull } from '../../links/index.js';
+import { LinkHealthReportSchema, LinkListSchema } from './schemas/links.js';
+import { ref } from './schemas/ref.js';
+import { toUserBody } from './users.js';
+import { UpdateRoleSchema, UserListSchema, UserSchema } from './schemas/users.js';
 
 /** Instance-wide views and role changes for admins (docs/api.md#admin-endpoints). */
 export function registerAdminRoutes(

@@ -9,8 +9,9 @@ import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
-import { AnalyticsSchema, iso } from './schemas.js';
-import { ref, StringEnum } from './schemaRef.js';
+import { ref, StringEnum } from './schemas/ref.js';
+import { AnalyticsSchema } from './schemas/analytics.js';
+import { iso } from '../../links/index.js';
 
 /**
  * `GET /api/v1/analytics`

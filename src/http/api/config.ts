@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import { ConfigSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { ref } from './schemas/ref.js';
 import { errorResponses } from './errors.js';
 import { shortKeyword } from '../shared/requestAddress.js';
+import { ConfigSchema } from './schemas/config.js';
 
 /**
  * `GET /api/v1/config` (docs/api.md#config-keywords-users-and-tokens): public, never reads credentials. The

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, isAppError, type ErrorCode } from '../../domain/errors.js';
 import { isBusy, isUnavailable } from '../../store/dbErrors.js';
-import { ref } from './schemaRef.js';
+import { ref } from './schemas/ref.js';
 
 /**
  * The one error body of the REST API (docs/api.md#errors):

@@ -4,8 +4,8 @@ import type { Store } from '../../store/index.js';
 import { exportLines } from '../../links/index.js';
 import { errorResponses } from './errors.js';
 import { adminOnly, BEARER } from './guards.js';
-import { LinkExportRecordSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { ref } from './schemas/ref.js';
+import { LinkExportRecordSchema } from './schemas/transfer.js';
 
 /**
  * `GET /api/v1/links/export` (docs/api.md#bulk-export-and-import): every link as JSON Lines, in

@@ -7,10 +7,10 @@ import type { Store } from '../../store/index.js';
 import { requestActor } from '../shared/actor.js';
 import { errorResponses } from './errors.js';
 import { adminOnly, BEARER, requestLink, requireLinkCap } from './guards.js';
-import { AuditPageSchema, HistoryPageSchema } from './historySchemas.js';
+import { AuditPageSchema, HistoryPageSchema } from './schemas/history.js';
 import { LinkIdParams } from './links.js';
-import { LinkSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { LinkSchema } from './schemas/links.js';
+import { ref } from './schemas/ref.js';
 import { OPAQUE } from './validation.js';
 
 /**

@@ -7,8 +7,8 @@ import { asUser, type LinkService } from '../../links/index.js';
 import { IMPORT_MAX_BYTES, reportDocument, spoolUpload, tooLarge } from '../shared/importUpload.js';
 import { ApiErrorSchema, errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
-import { ImportReportSchema } from './schemas.js';
-import { ref, StringEnum } from './schemaRef.js';
+import { ref, StringEnum } from './schemas/ref.js';
+import { ImportReportSchema } from './schemas/transfer.js';
 
 /**
  * `POST /api/v1/links/import` (docs/api.md#importing-from-other-tools): the

@@ -19,13 +19,13 @@ import { registerLinkRoutes } from './links.js';
 import { registerNotificationRoutes } from './notifications.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { spend, type ApiBudgets } from '../shared/rateLimit.js';
-import { NAMED_SCHEMAS } from './schemas.js';
 import { registerStatsRoutes } from './stats.js';
 import { registerLinkSuggestRoute } from './suggest.js';
 import { registerTagRoutes } from './tags.js';
 import { registerTokenRoutes } from './tokens.js';
 import { registerUserRoutes } from './users.js';
 import { addNamedSchema, apiErrorHandler, apiValidatorCompiler, jsonBodiesOnly } from './validation.js';
+import { NAMED_SCHEMAS } from './schemas/index.js';
 
 export interface ApiDeps {
   config: Config;

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { KeywordService } from '../../links/index.js';
 import { errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
-import { KeywordTemplateSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { ref } from './schemas/ref.js';
+import { KeywordTemplateSchema } from './schemas/keywords.js';
 
 /** `GET /api/v1/keywords/templates` (docs/api.md#config-keywords-users-and-tokens): every root-forward keyword with its template. */
 export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { keywords: KeywordService }): void {

@@ -5,8 +5,8 @@ import { isUuid, toOwnerResource, toShareResource, type LinkService } from '../.
 import type { Store } from '../../store/index.js';
 import { errorResponses, sendApiError } from './errors.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
-import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema } from './schemas/links.js';
+import { ref } from './schemas/ref.js';
 
 /**
  * Co-owners and share rosters (docs/api.md#owner-and-share-endpoints). Every route needs

@@ -12,8 +12,8 @@ import { viewerOf, type Viewer } from '../../store/types.js';
 import { errorResponses } from './errors.js';
 import { requestActor } from '../shared/actor.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
-import { CreateLinkSchema, FULL_UPDATE_FIELDS, LinkListSchema, LinkSchema, SuggestLinksSchema, UpdateLinkSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { CreateLinkSchema, FULL_UPDATE_FIELDS, LinkListSchema, LinkSchema, SuggestLinksSchema, UpdateLinkSchema } from './schemas/links.js';
+import { ref } from './schemas/ref.js';
 import { OPAQUE } from './validation.js';
 
 /**

@@ -21,8 +21,8 @@ import {
   NotificationPreferencesSchema,
   UpdateNotificationPreferencesSchema,
   type NotificationSchema,
-} from './notifySchemas.js';
-import { ref } from './schemaRef.js';
+} from './schemas/notifications.js';
+import { ref } from './schemas/ref.js';
 
 /**
  * The caller's own notifications and mail choices (docs/api.md#notifications-and-webhooks).

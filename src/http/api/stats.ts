@@ -11,9 +11,10 @@ import { errorResponses } from './errors.js';
 import type { ApiBudgets } from '../shared/rateLimit.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
 import { LinkIdParams } from './links.js';
-import { BreakdownsSchema, ClickListSchema, iso, LinkStatsSchema, TimeSeriesSchema } from './schemas.js';
-import { ref, StringEnum } from './schemaRef.js';
+import { ref, StringEnum } from './schemas/ref.js';
 import { OPAQUE } from './validation.js';
+import { BreakdownsSchema, ClickListSchema, LinkStatsSchema, TimeSeriesSchema } from './schemas/analytics.js';
+import { iso } from '../../links/index.js';
 
 /**
  * Per-link click statistics (docs/analytics.md#per-link-stats, docs/analytics.md#daily-series, docs/analytics.md#breakdowns, docs/analytics.md#csv-export):

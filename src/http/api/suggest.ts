@@ -7,7 +7,7 @@ import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
 import { ApiErrorSchema, errorResponses, sendApiError } from './errors.js';
 import { BEARER } from './guards.js';
-import { ref } from './schemaRef.js';
+import { ref } from './schemas/ref.js';
 import { addNamedSchema } from './validation.js';
 
 /**

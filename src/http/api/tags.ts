@@ -9,8 +9,9 @@ import { errorResponses, sendApiError } from './errors.js';
 import { BEARER } from './guards.js';
 import { linkResources } from '../../links/index.js';
 import { PageQueryFields } from './links.js';
-import { LinkListSchema, TagListSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { LinkListSchema } from './schemas/links.js';
+import { ref } from './schemas/ref.js';
+import { TagListSchema } from './schemas/tags.js';
 
 /**
  * The tag taxonomy as the caller may see it (docs/api.md#tag-endpoints): counts

@@ -7,8 +7,9 @@ import type { Store } from '../../store/index.js';
 import type { ApiToken } from '../../store/tokens.js';
 import { errorResponses, sendApiError } from './errors.js';
 import { BEARER } from './guards.js';
-import { CreateTokenSchema, iso, TokenCreatedSchema, TokenListSchema, type TokenSchema } from './schemas.js';
-import { ref } from './schemaRef.js';
+import { ref } from './schemas/ref.js';
+import { CreateTokenSchema, TokenCreatedSchema, TokenListSchema, type TokenSchema } from './schemas/tokens.js';
+import { iso } from '../../links/index.js';
 
 /**
  * The caller's own personal access tokens (docs/api.md#config-keywords-users-and-tokens). A token never

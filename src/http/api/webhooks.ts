@@ -12,6 +12,7 @@ import { decodeNewestFirstCursor, newestFirstCursor } from '../shared/newestFirs
 import { errorResponses } from './errors.js';
 import { adminOnly, BEARER } from './guards.js';
 import { PageQueryFields } from './links.js';
+import { ref } from './schemas/ref.js';
 import {
   CreateWebhookSchema,
   DeliveryListSchema,
@@ -19,8 +20,7 @@ import {
   WebhookCreatedSchema,
   WebhookListSchema,
   WebhookSchema,
-} from './notifySchemas.js';
-import { ref } from './schemaRef.js';
+} from './schemas/webhooks.js';
 
 /**
  * Webhook endpoints and their delivery log, for admins (docs/api.md#notifications-and-webhooks).

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { HISTORY_KINDS, type AuditEventResource, type HistoryEventResource, type PersonResource } from '../../links/index.js';
-import { Nullable, ref, StringEnum, Timestamp } from './schemaRef.js';
+import { HISTORY_KINDS, type AuditEventResource, type HistoryEventResource, type PersonResource } from '../../../links/index.js';
+import { Nullable, ref, StringEnum, Timestamp } from './ref.js';
 
 /**
  * The named schemas of link history (docs/api.md#link-history). `changes`
@@ -73,8 +73,6 @@ export const AuditPageSchema = Type.Object(
   },
   { $id: 'AuditPageResponse', additionalProperties: false },
 );
-
-export const HISTORY_SCHEMAS = [PersonSchema, HistoryEventSchema, HistoryPageSchema, AuditEventSchema, AuditPageSchema];
 
 /** Holds only when the two types are the same: a response schema and the resource it serialises. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

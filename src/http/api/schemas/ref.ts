@@ -16,6 +16,9 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
 }
 
+/** A resource's id (a UUID unless the description says what it names). */
+export const Id = (description?: string) => Type.String({ description: description ?? 'UUID' });
+
 /** An RFC 3339 timestamp in UTC, as the API writes them. */
 export function Timestamp(description?: string) {
   return Type.String({ format: 'date-time', ...(description ? { description } : {}) });
