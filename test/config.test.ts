@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { loadConfig, loadDbConfig, SETTINGS, type Config } from '../src/config.js';
+import { loadConfig, loadDbConfig, type Config } from '../src/config.js';
+import { SETTINGS } from '../src/config/sources.js';
 
 /** Configuration rules of docs/server.md#configuration, the LLM settings of docs/agents.md#llm-suggestions and docs/state-links.md. */
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { SETTINGS } from '../src/config.js';
+import { SETTINGS } from '../src/config/sources.js';
 
 /**
  * The Containerfile and the compose files agree with each other and with the server: ports,

@@ -3,12 +3,13 @@ import { copyFileSync, existsSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Command } from 'commander';
-import { loadBackupConfig, loadDbConfig, loadYaml, type Config, type DbConfig } from '../config.js';
+import { loadBackupConfig, loadDbConfig, type Config, type DbConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrateUp } from '../db/migrate.js';
 import { createStore } from '../store/index.js';
 import { checkJoeLinksDatabase, openExistingSqlite, sqliteHeldOpen, sqliteSideFiles } from '../store/sqliteFiles.js';
 import { backupSqlite, removeDatabaseFiles } from '../workers/sqliteBackup.js';
+import { loadYaml } from '../config/sources.js';
 
 /**
  * `joe-links sweep | backup | restore` (docs/state-links.md#expiry-and-sweep). Like every

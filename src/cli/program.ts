@@ -1,5 +1,4 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
 import { MigrationError } from '../db/migrate.js';
 import { isAppError } from '../domain/errors.js';
 import { registerAuthCommands } from './auth.js';
@@ -10,6 +9,7 @@ import { registerMigrateCommand } from './migrate.js';
 import { registerServeCommand } from './serve.js';
 import { CliError } from './support.js';
 import { registerUserCommands } from './users.js';
+import { ConfigError } from '../config/sources.js';
 
 /** The `joe-links` program: every command, in the order `--help` lists them. */
 export function buildCli(): Command {

@@ -1,9 +1,11 @@
-import { loadDbConfig, loadMailConfig, loadYaml } from '../config.js';
+import { loadDbConfig } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrateUp } from '../db/migrate.js';
 import { asSystem, createLinkService, type Actor, type LinkService } from '../links/index.js';
 import { createStore, type Store } from '../store/index.js';
 import type { User } from '../store/types.js';
+import { loadYaml } from '../config/sources.js';
+import { loadMailConfig } from '../config/mail.js';
 
 /** A failure worth one line on stderr and a non-zero exit, without a stack trace. */
 export class CliError extends Error {}

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, loadYaml, SETTINGS, settingText, type Config } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { migrationNames } from '../db/migrations/index.js';
 import { checkBaseUrl } from './baseUrl.js';
 import { fail, ok, skip, type CheckResult } from './check.js';
 import { checkDatabase, checkSqliteFiles } from './database.js';
 import { checkMail, checkSignIn } from './remote.js';
+import { ConfigError, loadYaml, SETTINGS, settingText } from '../config/sources.js';
 
 export type { CheckResult, CheckStatus } from './check.js';
 

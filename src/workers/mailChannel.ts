@@ -1,10 +1,10 @@
 import nodemailer from 'nodemailer';
-import type { SmtpSettings } from '../config.js';
 import { MAIL_FOLD_MS } from '../domain/notifications.js';
 import type { RetryPolicy } from '../domain/outbox.js';
 import { composeMail } from '../notify/mailMessage.js';
 import type { Store } from '../store/index.js';
 import type { ChannelHandler, Delivery } from './outbox.js';
+import type { SmtpSettings } from '../config/mail.js';
 
 /**
  * The mail channel of the outbox (docs/notifications.md#mail). Each mail row

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
 import { NEVER_CLICKED_MIN_AGE_MS, STALE_WINDOW_DAYS, STALE_WINDOW_MS, stalenessHint } from '../../src/store/staleness.js';
 import type { Store } from '../../src/store/index.js';
 import { viewerOf, type User } from '../../src/store/types.js';
 import { describeEachDatabase, type DbContext } from '../helpers/databases.js';
 import { addOwner, addShare, createLink, setLifecycle } from '../helpers/links.js';
+import { ConfigError } from '../../src/config/sources.js';
 
 /** Staleness views (docs/lifecycle.md#staleness) and the retention floor that keeps them truthful (docs/lifecycle.md#retention-floor). */
 
