@@ -5,9 +5,9 @@ import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
 import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, templateVariables } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
-import type { ResolveTarget } from '../store/links.js';
 import type { SessionViewerOfLink } from '../store/sessions.js';
 import { viewerOf, type User, type Viewer } from '../store/types.js';
+import type { ResolveTarget } from '../store/linkLookups.js';
 
 /**
  * How the resolver learns who is asking: nobody; a session cookie's token or

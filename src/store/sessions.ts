@@ -2,8 +2,8 @@ import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import type { LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
-import { RESOLVE_COLUMNS, toResolveTarget, type ResolveTarget } from './links.js';
 import type { Clock, Viewer } from './types.js';
+import { RESOLVE_COLUMNS, toResolveTarget, type ResolveTarget } from './linkLookups.js';
 
 export interface SessionData {
   userId: string;
