@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { encodeClickCursor } from '../../src/domain/clickCursor.js';
-import { DAY, UA } from '../analytics/support.js';
+import { DAY, UA } from '../store/analyticsFixtures.js';
 import { sessionCookie, type TestServer } from '../helpers/server.js';
 import { as, clicks, MANAGERS, ROLES, rollupsSettled, sharedLink, statsWorld, type Role, type StatsWorld } from './statsFixture.js';
 import { assertError, call, startApi } from './support.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DbDriver } from '../../src/config.js';
 import { CLICK_CSV_HEADER } from '../../src/domain/csv.js';
-import { DAY, parseCsv, UA } from '../analytics/support.js';
+import { DAY, parseCsv, UA } from '../store/analyticsFixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { clicks, rollupsSettled, sharedLink, statsWorld, type StatsWorld } from './statsFixture.js';
 import { call, startApi } from './support.js';

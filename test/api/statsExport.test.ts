@@ -8,7 +8,7 @@ import { CLICK_CSV_HEADER } from '../../src/domain/csv.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { NEXT_CURSOR_HEADER, sendClickCsv } from '../../src/http/shared/clickCsv.js';
 import { EXPORT_ROW_CAP } from '../../src/store/analytics.js';
-import { addClicks, DAY, parseCsv, UA } from '../analytics/support.js';
+import { addClicks, DAY, parseCsv, UA } from '../store/analyticsFixtures.js';
 import { sessionCookie, type TestServer } from '../helpers/server.js';
 import { as, clicks, MANAGERS, rollupsSettled, sharedLink, statsWorld, type Role, type StatsWorld } from './statsFixture.js';
 import { assertError, call, startApi, type Actor } from './support.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addClicks, type ClickSpec } from '../analytics/support.js';
+import { addClicks, type ClickSpec } from '../store/analyticsFixtures.js';
 import { eventually, type TestServer } from '../helpers/server.js';
 import { actor, call, createLink, type Actor } from './support.js';
 

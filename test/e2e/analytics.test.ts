@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Link, User } from '../../src/store/types.js';
-import { addClicks, DAY, HOUR, UA } from '../analytics/support.js';
+import { addClicks, DAY, HOUR, UA } from '../store/analyticsFixtures.js';
 import {
   assertAccessible,
   chromiumSkip,

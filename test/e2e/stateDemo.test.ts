@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { startStateServer, type StateServer } from '../stateLinks/support.js';
+import { startStateServer, type StateServer } from '../http/stateLinkFixtures.js';
 
 /**
  * The /_/state demo in Debian's Chromium: change the state, shorten it, open

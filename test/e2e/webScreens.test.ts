@@ -16,7 +16,7 @@ import {
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addOwner, createLink, setLifecycle, updateLink } from '../helpers/links.js';
-import { freePort } from '../stateLinks/support.js';
+import { freePort } from '../http/stateLinkFixtures.js';
 
 /**
  * Every main page in both themes, at desktop width and at 375 px: axe finds

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Link } from '../../src/store/types.js';
-import { addClicks, DAY, HOUR } from '../analytics/support.js';
+import { addClicks, DAY, HOUR } from '../store/analyticsFixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
 import { addOwner, createLink } from '../helpers/links.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { createLink, setLifecycle } from '../helpers/links.js';
-import { destination, type TestDestination } from '../lifecycle/support.js';
+import { destination, type TestDestination } from '../net/destinations.js';
 import { flashOf, has, lacks, mainOf, signedIn, startWebServer, textOf, toastOf, type Client } from './support.js';
 
 /**

@@ -7,7 +7,7 @@ import { STATIC_DIR } from '../../src/paths.js';
 import type { Link } from '../../src/store/types.js';
 import { ClickChart, labelledDays, niceStep } from '../../src/views/partials/clickChart.js';
 import { renderFragment } from '../../src/views/render.js';
-import { addClicks, DAY, HOUR, UA } from '../analytics/support.js';
+import { addClicks, DAY, HOUR, UA } from '../store/analyticsFixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
 import { createLink } from '../helpers/links.js';

@@ -5,7 +5,7 @@ import { encodeClickCursor } from '../../src/domain/clickCursor.js';
 import { readCsv } from '../../src/domain/csvRead.js';
 import { EXPORT_ROW_CAP } from '../../src/store/analytics.js';
 import type { Link, User } from '../../src/store/types.js';
-import { addClicks, DAY, HOUR, UA, type ClickSpec } from '../analytics/support.js';
+import { addClicks, DAY, HOUR, UA, type ClickSpec } from '../store/analyticsFixtures.js';
 import { sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
 import { createLink } from '../helpers/links.js';
 

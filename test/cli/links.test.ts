@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { CLI_ARGS } from '../helpers/cli.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+import { IMPORT_FIXTURES } from '../helpers/paths.js';
+
+/**
+ * `joe-links links import` with other tools' files, on every database: the
+ * format detected or named with --from, one line per row, the summary with
+ * the source's clicks, a non-zero exit when a row was refused, and a second
+ * run that changes nothing.
+ */
+
+const FIXTURES = IMPORT_FIXTURES;
+
+describeEachDatabase('joe-links links import from other tools', (ctx) => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'joe-links-cli-import-'));
+    for (const name of ['golink.jsonl', 'trotto.json']) writeFileSync(join(dir, name), readFileSync(new URL(name, FIXTURES)));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (args: string[], input?: string) =>
+    spawnSync(process.execPath, [...CLI_ARGS, 'links', 'import', ...args], {
+      cwd: dir,
+      env: { ...process.env, JOE_DB_DRIVER: ctx().config.driver, JOE_DB_DSN: ctx().config.dsn },
+      encoding: 'utf8',
+      input,
+    });
+
+  test('a golink export: detected, dry run first, owners by email or --owner, templates refused with the reason', async () => {
+    const { store } = ctx();
+    await store.users.create({ email: 'bob@example.com', displayName: 'Bob' });
+    await store.users.create({ email: 'keeper@example.test', displayName: 'Keeper' });
+
+    const noOwner = run(['golink.jsonl', '--dry-run']);
+    assert.equal(noOwner.status, 1);
+    assert.match(noOwner.stdout, /^created  meeting-notes \(slug "Meeting-Notes" became "meeting-notes"/m, 'bob is a user here');
+    assert.match(noOwner.stdout, /^refused  line 2 \(cs\): no owner/m);
+    assert.match(noOwner.stderr, /need --owner <email>/);
+    assert.equal(await store.links.count(), 0);
+
+    const dry = run(['golink.jsonl', '--dry-run', '--owner', 'keeper@example.test']);
+    const real = run(['golink.jsonl', '--owner', 'keeper@example.test']);
+    assert.equal(real.status, 1, 'three templates are refused');
+    assert.equal(dry.stdout, real.stdout, 'the dry run reports what the real run does');
+    assert.match(real.stdout, /^refused  line 5 \(me\): the destination uses \{\{\.User\}\}/m);
+    assert.match(real.stdout, /^refused  line 6 \(search\): the destination chooses its destination with \{\{if\}\}/m);
+    assert.match(real.stdout, /^created  slack \(golink’s \{\{\.Path\}\} took the whole rest of the path/m);
+    assert.match(real.stdout, /^created  cs \(owner amelie@example.com matches no user; .*given to the --owner user\)$/m);
+    assert.match(
+      real.stderr,
+      /import from golink finished: 7 created, 0 updated, 0 skipped, 3 refused; 32 clicks counted by the source \(not stored\)/,
+    );
+    const who = await store.links.view((await store.links.getBySlug('who'))!.id);
+    assert.deepEqual(
+      who!.owners.map((o) => o.email),
+      ['bob@example.com'],
+    );
+
+    const again = run(['golink.jsonl', '--owner', 'keeper@example.test']);
+    assert.match(again.stderr, /0 created, 0 updated, 7 skipped, 3 refused/);
+  });
+
+  test('--from names the format; a file that is not in it is one clear refusal, an unknown file none at all', async () => {
+    const { store } = ctx();
+    const before = await store.links.count();
+    const wrong = run(['golink.jsonl', '--from', 'trotto', '--owner', 'keeper@example.test']);
+    assert.equal(wrong.status, 1);
+    assert.equal(wrong.stdout, 'refused  line 1: not valid JSON\n');
+
+    writeFileSync(join(dir, 'people.csv'), 'name,email\nann,ann@example.test\n');
+    const unknown = run(['people.csv', '--owner', 'keeper@example.test']);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /cannot import people.csv: the file is in no format joe-links knows; name one with from: jsonl/);
+    const nope = run(['people.csv', '--from', 'nope']);
+    assert.match(nope.stderr, /unknown format "nope"/);
+    assert.equal(run(['missing.json']).status, 1);
+    assert.equal(await store.links.count(), before, 'nothing written');
+
+    const trotto = run(['-', '--from', 'trotto', '--owner', 'keeper@example.test'], readFileSync(join(dir, 'trotto.json'), 'utf8'));
+    assert.match(trotto.stdout, /^created  gh \(.*owner jay@acme.example matches no user/m);
+    assert.match(trotto.stdout, /^refused  line 5 \(broken\/%s\): the keyword has 1 %s placeholder/m);
+    assert.equal((await store.links.getBySlug('gh'))!.url, 'https://github.com/acme/$arg');
+  });
+});
