@@ -1,6 +1,6 @@
-// The layering of src/, checked by `npm run lint` (see ARCHITECTURE.md, "Layers").
+// The layering of src/, checked by `npm run lint`; ARCHITECTURE.md, "Layers", says why each rule holds.
 // domain ← db ← store ← links, resolve, notify (the application layer) ← http / mcp / cli, with the
-// services (auth, workers, llm, net) beside the application layer and views used
+// services (auth, workers, llm, net, doctor) beside the application layer and views used
 // only by the web surface. Type-only imports count: a cycle through types is
 // still a cycle a reader has to untangle.
 const TOP = '^src/(http/|mcp/|cli/|cli\\.ts$|app\\.tsx$|server\\.ts$)';
@@ -25,9 +25,9 @@ module.exports = {
       to: { path: notUnder('db', 'domain', 'config', 'paths') },
     },
     {
-      name: 'store-is-sql-only',
+      name: 'store-below-application',
       severity: 'error',
-      comment: 'store/ talks SQL through db/ and shapes rows with domain/; nothing above it.',
+      comment: 'store/ builds the queries (db/) and applies domain/ rules and types; it never reaches the application layer or a surface.',
       from: { path: '^src/store/' },
       to: { path: notUnder('store', 'db', 'domain', 'config') },
     },
