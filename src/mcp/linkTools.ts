@@ -10,9 +10,9 @@ import { linkPayload, listItemPayload, type Payload } from './payloads.js';
 
 /**
  * The link tools (docs/agents.md#mcp-tools). Each one authorizes
- * through LinkCaps (`store.access.caps`) and writes through the same
- * operations as REST (`http/api/linkOperations.ts`), so validation order,
- * messages and stored results are REST's. Input schemas check only shapes;
+ * through LinkCaps (`links.access`) and writes through the same
+ * LinkService as REST (`links/`), so validation order, messages and
+ * stored results are REST's. Input schemas check only shapes;
  * every rule with a REST error code (slug, URL, lengths, tags, visibility,
  * expiry, list filter) is checked by the domain so it comes back as a
  * `validation_failed` tool error with REST's message, not a protocol error.
