@@ -60,7 +60,7 @@ function readCompose(file: string): Record<string, any> {
 
 function assertKnownSettings(env: Record<string, unknown>, where: string): void {
   for (const name of Object.keys(env)) {
-    if (name.startsWith('JOE_')) assert.ok(knownSettings.has(name), `${where}: ${name} is a setting of src/config.ts`);
+    if (name.startsWith('JOE_')) assert.ok(knownSettings.has(name), `${where}: ${name} is a setting of src/config/sources.ts`);
   }
 }
 
