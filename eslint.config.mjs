@@ -53,7 +53,19 @@ export default tseslint.config(
   {
     // Tests read JSON bodies of every shape; typing each one would add nothing.
     files: ['test/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-regex-spaces': 'off' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-regex-spaces': 'off',
+      // The runner runs compiled copies from dist/test-build/: a path made from the module's own
+      // address points there, not into the repository.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.type='MetaProperty'][property.name='url']",
+          message: 'Find repository files from ROOT or IMPORT_FIXTURES (test/helpers/paths.ts), not import.meta.url.',
+        },
+      ],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -16,9 +16,10 @@
 // JOE_TEST_VERBOSE: print the output of passing files too.
 // JOE_TEST_PG_DSN / JOE_TEST_MYSQL_DSN: see test/helpers/databases.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build as esbuild } from 'esbuild';
 
 const COMPILED = join('dist', 'test-build');
@@ -75,6 +76,16 @@ const timeoutMs = Number(process.env.JOE_TEST_TIMEOUT_MS ?? 600_000);
 const weight = (f) => (/^test\/(e2e|extension)\//.test(f) ? 1 : 0);
 const queue = [...files].sort((a, b) => weight(b) - weight(a));
 
+// One Chromium for the whole run, when a file will ask for one (test/helpers/browser.ts
+// launchBrowser): each file connects and works in contexts of its own.
+const env = { ...process.env, NODE_ENV: 'test', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' };
+let sharedBrowser = null;
+if (existsSync('/usr/bin/chromium') && files.some((f) => readFileSync(f, 'utf8').includes('launchBrowser('))) {
+  const { launchSharedBrowser } = await import(pathToFileURL(resolve(compiled('test/helpers/browser.ts'))).href);
+  sharedBrowser = await launchSharedBrowser();
+  Object.assign(env, sharedBrowser.env);
+}
+
 const totals = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 const timings = [];
 const failed = [];
@@ -86,7 +97,7 @@ function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, ['--import', './scripts/test-source-maps.mjs', '--test-reporter=spec', compiled(file)], {
-      env: { ...process.env, NODE_ENV: 'test', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const chunks = [];
@@ -133,6 +144,7 @@ async function worker() {
 }
 
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+await sharedBrowser?.close();
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 console.log(`\nslowest files:`);

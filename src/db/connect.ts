@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { createPool } from 'mysql2';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type * as Mysql2 from 'mysql2';
+import type * as Pg from 'pg';
 import type { DbConfig, DbDriver } from '../config.js';
 import type { HotLookup } from './hotLookup.js';
 import { pgHotLookup } from './pgHotLookup.js';
@@ -27,12 +28,21 @@ export interface Db {
 /** Fail fast instead of hanging when a server database is unreachable (docs/server.md#http-basics). */
 const CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * The server databases' drivers are loaded by the first connection that needs
+ * one, so a process on SQLite (the default install, most CLI commands, most
+ * tests) never loads the two hundred modules they bring.
+ */
+const requireDriver = createRequire(import.meta.url);
+const pgDriver = (): typeof Pg => requireDriver('pg') as typeof Pg;
+const mysqlDriver = (): typeof Mysql2 => requireDriver('mysql2') as typeof Mysql2;
+
 /** BIGINT and NUMERIC arrive as strings from pg; every value we store fits a double exactly. */
 const PG_NUMERIC_TYPES = new Set([20, 1700]);
 const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (PG_NUMERIC_TYPES.has(oid)) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pgDriver().types.getTypeParser(oid, format as 'text');
   },
 };
 
@@ -147,7 +157,7 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
       };
     }
     case 'postgres': {
-      const pool = new pg.Pool({
+      const pool = new (pgDriver().Pool)({
         connectionString: cfg.dsn,
         max: poolSize,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -172,7 +182,7 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
       };
     }
     case 'mysql': {
-      const pool = createPool({
+      const pool = mysqlDriver().createPool({
         uri: mysqlUri(cfg.dsn),
         connectionLimit: poolSize,
         connectTimeout: CONNECT_TIMEOUT_MS,

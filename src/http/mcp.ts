@@ -1,9 +1,7 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
 import type { LinkSuggestions } from '../llm/index.js';
-import { createMcpServer } from '../mcp/server.js';
 import type { Metrics } from '../metrics.js';
 import type { KeywordService, LinkService } from '../links/index.js';
 import type { Store } from '../store/index.js';
@@ -89,6 +87,12 @@ export interface McpDeps {
   budgets: ApiBudgets;
 }
 
+/**
+ * The MCP SDK and the tools, loaded by the first MCP request: a process that
+ * never serves one (most do not) never loads the SDK and its schema library.
+ */
+const loadMcp = () => Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]);
+
 export async function registerMcp(mcp: FastifyInstance, deps: McpDeps): Promise<void> {
   const { config, store, links, keywords, suggestions, metrics } = deps;
 
@@ -99,6 +103,7 @@ export async function registerMcp(mcp: FastifyInstance, deps: McpDeps): Promise<
     } catch {
       return reply.code(400).type('application/json').send(jsonRpcError(-32600, 'Invalid Request: unusable headers'));
     }
+    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadMcp();
     const server = createMcpServer(
       { metrics },
       { store, links, keywords, user: bearerUser(req), origin: requestOrigin(config, req), suggestions, log: req.log },

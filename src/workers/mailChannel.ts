@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type * as Nodemailer from 'nodemailer';
 import { MAIL_FOLD_MS } from '../domain/notifications.js';
 import type { RetryPolicy } from '../domain/outbox.js';
 import { composeMail } from '../notify/mailMessage.js';
@@ -32,8 +33,12 @@ export interface MailSender {
   close(): void;
 }
 
+/** Loaded when a sender is made: a server without JOE_SMTP_URL never loads nodemailer. */
+const requireMailer = createRequire(import.meta.url);
+
 /** nodemailer over SMTP: `smtps` is TLS from the start, `smtp` upgrades with STARTTLS when the server offers it. */
 export function smtpSender(smtp: SmtpSettings): MailSender {
+  const nodemailer = requireMailer('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,

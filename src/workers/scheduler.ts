@@ -106,6 +106,15 @@ export class JobScheduler {
     }
   }
 
+  /**
+   * Resolves once the tick in progress and every job it started have ended: a
+   * caller that runs a job's work itself (tests, on a fake clock) waits here
+   * so the scheduler's own run at start cannot race it.
+   */
+  async idle(): Promise<void> {
+    while (this.ticking || this.running.size > 0) await Promise.all([this.ticking, ...this.running.values()]);
+  }
+
   /** Stops ticking, waits for running jobs (bounded), then releases this process's leases. */
   async stop(timeoutMs = 30_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkip, launchBrowser } from '../helpers/browser.js';
 import { startStateServer, type StateServer } from '../http/stateLinkFixtures.js';
 
 /**
@@ -9,9 +9,7 @@ import { startStateServer, type StateServer } from '../http/stateLinkFixtures.js
  * the short link in a fresh page and find the same state restored.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} not found`;
-if (skip) process.stderr.write(`NOTICE: ${CHROMIUM} is missing; the state demo browser test is skipped\n`);
+const skip = chromiumSkip('state demo');
 
 describe('state demo in a browser', { skip }, () => {
   let s: StateServer;
@@ -19,18 +17,7 @@ describe('state demo in a browser', { skip }, () => {
 
   before(async () => {
     s = await startStateServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
   });
 
   after(async () => {

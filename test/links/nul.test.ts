@@ -9,7 +9,7 @@ import { IMPORT_FORMATS } from '../../src/domain/imports/registry.js';
 import { asSystem, createLinkService } from '../../src/links/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { IMPORT_FIXTURES as FIXTURES } from '../helpers/paths.js';
+import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 /**
  * The one NUL-character rule (domain/nul.ts) holds for every way into the
@@ -19,6 +19,7 @@ import { IMPORT_FIXTURES as FIXTURES } from '../helpers/paths.js';
  */
 
 const NUL = '\u0000';
+const FIXTURES = IMPORT_FIXTURES;
 
 /**
  * For each format, a fixture and the destination of one of its rows as the

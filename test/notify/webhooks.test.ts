@@ -151,6 +151,8 @@ for (const driver of ALL_DRIVERS) {
         env: { JOE_WEBHOOK_ALLOW_PRIVATE: 'true', JOE_API_RATE_LIMIT: '0', JOE_JOB_TICK: '1h' },
         start: { now: () => clock.now },
       });
+      // Its run at start must be over before the tests drain the outbox themselves.
+      await s.scheduler.idle();
       dispatcher = outboxDispatcher({ config: s.config, store: s.store, sqlite: null, metrics: s.metrics, log: quiet as never });
       admin = await actor(s, 'admin', { admin: true });
       user = await actor(s, 'user');

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import QRCode from 'qrcode';
 import type { LinkCaps } from '../../domain/caps.js';
 import { isCheckable } from '../../domain/health.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
@@ -130,5 +129,7 @@ export async function sendLinkDetail(
  * encoded in the modules, never written as text), so it is safe to inline.
  */
 export async function qrCode(url: string): Promise<string> {
+  // Loaded at the first QR code drawn, not by every process that serves pages.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
 }
