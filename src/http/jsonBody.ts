@@ -28,6 +28,19 @@ export class JsonBodyError extends Error {
   }
 }
 
+/**
+ * Why Fastify's parser refused the text, which its error does not say: text that is JSON was
+ * refused for a `__proto__` or `constructor.prototype` key.
+ */
+function refusal(text: string): string {
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+    return 'an object key is __proto__ or constructor.prototype';
+  } catch {
+    return 'not valid JSON';
+  }
+}
+
 type Parse = (req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => void;
 
 export function acceptJsonBodies(instance: FastifyInstance): void {
@@ -37,7 +50,7 @@ export function acceptJsonBodies(instance: FastifyInstance): void {
     const text = decodeUtf8(bytes);
     if (text === null) return done(new JsonBodyError('not valid UTF-8'));
     parseJson(req, text, (err, value) => {
-      if (err) return done(new JsonBodyError('not valid JSON'));
+      if (err) return done(new JsonBodyError(refusal(text)));
       if (holdsLoneSurrogate(value)) return done(new JsonBodyError('a string holds an unpaired UTF-16 surrogate'));
       return done(null, value);
     });

@@ -155,6 +155,13 @@ describe('MCP under fuzzed input', () => {
         fc.dictionary(fc.constantFrom(...ARG_NAMES), argValue, { maxKeys: 6 }),
         async (name, args) => {
           const r = await rawMcp(s, alice, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });
+          if (JSON.stringify(args).includes('"__proto__":')) {
+            // Refused as a body, before any tool sees it (docs/api.md#request-bodies).
+            assert.equal(r.status, 400, r.text.slice(0, 200));
+            assert.equal(r.body.error.code, -32700);
+            assert.match(r.body.error.message, /__proto__/);
+            return;
+          }
           assert.equal(r.status, 200, r.text.slice(0, 200));
           if (r.body.error) {
             assert.equal(r.body.error.code, -32602, `${name} ${JSON.stringify(args)}: ${r.text.slice(0, 200)}`);
