@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// Runs the test files under test/ (node:test), each in a process of its own,
-// several at a time; prints each file as it finishes ("file N of M") and ends
-// with the totals and the slowest files.
+// Runs the test files under test/ (node:test), several processes at a time;
+// prints each file as it finishes ("file N of M") and ends with the totals and
+// the slowest files.
 // Usage: node scripts/test.mjs [path-substring ...]
+//
+// A browser file runs in a process of its own. The others run in groups of up
+// to JOE_TEST_GROUP files (default 8) per process, one file after another:
+// loading the app costs a process about a second of CPU, which 170 processes
+// paid each run. So a test file leaves what the whole process shares (its
+// environment, globals, timers) as it found it. JOE_TEST_GROUP=1 gives every
+// file a process of its own again.
 //
 // The processes run copies of src/ and test/ compiled by esbuild into
 // dist/test-build/ (the same transform tsx applies): loading TypeScript
@@ -16,7 +23,7 @@
 // JOE_TEST_VERBOSE: print the output of passing files too.
 // JOE_TEST_PG_DSN / JOE_TEST_MYSQL_DSN: see test/helpers/databases.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,10 +78,13 @@ const concurrency = Math.max(1, Number(process.env.JOE_TEST_CONCURRENCY ?? avail
 // waiting forever, a handle keeping its process alive) is ended after ten.
 const timeoutMs = Number(process.env.JOE_TEST_TIMEOUT_MS ?? 600_000);
 
+const groupSize = Math.max(1, Number(process.env.JOE_TEST_GROUP ?? 8));
+const browserFile = (f) => /^test\/(e2e|extension)\//.test(f);
 // The long files start first, so the run does not end waiting on one of them
-// alone: the browser files, then the rest in order.
-const weight = (f) => (/^test\/(e2e|extension)\//.test(f) ? 1 : 0);
-const queue = [...files].sort((a, b) => weight(b) - weight(a));
+// alone: the browser files, then the groups of the rest in order.
+const queue = files.filter(browserFile).map((f) => [f]);
+const rest = files.filter((f) => !browserFile(f));
+for (let i = 0; i < rest.length; i += groupSize) queue.push(rest.slice(i, i + groupSize));
 
 // One Chromium for the whole run, when a file will ask for one (test/helpers/browser.ts
 // launchBrowser): each file connects and works in contexts of its own.
@@ -89,20 +99,66 @@ if (existsSync('/usr/bin/chromium') && files.some((f) => readFileSync(f, 'utf8')
 const totals = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 const timings = [];
 const failed = [];
+const failedGroups = [];
 let done = 0;
 const started = Date.now();
 
-/** Runs one file in its own process; resolves when it has ended, however it ended. */
-function runFile(file) {
-  return new Promise((resolve) => {
+const GROUPS = join(COMPILED, 'groups');
+mkdirSync(GROUPS, { recursive: true });
+let groupCount = 0;
+
+/**
+ * The module a process runs: the group's files, imported one after another. A
+ * file that fails to load becomes a failing test named after it, and the rest
+ * still run.
+ */
+function groupEntry(group) {
+  const entry = join(GROUPS, `${++groupCount}.mjs`);
+  const urls = group.map((f) => pathToFileURL(resolve(compiled(f))).href);
+  writeFileSync(
+    entry,
+    `import { test } from 'node:test';\n` +
+      `for (const url of ${JSON.stringify(urls)}) {\n` +
+      `  try { await import(url); } catch (e) { test(\`loading \${url}\`, () => { throw e; }); }\n` +
+      `}\n`,
+  );
+  return entry;
+}
+
+/** Runs a group of files in one process; reports each file as it ends, and resolves when the process has ended. */
+function runGroup(group) {
+  return new Promise((settle) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, ['--import', './scripts/test-source-maps.mjs', '--test-reporter=spec', compiled(file)], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const byPath = new Map(group.map((f) => [resolve(compiled(f)), f]));
+    const entry = group.length === 1 ? compiled(group[0]) : groupEntry(group);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        './scripts/test-source-maps.mjs',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=./scripts/test-files-reporter.mjs',
+        '--test-reporter-destination=stderr',
+        entry,
+      ],
+      { env: { ...env, JOE_TEST_FILES: JSON.stringify([...byPath.keys()]) }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
+    );
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
+    const reported = new Map();
+    let pending = '';
+    child.stdio[3].on('data', (c) => {
+      const lines = (pending + c.toString('utf8')).split('\n');
+      pending = lines.pop();
+      for (const line of lines.filter(Boolean)) {
+        const r = JSON.parse(line);
+        const file = byPath.get(r.file) ?? r.file;
+        reported.set(file, r);
+        report({ file, ms: r.ms, tests: r.tests, ok: !r.failed });
+      }
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -111,39 +167,39 @@ function runFile(file) {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const output = Buffer.concat(chunks).toString('utf8');
-      const counts = {};
       // The spec reporter ends with "ℹ tests 12", "ℹ pass 12", … (colours stripped).
       for (const m of output.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/^ℹ (tests|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) {
-        counts[m[1]] = Number(m[2]);
+        totals[m[1]] += Number(m[2]);
       }
-      resolve({ file, ms: Date.now() - t0, code, signal, timedOut, output, counts });
+      const ok = code === 0 && !timedOut;
+      const why = timedOut ? ` (ended after ${timeoutMs / 1000}s)` : signal ? ` (${signal})` : code !== 0 ? ` (exit code ${code})` : '';
+      // A file the process never finished (it crashed or was ended) reports here.
+      for (const file of group.filter((f) => !reported.has(f))) report({ file, ms: Date.now() - t0, tests: 0, ok, why });
+      if (!ok) {
+        failedGroups.push(group);
+        process.stdout.write(`\n${output}\n`);
+      } else if (process.env.JOE_TEST_VERBOSE) {
+        process.stdout.write(output);
+      }
+      settle();
     });
   });
 }
 
-function report(r) {
+function report({ file, ms, tests, ok, why = '' }) {
   done += 1;
-  for (const k of Object.keys(totals)) totals[k] += r.counts[k] ?? 0;
-  timings.push({ file: r.file, ms: r.ms });
-  const ok = r.code === 0 && !r.timedOut;
-  const why = r.timedOut ? ` (ended after ${timeoutMs / 1000}s)` : r.signal ? ` (${r.signal})` : '';
-  if (!ok) {
-    failed.push(r.file);
-    process.stdout.write(`\n${r.output}\n`);
-  } else if (process.env.JOE_TEST_VERBOSE) {
-    process.stdout.write(r.output);
-  }
-  const tests = r.counts.tests ?? 0;
+  timings.push({ file, ms });
+  if (!ok) failed.push(file);
   process.stdout.write(
-    `${ok ? '✔' : '✖'} file ${done} of ${files.length}: ${r.file} — ${tests} test${tests === 1 ? '' : 's'}, ${(r.ms / 1000).toFixed(1)}s${why}\n`,
+    `${ok ? '✔' : '✖'} file ${done} of ${files.length}: ${file} — ${tests} test${tests === 1 ? '' : 's'}, ${(ms / 1000).toFixed(1)}s${why}\n`,
   );
 }
 
 async function worker() {
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) report(await runFile(file));
+  for (let group = queue.shift(); group !== undefined; group = queue.shift()) await runGroup(group);
 }
 
-await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
 await sharedBrowser?.close();
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
@@ -156,7 +212,9 @@ console.log(
     (totals.todo ? `, ${totals.todo} todo` : '') +
     ` — ${seconds(Date.now() - started)} with ${concurrency} at a time`,
 );
-if (failed.length > 0) {
-  console.log(`\nfailed files:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+if (failed.length > 0 || failedGroups.length > 0) {
+  // A process can fail after its files passed (an error thrown once they were done): its files are named.
+  const named = failed.length > 0 ? failed : failedGroups.flat();
+  console.log(`\nfailed files:\n${named.map((f) => `  ${f}`).join('\n')}`);
   process.exit(1);
 }
