@@ -21,6 +21,7 @@
 // spends much of its time waiting on a database or a browser).
 // JOE_TEST_TIMEOUT_MS: a file still running after this long fails and is ended.
 // JOE_TEST_VERBOSE: print the output of passing files too.
+// JOE_TEST_CPU_PROFILE_DIR: each process writes a V8 CPU profile there.
 // JOE_TEST_PG_DSN / JOE_TEST_MYSQL_DSN: see test/helpers/databases.ts.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -134,6 +135,7 @@ function runGroup(group) {
     const child = spawn(
       process.execPath,
       [
+        ...(process.env.JOE_TEST_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.JOE_TEST_CPU_PROFILE_DIR}`] : []),
         '--import',
         './scripts/test-source-maps.mjs',
         '--test-reporter=spec',
