@@ -164,7 +164,14 @@ function operand(tok: string): Arg {
   if (tok.startsWith('"') || tok.startsWith('`')) return { t: 'str', s: stringLiteral(tok) };
   if (tok === 'true' || tok === 'false') return { t: 'bool', b: tok === 'true' };
   if (tok === '.') return { t: 'field', path: [] };
-  if (/^(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(tok)) return { t: 'field', path: tok.slice(1).split('.') };
+  if (/^(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(tok)) {
+    const path = tok.slice(1).split('.');
+    // golink's data has these fields and nothing else; golink itself finds out only when a visit fails.
+    const known =
+      path.length === 1 ? ['Path', 'User', 'Now'].includes(path[0]!) : path.length === 2 && path[0] === 'Now' && path[1] === 'Format';
+    if (!known) throw new GolinkTemplateError(`can't evaluate field ${path.find((f) => !['Path', 'User', 'Now'].includes(f)) ?? path[1]}`);
+    return { t: 'field', path };
+  }
   if (FUNCS.has(tok)) return { t: 'func', name: tok };
   if (/^\$/.test(tok)) throw new GolinkTemplateError(`template variables such as ${tok} are not supported`);
   throw new GolinkTemplateError(`function "${tok}" not defined`);
