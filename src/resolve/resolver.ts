@@ -1,7 +1,7 @@
 import { resolveAccess, type LinkFacts } from '../domain/caps.js';
 import { KEYWORD_PATTERN } from '../domain/keywords.js';
 import { lifecycleState } from '../domain/lifecycle.js';
-import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
+import { golinkCandidates, hyphenlessKey, isSlugShaped, normalizationCandidates } from '../domain/slug.js';
 import { expandGolinkTemplate, isGolinkTemplate, parseGolinkTemplate } from '../domain/golinkTemplate.js';
 import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, templateVariables } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
@@ -169,14 +169,43 @@ export class Resolver {
         const hit = candidate === folded ? yield* wait(store.links.lookupAliasForResolve(candidate)) : yield* this.named(candidate);
         if (hit) return yield* this.follow(hit, candidate, null, viewer, query);
       }
-    } else if (isSlugShaped(slug)) {
-      // Prefix matching: the slug, then an alias of that name.
-      read ??= yield* this.read(null, slug, viewer);
-      if (read.link) return yield* this.follow(read.link, slug, segments.slice(1), viewer, query, read.session);
-      const alias = yield* wait(store.links.lookupAliasForResolve(slug));
-      if (alias) return yield* this.follow(alias, slug, segments.slice(1), viewer, query);
+      const forgiven = yield* this.forgiven(folded, [folded, ...normalizationCandidates(folded)]);
+      if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, null, viewer, query);
+    } else {
+      if (isSlugShaped(slug)) {
+        // Prefix matching: the slug, then an alias of that name.
+        read ??= yield* this.read(null, slug, viewer);
+        if (read.link) return yield* this.follow(read.link, slug, segments.slice(1), viewer, query, read.session);
+        const alias = yield* wait(store.links.lookupAliasForResolve(slug));
+        if (alias) return yield* this.follow(alias, slug, segments.slice(1), viewer, query);
+      }
+      // golink forgives the first segment before a path too (`go/who,/p`, `go/Foo.Bar/x`).
+      const forgiven = yield* this.forgiven(slug, [slug]);
+      if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, segments.slice(1), viewer, query);
     }
     return miss(first, true);
+  }
+
+  /**
+   * golink's matching, once every other lookup of a name missed: its trailing punctuation
+   * and the name made a slug (golinkCandidates), then each with hyphens ignored.
+   */
+  private *forgiven(name: string, tried: readonly string[]): Pipeline<{ link: ResolveTarget; name: string } | null> {
+    const candidates = golinkCandidates(name, tried);
+    for (const candidate of candidates) {
+      const hit = yield* this.named(candidate);
+      if (hit) return { link: hit, name: candidate };
+    }
+    const keys: string[] = [];
+    for (const candidate of [...tried, ...candidates]) {
+      const key = hyphenlessKey(candidate);
+      if (key !== null && !keys.includes(key)) keys.push(key);
+    }
+    for (const key of keys) {
+      const hit = yield* wait(this.store.links.lookupHyphenlessForResolve(key));
+      if (hit) return { link: hit, name: key };
+    }
+    return null;
   }
 
   /**
