@@ -490,25 +490,36 @@ export function expandGolinkTemplate(src: string, env: GolinkEnv): GolinkExpansi
     : { kind: 'destination', url };
 }
 
-const ABSOLUTE = /^https?:\/\/[^/\\?#]+/i;
+const ABSOLUTE = /^(https?:\/\/)([^/\\?#]*)/i;
 
 /**
- * The output as a destination, or null when a value decides its scheme or host. `authored`
- * is how many leading characters the author wrote.
+ * The output as a destination, or null when a value could decide where it goes: the scheme
+ * and authority are the author's, except that values may add to the host name in front of
+ * a literal domain (`http://{{.Path}}.example/`), as `$var` templates may
+ * (docs/links.md#placeholders-in-the-host), and then only with host-name characters.
  */
 function golinkDestination(pieces: readonly Piece[]): string | null {
-  let url = '';
-  let authored = -1;
+  let raw = '';
+  const dyn: boolean[] = [];
   for (const p of pieces) {
-    if (p.dyn && p.s !== '' && authored === -1) authored = url.length;
-    url += p.s;
+    raw += p.s;
+    for (let i = 0; i < p.s.length; i++) dyn.push(p.dyn);
   }
-  if (authored === -1) authored = url.length;
-  url = url.trim();
+  const lead = raw.length - raw.trimStart().length;
+  const url = raw.trim();
+  const isDyn = (i: number) => dyn[lead + i] === true;
   const absolute = ABSOLUTE.exec(url);
   if (absolute) {
-    // The authority is the author's when it ends before any value begins.
-    if (absolute[0].length > authored) return null;
+    const hostStart = absolute[1]!.length;
+    const end = hostStart + absolute[2]!.length;
+    for (let i = 0; i < hostStart; i++) if (isDyn(i)) return null;
+    let last = -1;
+    for (let i = hostStart; i < end; i++) {
+      if (!isDyn(i)) continue;
+      if (!/[A-Za-z0-9.-]/.test(url[i]!)) return null;
+      last = i;
+    }
+    if (last !== -1 && !/^\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?(?::\d+)?$/.test(url.slice(last + 1, end))) return null;
     try {
       const parsed = new URL(url);
       return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? url : null;
@@ -519,7 +530,8 @@ function golinkDestination(pieces: readonly Piece[]): string | null {
   // golink's relative destinations lead to another go link on this server: `rel` is `/rel`.
   const path = url.startsWith('/') ? url : `/${url}`;
   const shift = path.length - url.length;
-  if (authored + shift < 2 && path.length > 1) return null;
+  // The leading `/` and the character after it are the author's, so no value makes `//host`.
+  for (let i = 0; i < Math.min(2, path.length); i++) if (i >= shift && isDyn(i - shift)) return null;
   if (/^\/[/\\]/.test(path) || /^[^/?#]*:/.test(url)) return null;
   try {
     return new URL(path, 'http://host.invalid').host === 'host.invalid' ? path : null;

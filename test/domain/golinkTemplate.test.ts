@@ -180,6 +180,12 @@ describe('the scheme and host are the author’s', () => {
       assert.equal(expand(long, { path }).kind, 'error');
     });
   }
+  test('a value may add to the host in front of a literal domain, as in help.html’s varz example', () => {
+    const varz = 'http://{{if .Path}}{{.Path}}{{else}}host{{end}}.example/debug/varz';
+    assert.deepEqual(expand(varz, { path: 'db1' }), { kind: 'destination', url: 'http://db1.example/debug/varz' });
+    assert.deepEqual(expand(varz), { kind: 'destination', url: 'http://host.example/debug/varz' });
+    for (const path of ['evil.test/', 'a@evil.test', 'a:1', 'a%2f', 'evil.test#']) assert.equal(expand(varz, { path }).kind, 'error', path);
+  });
   test('a value after the authority is a path, and an authored choice of hosts is the author’s', () => {
     assert.deepEqual(expand('https://a.test{{.Path}}', { path: '/x' }), { kind: 'destination', url: 'https://a.test/x' });
     const two = '{{if .Path}}https://b.test/{{.Path}}{{else}}https://a.test/{{end}}';

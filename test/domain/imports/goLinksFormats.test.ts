@@ -152,7 +152,7 @@ describe('golink', () => {
     }
     for (const [long, reason] of [
       ['https://example.com/{{.Query}}', /can't evaluate field Query/],
-      ['https://{{with .Path}}{{.}}{{else}}host{{end}}.example/', /scheme and host/],
+      ['https://{{with .Path}}{{.}}{{else}}host{{end}}/', /scheme and host/],
       ['https://example.com/{{.Path', /unclosed/],
       ['https://example.com/{{range .Path}}{{end}}', /range/],
     ] as const) {
