@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { DbDriver } from '../../src/config.js';
 import { IMPORT_FIXTURES } from '../helpers/paths.js';
 import { get, sessionCookie, type TestServer } from '../helpers/server.js';
-import { actor, startApi, type Actor } from '../api/support.js';
+import { actor, call, createLink, startApi, type Actor } from '../api/support.js';
 import { goFormat } from '../../src/domain/golinkTemplate.js';
 
 /**
@@ -156,6 +156,29 @@ for (const [driver, env] of DRIVERS) {
         await goesTo('/varz/db1', 'http://db1.example/debug/varz');
         assert.equal((await where('/varz/evil.test%2F')).status, 404, 'a value never moves the redirect off the author’s domain');
         await goesTo('/today', `http://wiki/${goFormat(new Date(), '01-02-2006')}`);
+      });
+
+      test('people write golink templates and paths on this server directly; what could move the host is refused', async () => {
+        const writer = await actor(s, 'writer');
+        await createLink(s, writer, {
+          slug: 'bug',
+          url: 'https://bugs.example/{{if Match "^[0-9]+$" .Path}}b/{{.Path}}{{else}}q?s={{QueryEscape .Path}}{{end}}',
+        });
+        await createLink(s, writer, { slug: 'standup', url: '/meet', forward_path_and_query: true });
+        await goesTo('/bug/42', 'https://bugs.example/b/42');
+        await goesTo('/bug/a b', 'https://bugs.example/q?s=a+b');
+        await goesTo('/standup/foo', '/meet/foo');
+        for (const [url, why] of [
+          ['https://{{.Path}}/', /scheme and host/],
+          ['https://a.example/{{range .Path}}{{end}}', /range/],
+          ['https://a.example/{{if Match "(a+)+" .Path}}x{{end}}', /repeat/],
+          ['//evil.example/', /http/],
+        ] as const) {
+          const r = await call(s, 'POST', '/api/v1/links', { as: writer, body: { slug: 'nope', url } });
+          assert.equal(r.status, 400, url);
+          assert.equal(r.body.code, 'INVALID_URL', url);
+          assert.match(r.body.error, why, url);
+        }
       });
 
       test('exact slugs still win over golink’s forgiveness', async () => {
