@@ -28,6 +28,7 @@ const bySlug = (rows: ImportedRecord[], slug: string): ImportedRecord => rows.fi
 /** Every fixture and the format detection must pick for it. */
 const FIXTURE_FORMAT: Record<string, string> = {
   'golink.jsonl': 'golink',
+  'golink-own-tests.jsonl': 'golink',
   'trotto.json': 'trotto',
   'slash.json': 'slash',
   'joe-links.jsonl': 'jsonl',
