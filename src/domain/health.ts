@@ -4,7 +4,7 @@
  * that every surface shows. Pure: the store and the checker supply the facts.
  */
 
-import { hasPlaceholders } from './url.js';
+import { isFixedDestination } from './url.js';
 
 export type ProbeOutcome =
   | { kind: 'success'; status: number }
@@ -178,7 +178,8 @@ export function healthTransition(previousFailures: number, next: HealthRowValues
 
 /**
  * docs/lifecycle.md#health-checks: whether the checker visits a link at all. Not archived, not
- * expired, not opted out and not a `$var` template; the store's due-link scan applies the same rule.
+ * expired, not opted out and a fixed destination (no template, no path on this server); the store's due-link
+ * scan applies the same rule.
  */
 export function isCheckable(
   link: { url: string; archivedAt: number | null; expiresAt: number | null; healthChecksDisabled: boolean },
@@ -186,5 +187,5 @@ export function isCheckable(
 ): boolean {
   if (link.healthChecksDisabled || link.archivedAt !== null) return false;
   if (link.expiresAt !== null && link.expiresAt <= now) return false;
-  return !hasPlaceholders(link.url);
+  return isFixedDestination(link.url);
 }

@@ -110,3 +110,30 @@ export function normalizationCandidates(path: string): string[] {
   }
   return out;
 }
+
+/** What golink trims from the end of a name it cannot find (its `serveGo`), beyond TRAILING_PUNCTUATION. */
+const GOLINK_TRAILING = /[.,;:!?()[\]{}]+$/;
+
+/**
+ * golink's forgiveness for a name that missed (docs/links.md#forgiveness-and-did-you-mean),
+ * tried after normalizationCandidates: the name without golink's trailing punctuation
+ * (`who]`), then with its dots made hyphens as an import makes them (`Foo.Bar` →
+ * `foo-bar`, docs/import-formats.md#mapping). Only slug-shaped candidates not already
+ * given are returned.
+ */
+export function golinkCandidates(path: string, tried: readonly string[] = []): string[] {
+  const stripped = path.replace(GOLINK_TRAILING, '');
+  const slugged = stripped.toLowerCase().replace(/\.+/g, '-');
+  const out: string[] = [];
+  for (const c of [stripped, slugged]) if (isSlugShaped(c) && c !== path && !tried.includes(c) && !out.includes(c)) out.push(c);
+  return out;
+}
+
+/**
+ * The key golink matches names by (its `linkID`): lower case, hyphens ignored, so
+ * `go/meetingnotes` opens `Meeting-Notes`. Null when nothing is left to match.
+ */
+export function hyphenlessKey(name: string): string | null {
+  const key = name.replace(/-/g, '');
+  return /^[a-z0-9]+$/.test(key) && key.length <= SLUG_MAX_LENGTH ? key : null;
+}

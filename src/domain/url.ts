@@ -1,4 +1,5 @@
 import { AppError } from './errors.js';
+import { expandGolinkTemplate, GolinkTemplateError, isGolinkTemplate, parseGolinkTemplate } from './golinkTemplate.js';
 
 /** `$name` placeholders of a link template (docs/links.md#prefixes-and-variables). Greedy: `$env_id` is one token. */
 export const PLACEHOLDER = /\$[a-z][a-z0-9_]*/g;
@@ -15,6 +16,45 @@ export function hasPlaceholders(url: string): boolean {
 }
 
 /**
+ * A destination on this server (`/meet`, docs/links.md#destinations-on-this-server): a path
+ * that starts with one `/`, as golink's relative destinations do; a browser resolves it
+ * against the go host, so it leads to another go link.
+ */
+export function isLocalDestination(url: string): boolean {
+  return url.startsWith('/') && !isGolinkTemplate(url);
+}
+
+/**
+ * Whether a destination is one fixed http(s) URL, the same for every visit: neither a
+ * `$var` template, nor a golink template, nor a path on this server. Only those are
+ * health-checked.
+ */
+export function isFixedDestination(url: string): boolean {
+  return !hasPlaceholders(url) && !isGolinkTemplate(url) && !url.startsWith('/');
+}
+
+const LOCAL_PATH = /^\/(?![/\\])[^\s\p{C}]*$/u;
+
+/**
+ * A golink template (domain/golinkTemplate.ts) is accepted when it reads and, run for a
+ * visit with and without a path, yields a destination whose scheme and host are the
+ * author's. `{{.User}}` counts as known here: a visitor without one is asked to sign in.
+ */
+function validateGolinkDestination(url: string): string {
+  try {
+    parseGolinkTemplate(url);
+  } catch (e) {
+    if (e instanceof GolinkTemplateError) throw new AppError('INVALID_URL', `url template: ${e.message}`, 'url');
+    throw e;
+  }
+  for (const path of ['', 'x']) {
+    const run = expandGolinkTemplate(url, { path, user: 'user@example.com', now: new Date(0) });
+    if (run.kind === 'error') throw new AppError('INVALID_URL', `url template: ${run.message}`, 'url');
+  }
+  return url;
+}
+
+/**
  * Validates a destination and returns it trimmed. http(s) only, with a host;
  * placeholders may stand in the host only in front of a literal domain
  * (docs/links.md#placeholders-in-the-host) and must be unique
@@ -22,6 +62,12 @@ export function hasPlaceholders(url: string): boolean {
  */
 export function validateDestination(raw: string): string {
   const url = raw.trim();
+  if (isGolinkTemplate(url)) return validateGolinkDestination(url);
+  // `//host/…` and `/\host/…` lead to another host: they meet the scheme rule below.
+  if (url.startsWith('/') && !/^\/[/\\]/.test(url)) {
+    if (!LOCAL_PATH.test(url)) throw new AppError('INVALID_URL', 'a destination on this server is a path such as /meet', 'url');
+    return url;
+  }
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') {
     throw new AppError('INVALID_URL', 'url must start with http:// or https://', 'url');
@@ -345,8 +391,10 @@ export function validateKeywordTemplate(raw: string): string {
  */
 export function forwardPathAndQuery(destination: string, segments: readonly string[], query: URLSearchParams | null): string | null {
   let url: URL;
+  // A destination on this server is read against a stand-in origin and given back as a path.
+  const local = destination.startsWith('/');
   try {
-    url = new URL(destination);
+    url = local ? new URL(destination, LOCAL_ORIGIN) : new URL(destination);
   } catch {
     return null;
   }
@@ -361,5 +409,8 @@ export function forwardPathAndQuery(destination: string, segments: readonly stri
   const out = url.href;
   const check = new URL(out);
   const same = check.protocol === protocol && check.username === username && check.password === password && check.host === host;
-  return same ? out : null;
+  if (!same) return null;
+  return local ? out.slice(LOCAL_ORIGIN.length) : out;
 }
+
+const LOCAL_ORIGIN = 'http://local.invalid';

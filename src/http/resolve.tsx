@@ -12,6 +12,8 @@ import { viewerOf, type User } from '../store/types.js';
 import { Archived, Expired } from '../views/pages/expired.js';
 import { FillIn, neededPhrase } from '../views/pages/fillIn.js';
 import { Forbidden, NotFound } from '../views/pages/errors.js';
+import { LinkSummary } from '../views/pages/linkSummary.js';
+import { resolveAccess } from '../domain/caps.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
 import { clickOf, takeResolution } from './goLinks.js';
 import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
@@ -110,7 +112,21 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     if (!viewer) return fail(401);
     const access = await deps.links.access(asUser(viewer), { id: outcome.linkId }, 'canView');
     if (access.outcome === 'not_found') return fail(404);
-    if (access.outcome === 'forbidden') return fail(access.link.visibility === 'public' ? 403 : 404);
+    if (access.outcome === 'forbidden') {
+      // A colleague who may open the link (docs/links.md#the-plus-suffix) learns where it goes
+      // and who owns it; anyone else, what they learned before.
+      const facts = await store.access.facts(access.link.id, viewerOf(viewer));
+      if (resolveAccess(access.link.visibility, facts) !== 'allow') return fail(access.link.visibility === 'public' ? 403 : 404);
+      const view = await store.links.view(access.link.id);
+      if (!view) return fail(404);
+      const owners = view.owners.map((o) => ({ email: o.email, display_name: o.displayName }));
+      if (json) return reply.code(200).send({ slug: view.slug, title: view.title, url: view.url, owners });
+      const ctx = await pageContext(deps, req, user);
+      const summary = (
+        <LinkSummary shortKeyword={ctx.shortKeyword} slug={view.slug} title={view.title} url={view.url} owners={view.owners} />
+      );
+      return sendHtml(req, reply, ctx, `${ctx.shortKeyword}/${view.slug}`, summary, 200);
+    }
     if (!json) return reply.code(302).header('location', `/dashboard/links/${access.link.id}`).send();
     const view = await store.links.view(access.link.id);
     if (!view) return fail(404);

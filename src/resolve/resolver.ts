@@ -1,7 +1,8 @@
 import { resolveAccess, type LinkFacts } from '../domain/caps.js';
 import { KEYWORD_PATTERN } from '../domain/keywords.js';
 import { lifecycleState } from '../domain/lifecycle.js';
-import { isSlugShaped, normalizationCandidates } from '../domain/slug.js';
+import { golinkCandidates, hyphenlessKey, isSlugShaped, normalizationCandidates } from '../domain/slug.js';
+import { expandGolinkTemplate, isGolinkTemplate, parseGolinkTemplate } from '../domain/golinkTemplate.js';
 import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, templateVariables } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
@@ -168,14 +169,43 @@ export class Resolver {
         const hit = candidate === folded ? yield* wait(store.links.lookupAliasForResolve(candidate)) : yield* this.named(candidate);
         if (hit) return yield* this.follow(hit, candidate, null, viewer, query);
       }
-    } else if (isSlugShaped(slug)) {
-      // Prefix matching: the slug, then an alias of that name.
-      read ??= yield* this.read(null, slug, viewer);
-      if (read.link) return yield* this.follow(read.link, slug, segments.slice(1), viewer, query, read.session);
-      const alias = yield* wait(store.links.lookupAliasForResolve(slug));
-      if (alias) return yield* this.follow(alias, slug, segments.slice(1), viewer, query);
+      const forgiven = yield* this.forgiven(folded, [folded, ...normalizationCandidates(folded)]);
+      if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, null, viewer, query);
+    } else {
+      if (isSlugShaped(slug)) {
+        // Prefix matching: the slug, then an alias of that name.
+        read ??= yield* this.read(null, slug, viewer);
+        if (read.link) return yield* this.follow(read.link, slug, segments.slice(1), viewer, query, read.session);
+        const alias = yield* wait(store.links.lookupAliasForResolve(slug));
+        if (alias) return yield* this.follow(alias, slug, segments.slice(1), viewer, query);
+      }
+      // golink forgives the first segment before a path too (`go/who,/p`, `go/Foo.Bar/x`).
+      const forgiven = yield* this.forgiven(slug, [slug]);
+      if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, segments.slice(1), viewer, query);
     }
     return miss(first, true);
+  }
+
+  /**
+   * golink's matching, once every other lookup of a name missed: its trailing punctuation
+   * and the name made a slug (golinkCandidates), then each with hyphens ignored.
+   */
+  private *forgiven(name: string, tried: readonly string[]): Pipeline<{ link: ResolveTarget; name: string } | null> {
+    const candidates = golinkCandidates(name, tried);
+    for (const candidate of candidates) {
+      const hit = yield* this.named(candidate);
+      if (hit) return { link: hit, name: candidate };
+    }
+    const keys: string[] = [];
+    for (const candidate of [...tried, ...candidates]) {
+      const key = hyphenlessKey(candidate);
+      if (key !== null && !keys.includes(key)) keys.push(key);
+    }
+    for (const key of keys) {
+      const hit = yield* wait(this.store.links.lookupHyphenlessForResolve(key));
+      if (hit) return { link: hit, name: key };
+    }
+    return null;
   }
 
   /**
@@ -216,10 +246,14 @@ export class Resolver {
     const { store } = this;
     const secure = link.visibility === 'secure';
     let who: Viewer = null;
+    // The visitor's email where it is already at hand; a golink template's `{{.User}}` reads it.
+    let email: string | null = null;
     // Undefined: a secure link's facts are still to be read.
     let facts: LinkFacts | null | undefined;
-    if (viewer.kind === 'known') who = viewerOf(viewer.user);
-    else if (viewer.kind === 'session') {
+    if (viewer.kind === 'known') {
+      who = viewerOf(viewer.user);
+      email = viewer.user?.email ?? null;
+    } else if (viewer.kind === 'session') {
       // For a secure link, the session's user and what they hold of it come in one lookup.
       const session = known ?? (secure ? yield* wait(store.sessions.viewerOfLink(viewer.token, link.id)) : null);
       if (session && secure) facts = session.facts;
@@ -230,6 +264,7 @@ export class Resolver {
       const user = yield* wait(store.users.forwardAuthUser(viewer.email));
       if (!user) return HANDOFF;
       who = viewerOf(user);
+      email = user.email;
     }
     if (secure) {
       if (facts === undefined) facts = yield* wait(store.access.facts(link.id, who));
@@ -244,7 +279,18 @@ export class Resolver {
     let location = link.url;
     let extra = link.forwardPathAndQuery ? rest : null;
     let params: URLSearchParams | null = null;
-    if (hasPlaceholders(link.url)) {
+    if (isGolinkTemplate(link.url)) {
+      // golink's template (docs/links.md#golink-templates) takes the whole rest of the path as
+      // `.Path`; forwarding then adds only the visitor's query, as golink does.
+      if (email === null && who !== null && parseGolinkTemplate(link.url).usesUser) {
+        email = (yield* wait(store.users.findById(who.id)))?.email ?? null;
+      }
+      const run = expandGolinkTemplate(link.url, { path: (rest ?? []).join('/'), user: email, now: new Date(store.now()) });
+      if (run.kind === 'login') return { kind: 'login' };
+      if (run.kind === 'error') return miss(slug, false);
+      location = run.url;
+      extra = null;
+    } else if (hasPlaceholders(link.url)) {
       const names = templateVariables(link.url);
       const given = rest ?? [];
       // More values than variables: a forwarding link passes the others on, any other link misses.

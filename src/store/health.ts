@@ -9,7 +9,7 @@ import {
   type LinkHealth,
   type ProbeOutcome,
 } from '../domain/health.js';
-import { hasPlaceholders } from '../domain/url.js';
+import { isFixedDestination } from '../domain/url.js';
 import { activeAt, type AccessStore } from './access.js';
 import { isForeignKeyViolation, isUniqueViolation, retryOnDeadlock } from './dbErrors.js';
 import type { OwnerStore } from './owners.js';
@@ -107,7 +107,7 @@ export class HealthStore {
         .limit(DUE_PAGE)
         .execute();
       for (const r of rows) {
-        if (!hasPlaceholders(r.url)) out.push({ id: r.id, url: r.url });
+        if (isFixedDestination(r.url)) out.push({ id: r.id, url: r.url });
         if (out.length >= limit) break;
       }
       if (rows.length < DUE_PAGE) break;

@@ -86,6 +86,7 @@ export class LinkLookups {
   private readonly resolveQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
   private readonly keywordAndSlugQuery: HotQuery<ValuesOf<KeywordAndSlugRow, typeof KEYWORD_AND_SLUG_COLUMNS>>;
   private readonly aliasQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
+  private readonly hyphenlessQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
 
   constructor(db: Kysely<Database>, hot: HotLookups = VIA_KYSELY) {
     // Compiled once: the resolver pays only for execution, never for query building.
@@ -107,6 +108,29 @@ export class LinkLookups {
       RESOLVE_COLUMNS,
       hot,
     );
+    // A scan, run only once every other lookup of a name has missed; the first slug in order wins.
+    this.hyphenlessQuery = new HotQuery(
+      db,
+      db
+        .selectFrom('links')
+        .select(RESOLVE_COLUMNS)
+        .where(sql<string>`replace(slug, '-', '')`, '=', '')
+        .orderBy('slug')
+        .limit(1)
+        .compile(),
+      RESOLVE_COLUMNS,
+      hot,
+    );
+  }
+
+  /**
+   * The link whose slug is `key` once its hyphens are dropped (golink's matching,
+   * docs/links.md#forgiveness-and-did-you-mean): `meetingnotes` finds `meeting-notes`. For
+   * the resolver's last try on a miss only. Synchronous on an SQLite file.
+   */
+  lookupHyphenlessForResolve(key: string): MaybePromise<ResolveTarget | null> {
+    // The limit is the compiled statement's second parameter.
+    return andThen(this.hyphenlessQuery.first([key, 1]), (r) => (r ? toResolveTarget(...r) : null));
   }
 
   /** Synchronous on an SQLite file (the redirect fast path relies on it); a promise elsewhere. */

@@ -110,6 +110,11 @@ export class LinkStore {
     return this.lookups.lookupAliasForResolve(name);
   }
 
+  /** The link whose slug without hyphens is `key` (LinkLookups.lookupHyphenlessForResolve). */
+  lookupHyphenlessForResolve(key: string): MaybePromise<ResolveTarget | null> {
+    return this.lookups.lookupHyphenlessForResolve(key);
+  }
+
   /** A keyword's template and the link a slug names, in one query (LinkLookups). */
   lookupKeywordAndSlug(keyword: string, slug: string): MaybePromise<KeywordAndSlug> {
     return this.lookups.lookupKeywordAndSlug(keyword, slug);

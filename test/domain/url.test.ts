@@ -31,7 +31,7 @@ describe('validateDestination', () => {
     'JavaScript:alert(1)',
     'data:text/html,<script>alert(1)</script>',
     '//host.test/path',
-    '/bare/path',
+    '/\\host.test/path',
     'bare.test/path',
     'ftp://files.test/x',
     'mailto:a@b.test',
@@ -41,6 +41,12 @@ describe('validateDestination', () => {
   ]) {
     test(`${JSON.stringify(raw)} is refused: not http(s)`, () => refusedWith(raw, SCHEME_ERROR));
   }
+
+  // golink's relative destinations (docs/links.md#destinations-on-this-server): another link here.
+  test('a path on this server is accepted as written', () => {
+    for (const raw of ['/bare/path', '/meet', '/rel?a=1']) assert.equal(validateDestination(raw), raw);
+    for (const raw of ['/a b', '/a\u0007']) refusedWith(raw, 'a destination on this server is a path such as /meet');
+  });
 
   for (const raw of [
     'http://',

@@ -183,13 +183,14 @@ for (const driver of ALL_DRIVERS) {
     test('`name+` leads to the link page under its own access rule, as a redirect or as the REST link body', async () => {
       const ids = new Map<string, string>();
       for (const slug of ['plain', 'hidden', 'vault', 'jira']) ids.set(slug, (await s.store.links.getBySlug(slug))!.id);
-      type Want = 'page' | 'login' | 403 | 404;
+      type Want = 'page' | 'summary' | 'login' | 403 | 404;
       const rule = (slug: string, who: Who): Want => {
         if (slug === 'nothing') return 404;
         if (who === 'anonymous') return 'login';
         if (who === 'owner' || who === 'admin' || (who === 'recipient' && slug === 'vault')) return 'page';
-        // A public link's existence is no secret; any other link's is, to whoever may not see its page.
-        return slug === 'plain' ? 403 : 404;
+        // A colleague who may open the link learns where it goes and who owns it; a secure link
+        // stays a secret to whoever may not open it.
+        return slug === 'vault' ? 404 : 'summary';
       };
       const paths: Record<string, string> = {
         plain: '/plain+',
@@ -208,6 +209,16 @@ for (const driver of ALL_DRIVERS) {
           if (want === 'page') {
             assert.equal(page.status, 302, label);
             assert.equal(page.headers.get('location'), `/dashboard/links/${ids.get(target(name))}`, label);
+          } else if (want === 'summary') {
+            assert.equal(page.status, 200, label);
+            const html = await page.text();
+            assert.match(
+              html,
+              new RegExp(`<code[^>]*data-link-url="true">${(await s.store.links.getBySlug(name))!.url.replace(/[.?]/g, '\\$&')}</code>`),
+              label,
+            );
+            assert.match(html, /data-link-owners="true"><li>[^<]+\(owner@example\.test\)<\/li>/, `${label}: who owns it`);
+            assert.ok(!html.includes(ids.get(name)!), `${label}: no link id, no way to its page`);
           } else if (want === 'login') {
             assert.equal(page.status, 302, label);
             assert.equal(page.headers.get('location'), `/auth/login?return_url=${encodeURIComponent(path)}`, label);
@@ -226,6 +237,10 @@ for (const driver of ALL_DRIVERS) {
             assert.equal(body.id, ids.get(target(name)), label);
             assert.equal(body.slug, target(name), label);
             assert.ok(Array.isArray(body.aliases) && 'health' in body && 'owners' in body, `${label}: the REST link body`);
+          } else if (want === 'summary') {
+            assert.equal(json.status, 200, label);
+            assert.deepEqual(Object.keys(body).sort(), ['owners', 'slug', 'title', 'url'], label);
+            assert.equal(body.url, (await s.store.links.getBySlug(name))!.url, label);
           } else {
             const code = { login: ['UNAUTHORIZED', 401], 403: ['FORBIDDEN', 403], 404: ['NOT_FOUND', 404] }[want];
             assert.deepEqual([json.status, body.code], [code[1], code[0]], label);

@@ -1,4 +1,7 @@
+import { AppError } from '../errors.js';
+import { isGolinkTemplate } from '../golinkTemplate.js';
 import type { LinkRecord } from '../linkRecords.js';
+import { validateDestination } from '../url.js';
 import { linesOf, type ImportedRecord, type ImportFormat } from './format.js';
 import { countOf, isObject, literalDestination, looseTime, stringOf } from './table.js';
 
@@ -6,74 +9,40 @@ import { countOf, isObject, literalDestination, looseTime, stringOf } from './ta
  * golink (docs/import-formats.md#golink): tailscale/golink's `/.export`, one
  * JSON object per line, `{"Short","Long","Created","LastEdit","Owner"}`
  * (releases that kept click counts in the link add `"Clicks"`). `Long` is a
- * URL or a Go text/template; see golinkDestination for what each becomes.
+ * URL, a path on the go server or a Go text/template; see golinkDestination.
  */
 
 /** What a golink destination becomes here, or why it cannot be carried over. */
 export type GolinkDestination = { url: string; forwardPathAndQuery: boolean; notes: string[] } | { error: string };
 
-/** One `{{ … }}` action of a golink template, by what it does. */
-type Action = 'path' | 'path-escaped' | 'query-escaped' | { error: string };
-
-const ACTION = /\{\{-?\s*([\s\S]*?)\s*-?\}\}/g;
-
-function actionOf(body: string): Action {
-  const words = body.trim().split(/\s+/);
-  if (body.trim() === '.Path') return 'path';
-  if (words.length === 2 && words[1] === '.Path' && words[0] === 'PathEscape') return 'path-escaped';
-  if (words.length === 2 && words[1] === '.Path' && words[0] === 'QueryEscape') return 'query-escaped';
-  if (/^(if|with|else|end|range)\b/.test(words[0] ?? '')) {
-    return {
-      error:
-        'chooses its destination with {{if}} or {{with}}; a joe-links link has one destination, so make two links (one plain, one with a $variable)',
-    };
-  }
-  if (/\.User\b/.test(body)) return { error: 'uses {{.User}} (the visitor’s login), which joe-links templates have no equivalent for' };
-  if (/\.Now\b/.test(body)) return { error: 'uses {{.Now}} (the current time), which joe-links templates have no equivalent for' };
-  if (/\.Query\b/.test(body)) {
-    return { error: 'uses {{.Query}}, which golink’s templates do not define (golink appends the visitor’s query by itself)' };
-  }
-  return { error: `uses the template action {{${body.trim()}}}, which has no joe-links equivalent` };
-}
+/** `<url ending in />{{.Path}}`: golink's own rule for a plain URL, written out. */
+const TRAILING_PATH = /^([^{}]*\/)\{\{-?\s*\.Path\s*-?\}\}$/;
 
 /**
  * golink's destination rules (its `expandLink`) in ours:
- * - no template: golink appends the rest of the path (and always the
- *   visitor's query) to the URL — a link with path and query forwarding;
+ * - no template: golink appends the rest of the path and the visitor's query to the URL,
+ *   so the link forwards its path and query; a destination without a scheme is a path on
+ *   the go server (`rel` is `/rel`, docs/links.md#destinations-on-this-server);
  * - `…/{{.Path}}` at the very end: the same thing, written out;
- * - one `{{.Path}}`, `{{PathEscape .Path}}` or `{{QueryEscape .Path}}`
- *   elsewhere: the `$path` variable, which takes one path segment;
- * - anything else (`.User`, `.Now`, `if`/`with`, other functions): refused
- *   with the reason.
- * Literal text keeps its meaning (a `$` becomes `%24`).
+ * - any other template is kept as written and run as golink runs it
+ *   (docs/links.md#golink-templates), with forwarding on, since golink always appends the
+ *   visitor's query; one that could not run here is refused with the reason.
+ * Literal text of a plain URL keeps its meaning (a `$` becomes `%24`).
  */
 export function golinkDestination(long: string): GolinkDestination {
-  const literals: string[] = [];
-  const actions: Action[] = [];
-  let at = 0;
-  for (const m of long.matchAll(ACTION)) {
-    literals.push(long.slice(at, m.index));
-    actions.push(actionOf(m[1]!));
-    at = m.index + m[0].length;
+  const trailing = TRAILING_PATH.exec(long)?.[1];
+  if (isGolinkTemplate(long) && trailing === undefined) {
+    try {
+      return { url: validateDestination(long), forwardPathAndQuery: true, notes: [] };
+    } catch (e) {
+      if (e instanceof AppError) return { error: e.message.replace(/^url template: /, 'is a template that cannot run here: ') };
+      throw e;
+    }
   }
-  literals.push(long.slice(at));
-  const refused = actions.find((a): a is { error: string } => typeof a === 'object');
-  if (refused) return refused;
-  if (long.slice(at).includes('{{')) return { error: 'has an unclosed {{ in its destination' };
-  const escaped = literals.map(literalDestination);
-  const notes = escaped.some((e) => e.notes.length > 0) ? escaped.find((e) => e.notes.length > 0)!.notes : [];
-  const text = escaped.map((e) => e.url);
-  if (actions.length === 0) return { url: text[0]!, forwardPathAndQuery: true, notes };
-  if (actions.length > 1) return { error: 'uses the rest of the path more than once; a joe-links variable stands in one place' };
-  if (actions[0] === 'path' && text[1] === '' && text[0]!.endsWith('/')) return { url: text[0]!, forwardPathAndQuery: true, notes };
-  return {
-    url: `${text[0]}$path${text[1]}`,
-    forwardPathAndQuery: false,
-    notes: [
-      ...notes,
-      'golink’s {{.Path}} took the whole rest of the path; $path takes one path segment, and the visitor’s query is not appended',
-    ],
-  };
+  const plain = trailing ?? long;
+  const relative = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(plain) && !plain.startsWith('/');
+  const { url, notes } = literalDestination(relative ? `/${plain}` : plain);
+  return { url, forwardPathAndQuery: true, notes };
 }
 
 /** golink writes Go's zero time for a link it never dated. */

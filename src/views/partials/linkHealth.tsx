@@ -1,6 +1,6 @@
 import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
-import { hasPlaceholders } from '../../domain/url.js';
+import { isFixedDestination, isLocalDestination } from '../../domain/url.js';
 import type { LinkView } from '../../store/types.js';
 import { Icon } from './icons.js';
 import { LocalTime } from './localTime.js';
@@ -84,6 +84,7 @@ export function HealthSection(p: HealthSectionProps) {
 function uncheckedReason(link: LinkView, state: LifecycleState): string | null {
   if (state === 'archived') return 'Destination not checked while the link is archived; unarchiving resumes the checks.';
   if (state === 'expired') return 'Destination not checked while the link is expired; renewing resumes the checks.';
-  if (hasPlaceholders(link.url)) return 'Destination not checked: a template link’s destination depends on the values filled in.';
+  if (isLocalDestination(link.url)) return 'Destination not checked: it is another link on this server.';
+  if (!isFixedDestination(link.url)) return 'Destination not checked: a template link’s destination depends on the values filled in.';
   return null;
 }

@@ -28,6 +28,7 @@ const bySlug = (rows: ImportedRecord[], slug: string): ImportedRecord => rows.fi
 /** Every fixture and the format detection must pick for it. */
 const FIXTURE_FORMAT: Record<string, string> = {
   'golink.jsonl': 'golink',
+  'golink-own-tests.jsonl': 'golink',
   'trotto.json': 'trotto',
   'slash.json': 'slash',
   'joe-links.jsonl': 'jsonl',
@@ -77,7 +78,7 @@ describe('detection', () => {
 });
 
 describe('golink', () => {
-  test('the /.export lines: names, owners, creation times, clicks; templates translated or refused', async () => {
+  test('the /.export lines: names, owners, creation times, clicks; templates kept to run as golink runs them', async () => {
     const rows = await parse(golink, fixture('golink.jsonl'));
     assert.equal(rows.length, 10);
     assert.deepEqual(bySlug(rows, 'cs'), {
@@ -98,15 +99,15 @@ describe('golink', () => {
     assert.equal(bySlug(rows, 'go').sourceClicks, 1);
     assert.equal(bySlug(rows, 'Meeting-Notes').record!.slug, 'Meeting-Notes', 'the name as written; our slug rules apply later');
     const slack = bySlug(rows, 'slack');
-    assert.equal(slack.record!.url, 'https://company.slack.com/channels/$path');
-    assert.equal(slack.record!.forwardPathAndQuery, false);
+    assert.equal(slack.record!.url, 'https://company.slack.com/channels/{{PathEscape .Path}}');
+    assert.equal(slack.record!.forwardPathAndQuery, true, 'golink appends the visitor’s query to a template’s destination too');
     assert.equal(slack.sourceClicks, 4);
     const who = bySlug(rows, 'who');
     assert.equal(who.record!.url, 'http://directory.example.com/');
     assert.equal(who.record!.forwardPathAndQuery, true, 'a trailing {{.Path}} is path forwarding');
-    assert.match(bySlug(rows, 'me').error!, /\{\{\.User\}\}/);
-    assert.match(bySlug(rows, 'today').error!, /\{\{\.Now\}\}/);
-    assert.match(bySlug(rows, 'search').error!, /\{\{if\}\} or \{\{with\}\}/);
+    assert.equal(bySlug(rows, 'me').record!.url, 'https://who.example.com/{{.User}}');
+    assert.equal(bySlug(rows, 'today').record!.url, 'http://wiki.example.com/{{.Now.Format "01-02-2006"}}');
+    assert.equal(bySlug(rows, 'search').record!.url, 'https://www.google.com/{{if .Path}}search?q={{QueryEscape .Path}}{{end}}');
     const tagged = bySlug(rows, 'tagged');
     assert.equal(tagged.record!.owners, undefined, 'tagged devices are nobody here');
     assert.equal(tagged.record!.createdAt, undefined, 'Go’s zero time is no date');
@@ -136,26 +137,25 @@ describe('golink', () => {
       ['https://example.com/a', { url: 'https://example.com/a', forwardPathAndQuery: true, notes: [] }],
       ['https://example.com/{{.Path}}', { url: 'https://example.com/', forwardPathAndQuery: true, notes: [] }],
       ['https://example.com/{{ .Path }}', { url: 'https://example.com/', forwardPathAndQuery: true, notes: [] }],
-      ['https://example.com/q?s={{QueryEscape .Path}}&x=1', 'https://example.com/q?s=$path&x=1'],
-      ['https://example.com/{{.Path}}/edit', 'https://example.com/$path/edit'],
+      ['https://example.com/q?s={{QueryEscape .Path}}&x=1', 'https://example.com/q?s={{QueryEscape .Path}}&x=1'],
+      ['https://example.com/{{.Path}}/edit', 'https://example.com/{{.Path}}/edit'],
+      ['https://example.com/{{.Path}}?q={{.Path}}', 'https://example.com/{{.Path}}?q={{.Path}}'],
+      ['https://example.com/{{ToLower .Path}}', 'https://example.com/{{ToLower .Path}}'],
       ['https://example.com/?p=$price', { url: 'https://example.com/?p=%24price', forwardPathAndQuery: true }],
+      ['/meet', { url: '/meet', forwardPathAndQuery: true, notes: [] }],
+      ['rel', { url: '/rel', forwardPathAndQuery: true, notes: [] }],
     ];
     for (const [long, want] of cases) {
       const got = golinkDestination(long);
-      if (typeof want === 'string') {
-        assert.ok('url' in got, long);
-        assert.equal(got.url, want, long);
-        assert.equal(got.forwardPathAndQuery, false, long);
-        assert.match(got.notes.join(), /one path segment/);
-      } else if ('notes' in (want as object)) assert.deepEqual(got, want, long);
+      if (typeof want === 'string') assert.deepEqual(got, { url: want, forwardPathAndQuery: true, notes: [] }, long);
+      else if ('notes' in (want as object)) assert.deepEqual(got, want, long);
       else assert.deepEqual('url' in got && [got.url, got.forwardPathAndQuery], ['https://example.com/?p=%24price', true]);
     }
     for (const [long, reason] of [
-      ['https://example.com/{{.Path}}?q={{.Path}}', /more than once/],
-      ['https://example.com/{{ToLower .Path}}', /\{\{ToLower \.Path\}\}, which has no joe-links equivalent/],
-      ['https://example.com/{{.Query}}', /do not define/],
-      ['https://{{with .Path}}{{.}}{{else}}host{{end}}.example/', /\{\{if\}\} or \{\{with\}\}/],
+      ['https://example.com/{{.Query}}', /can't evaluate field Query/],
+      ['https://{{with .Path}}{{.}}{{else}}host{{end}}/', /scheme and host/],
       ['https://example.com/{{.Path', /unclosed/],
+      ['https://example.com/{{range .Path}}{{end}}', /range/],
     ] as const) {
       const got = golinkDestination(long);
       assert.ok('error' in got, long);
