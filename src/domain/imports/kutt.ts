@@ -1,5 +1,5 @@
 import { textOf, type ImportedRecord, type ImportFormat } from './format.js';
-import { countOf, domainNoter, isObject, jsonValue, looseTime, rowRecord, stringOf } from './table.js';
+import { countOf, domainNoter, isObject, jsonValue, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
 
 /**
  * Kutt (docs/import-formats.md#kutt): it has no export, so links come from
@@ -22,7 +22,7 @@ function linkRecord(item: unknown, line: number, noteDomain: (d: string | undefi
     line,
     slug: stringOf(item.address),
     url: stringOf(item.target),
-    description: stringOf(item.description),
+    description: optStringOf(item, 'description'),
     ...(passworded && { visibility: 'secure' }),
     createdAt: looseTime(item.created_at),
     ...(expires !== undefined && { expiresAt: expires }),

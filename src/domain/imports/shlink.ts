@@ -7,8 +7,9 @@ import {
   isObject,
   isTableRow,
   jsonDocument,
-  listOf,
   looseTime,
+  optListOf,
+  optStringOf,
   rowRecord,
   shortUrlParts,
   stringOf,
@@ -43,13 +44,13 @@ export const shlinkCsv: ImportFormat = {
       const domain = row.cell('domain') || fromUrl?.domain;
       const code = row.cell('shortcode') || fromUrl?.key || '';
       // A domain column marks the newer export, which joins tags with `|`; tag names may then hold commas.
-      const tags = row.cell('tags');
+      const tags = row.opt('tags');
       yield rowRecord({
         line: row.line,
         slug: code,
         url: row.cell('longurl'),
-        title: row.cell('title'),
-        tags: listOf(tags, row.cell('domain') !== '' || tags.includes('|') ? '|' : ','),
+        title: row.opt('title'),
+        tags: optListOf(tags, row.cell('domain') !== '' || tags?.includes('|') === true ? '|' : ','),
         createdAt: looseTime(row.cell('createdat')),
         sourceClicks: countOf(row.cell('visits')),
         notes: noteDomain(domain),
@@ -77,8 +78,8 @@ function shortUrlRecord(item: unknown, line: number, noteDomain: (d: string | un
     line,
     slug: stringOf(item.shortCode),
     url: stringOf(item.longUrl),
-    title: stringOf(item.title),
-    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : [],
+    title: optStringOf(item, 'title'),
+    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : undefined,
     createdAt: looseTime(item.dateCreated),
     ...(validUntil !== undefined && { expiresAt: validUntil }),
     sourceClicks: countOf(visits),

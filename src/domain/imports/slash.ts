@@ -1,5 +1,5 @@
 import type { ImportedRecord, ImportFormat } from './format.js';
-import { countOf, isObject, jsonDocument, looseTime, rowRecord, stringOf } from './table.js';
+import { countOf, isObject, jsonDocument, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
 
 /**
  * Slash (docs/import-formats.md#slash): yourselfhosted/slash has no export
@@ -51,9 +51,9 @@ function shortcutRecord(item: unknown, line: number): ImportedRecord {
     line,
     slug: stringOf(item.name),
     url: stringOf(item.link),
-    title: stringOf(item.title),
-    description: stringOf(item.description),
-    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : [],
+    title: optStringOf(item, 'title'),
+    description: optStringOf(item, 'description'),
+    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : undefined,
     ...(visibility !== undefined && { visibility }),
     ...(creator.includes('@') && { owners: [creator] }),
     createdAt: created,

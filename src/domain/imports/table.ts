@@ -16,6 +16,8 @@ export interface TableRow {
   line: number;
   /** The first non-empty cell among the named columns (case-insensitive), trimmed; '' when none. */
   cell(...names: string[]): string;
+  /** As cell, but undefined when the file has none of the named columns: a field the file does not carry. */
+  opt(...names: string[]): string | undefined;
 }
 
 const headerKey = (name: string): string => name.trim().toLowerCase();
@@ -47,17 +49,15 @@ export async function* tableRows(chunks: AsyncIterable<string>): AsyncIterable<T
       }
       if (fields.length === 1 && fields[0]!.trim() === '') continue;
       const index = columns;
-      yield {
-        line,
-        cell: (...names: string[]) => {
-          for (const name of names) {
-            const i = index.get(name);
-            const value = i === undefined ? undefined : fields[i]?.trim();
-            if (value) return value;
-          }
-          return '';
-        },
+      const cell = (...names: string[]) => {
+        for (const name of names) {
+          const i = index.get(name);
+          const value = i === undefined ? undefined : fields[i]?.trim();
+          if (value) return value;
+        }
+        return '';
       };
+      yield { line, cell, opt: (...names: string[]) => (names.some((n) => index.has(n)) ? cell(...names) : undefined) };
     }
   } catch (e) {
     if (!(e instanceof CsvSyntaxError)) throw e;
@@ -140,7 +140,15 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 
 export const stringOf = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
 
-/** The pieces of a link a source row gave; blank text fields become ''. */
+/** A text field of a JSON object, undefined when the object does not have it (a field the file does not carry). */
+export const optStringOf = (o: Record<string, unknown>, key: string): string | undefined =>
+  o[key] === undefined ? undefined : stringOf(o[key]);
+
+/** A list cell split on `separator`, or undefined when the file has no such column. */
+export const optListOf = (raw: string | undefined, separator: string | RegExp): string[] | undefined =>
+  raw === undefined ? undefined : listOf(raw, separator);
+
+/** The pieces of a link a source row gave; a field the file does not carry stays undefined. */
 export interface RowLink {
   line: number;
   slug: string;
@@ -172,9 +180,9 @@ export function rowRecord(row: RowLink): ImportedRecord {
     record: {
       slug: row.slug,
       url: destination.url,
-      title: row.title ?? '',
-      description: row.description ?? '',
-      tags: row.tags ?? [],
+      ...(row.title !== undefined && { title: row.title }),
+      ...(row.description !== undefined && { description: row.description }),
+      ...(row.tags !== undefined && { tags: row.tags }),
       ...(row.visibility !== undefined && { visibility: row.visibility }),
       ...(row.owners !== undefined && row.owners.length > 0 && { owners: row.owners }),
       ...(row.createdAt !== undefined && { createdAt: row.createdAt }),

@@ -7,6 +7,7 @@ import {
   isTableRow,
   jsonDocument,
   looseTime,
+  optStringOf,
   rowRecord,
   shortUrlParts,
   stringOf,
@@ -40,7 +41,7 @@ export const yourlsCsv: ImportFormat = {
         line: row.line,
         slug: row.cell('keyword'),
         url: row.cell('url'),
-        title: row.cell('title'),
+        title: row.opt('title'),
         createdAt: looseTime(row.cell('timestamp')),
         sourceClicks: countOf(row.cell('clicks')),
       });
@@ -55,7 +56,7 @@ function linkRecord(item: unknown, line: number): ImportedRecord {
     line,
     slug: keyword,
     url: stringOf(item.url),
-    title: stringOf(item.title),
+    title: optStringOf(item, 'title'),
     createdAt: looseTime(item.timestamp),
     sourceClicks: countOf(item.clicks),
   });

@@ -86,9 +86,6 @@ describe('golink', () => {
       record: {
         slug: 'cs',
         url: 'https://cs.github.com/',
-        title: '',
-        description: '',
-        tags: [],
         owners: ['amelie@example.com'],
         createdAt: at('2022-06-03T22:15:29.993Z'),
         forwardPathAndQuery: true,
@@ -174,9 +171,6 @@ describe('Trotto', () => {
       record: {
         slug: 'benefits',
         url: 'https://hr.acme.example/benefits',
-        title: '',
-        description: '',
-        tags: [],
         owners: ['kay@acme.example'],
         createdAt: at('2019-03-12T17:02:34.541Z'),
       },
