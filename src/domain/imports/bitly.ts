@@ -39,6 +39,11 @@ export const bitlyCsv: ImportFormat = {
     if (hasColumns(header, 'long_url', 'link') || (header.includes('bitlink') && has(DESTINATION))) return 2;
     return has(LINK) && has(DESTINATION) ? 1 : 0;
   },
+  refusal(head) {
+    const header = csvHeader(head) ?? [];
+    const lacking = [LINK, DESTINATION].filter((names) => !names.some((n) => header.includes(n))).map((names) => `"${names[0]}"`);
+    return `its first line is not Bitly's export header (no ${lacking.length > 0 ? lacking.join(' or ') : '"link" and "long url"'} column)`;
+  },
   async *parse(chunks) {
     const noteDomain = domainNoter();
     for await (const row of tableRows(chunks)) {

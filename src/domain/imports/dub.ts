@@ -6,6 +6,7 @@ import {
   hasColumns,
   isTableRow,
   looseTime,
+  missingColumns,
   optListOf,
   rowRecord,
   shortUrlParts,
@@ -25,6 +26,10 @@ export const dubCsv: ImportFormat = {
   label: 'Dub (links CSV export)',
   sniff(head) {
     return hasColumns(csvHeader(head), 'short link', 'destination url') ? 2 : 0;
+  },
+  refusal(head) {
+    const missing = missingColumns(csvHeader(head), 'short link', 'destination url');
+    return `its first line is not Dub's export header (no ${missing.map((m) => `"${m}"`).join(' or ')} column)`;
   },
   async *parse(chunks) {
     const noteDomain = domainNoter();

@@ -8,6 +8,7 @@ import {
   isTableRow,
   jsonDocument,
   looseTime,
+  missingColumns,
   optListOf,
   optStringOf,
   rowRecord,
@@ -32,6 +33,10 @@ export const shlinkCsv: ImportFormat = {
   sniff(head) {
     const header = csvHeader(head);
     return hasColumns(header, 'shorturl', 'longurl', 'createdat') ? 2 : 0;
+  },
+  refusal(head) {
+    const missing = missingColumns(csvHeader(head), 'shorturl', 'longurl', 'createdat');
+    return `its first line is not the web client's CSV header (no ${missing.map((m) => `"${m}"`).join(', ')} column)`;
   },
   async *parse(chunks) {
     const noteDomain = domainNoter();

@@ -29,6 +29,17 @@ export function csvHeader(head: string): string[] | null {
   return first.split(',').map((h) => headerKey(h.replace(/^\s*"|"\s*$/g, '')));
 }
 
+/** The first line's cells, split on commas and unquoted, as they are written (for header-less files). */
+export function firstCells(head: string): string[] {
+  const first = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  return first.split(',').map((h) => h.trim().replace(/^"|"$/g, ''));
+}
+
+/** The columns of `names` a header lacks, for refusing a file that is not the named tool's export. */
+export function missingColumns(header: readonly string[] | null, ...names: string[]): string[] {
+  return names.filter((n) => header === null || !header.includes(n));
+}
+
 /** True when every one of `names` is a column of the header. */
 export function hasColumns(header: readonly string[] | null, ...names: string[]): boolean {
   return header !== null && names.every((n) => header.includes(n));
@@ -39,13 +50,25 @@ export function hasColumns(header: readonly string[] | null, ...names: string[])
  * unfinished record is held). A syntax error ends the file with one error
  * record naming its line, after the rows read before it.
  */
-export async function* tableRows(chunks: AsyncIterable<string>): AsyncIterable<TableRow | ImportedRecord> {
+export async function* tableRows(
+  chunks: AsyncIterable<string>,
+  /**
+   * The columns of a tool's table in their fixed order, for files written
+   * without a header line (database exports often leave it out): a first row
+   * naming none of them is data, read in this order.
+   */
+  headerless?: readonly string[],
+): AsyncIterable<TableRow | ImportedRecord> {
   let columns: Map<string, number> | null = null;
   try {
     for await (const { line, fields } of readCsvChunks(chunks)) {
       if (columns === null) {
-        columns = new Map(fields.map((name, i) => [headerKey(name), i]));
-        continue;
+        const named = fields.map(headerKey);
+        if (headerless === undefined || named.some((name) => headerless.includes(name))) {
+          columns = new Map(named.map((name, i) => [name, i]));
+          continue;
+        }
+        columns = new Map(headerless.map((name, i) => [name, i]));
       }
       if (fields.length === 1 && fields[0]!.trim() === '') continue;
       const index = columns;

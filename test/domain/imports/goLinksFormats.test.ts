@@ -37,6 +37,8 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'shlink.json': 'shlink-json',
   'yourls.csv': 'yourls-csv',
   'yourls.json': 'yourls-json',
+  'yourls-batch.tsv': 'yourls-tsv',
+  'yourls-headerless.csv': 'yourls-csv',
   'bitly.csv': 'bitly-csv',
   'dub.csv': 'dub-csv',
   'kutt.json': 'kutt',

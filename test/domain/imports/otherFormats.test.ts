@@ -8,7 +8,7 @@ import { dubCsv } from '../../../src/domain/imports/dub.js';
 import { kuttJson } from '../../../src/domain/imports/kutt.js';
 import { shlinkCsv, shlinkJson } from '../../../src/domain/imports/shlink.js';
 import { looseTime } from '../../../src/domain/imports/table.js';
-import { yourlsCsv, yourlsJson } from '../../../src/domain/imports/yourls.js';
+import { yourlsCsv, yourlsJson, yourlsTsv } from '../../../src/domain/imports/yourls.js';
 import { IMPORT_FIXTURES } from '../../helpers/paths.js';
 
 const FIXTURES = IMPORT_FIXTURES;
@@ -34,6 +34,8 @@ const OWNER: Record<string, ImportFormat> = {
   'shlink.json': shlinkJson,
   'yourls.csv': yourlsCsv,
   'yourls.json': yourlsJson,
+  'yourls-batch.tsv': yourlsTsv,
+  'yourls-headerless.csv': yourlsCsv,
   'bitly.csv': bitlyCsv,
   'dub.csv': dubCsv,
   'kutt.json': kuttJson,
