@@ -62,7 +62,7 @@ export function registerLinkCommands(program: Command): void {
     .requiredOption('--owner <email>', 'email of the owning user')
     .option('--title <title>', 'title')
     .option('--description <text>', 'description')
-    .option('--visibility <mode>', 'public | private | secure', 'public')
+    .option('--visibility <mode>', 'public | private | secure | internal', 'public')
     .option('--tags <list>', 'comma-separated tags')
     .option('--as <email>', 'the user the link history names as having made the change (default: the CLI alone)')
     .option('--aliases <list>', 'comma-separated more names for the link (at most 10)')

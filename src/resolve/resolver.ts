@@ -231,6 +231,8 @@ export class Resolver {
       if (!user) return HANDOFF;
       who = viewerOf(user);
     }
+    // Internal asks only whether anyone is signed in: no facts of the link to read.
+    if (link.visibility === 'internal' && who === null) return { kind: 'login' };
     if (secure) {
       if (facts === undefined) facts = yield* wait(store.access.facts(link.id, who));
       const access = resolveAccess(link.visibility, facts);

@@ -141,11 +141,19 @@ describe('secure links: a share is enough, admins always pass', () => {
   });
 });
 
+describe('internal: anyone signed in', () => {
+  test('anonymous visitors sign in first; every signed-in visitor may follow it, holding it or not', () => {
+    assert.equal(resolveAccess('internal', null), 'login');
+    assert.equal(resolveAccess('internal', { isOwner: false, hasShare: false, isAdmin: false }), 'allow');
+    assert.equal(resolveAccess('internal', { isOwner: true, hasShare: false, isAdmin: false }), 'allow');
+  });
+});
+
 describe('asVisibility', () => {
-  for (const v of ['public', 'private', 'secure'] as const) {
+  for (const v of ['public', 'private', 'secure', 'internal'] as const) {
     test(`"${v}" is kept`, () => assert.equal(asVisibility(v), v));
   }
-  for (const v of ['PRIVATE', 'Secure', ' private', 'hidden', 'internal', '', null, undefined]) {
+  for (const v of ['PRIVATE', 'Secure', ' private', 'hidden', 'Internal', '', null, undefined]) {
     test(`unknown stored value ${JSON.stringify(v)} is treated as public`, () => {
       assert.equal(asVisibility(v), 'public');
       // …and so resolves for anyone, like a public link.

@@ -173,6 +173,7 @@ describe('Trotto', () => {
       record: {
         slug: 'benefits',
         url: 'https://hr.acme.example/benefits',
+        visibility: 'internal',
         owners: ['kay@acme.example'],
         createdAt: at('2019-03-12T17:02:34.541Z'),
       },
@@ -204,7 +205,7 @@ describe('Slash', () => {
         title: 'Engineering docs',
         description: 'Where the handbook lives',
         tags: ['eng', 'docs'],
-        visibility: 'public',
+        visibility: 'internal',
         createdAt: at('2024-01-15T10:00:00Z'),
       },
       sourceClicks: 42,
@@ -213,6 +214,7 @@ describe('Slash', () => {
     assert.equal(rows[1]!.record!.url, 'https://payroll.acme.example/?period=%24month');
     assert.equal(rows[1]!.notes!.length, 2);
     assert.equal(rows[2]!.record!.archivedAt, at('2024-03-01T00:00:00Z'));
+    assert.equal(rows[2]!.record!.visibility, 'public', 'PUBLIC stays public; WORKSPACE (anyone signed in) became internal');
   });
 
   test('snake_case names, second timestamps and the creator’s email', async () => {
