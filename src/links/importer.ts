@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeAliases } from '../domain/aliases.js';
+import { importedTimesError } from '../domain/imports/mapping.js';
 import { AppError } from '../domain/errors.js';
 import { validateDescription, validateTitle, validateVisibility } from '../domain/linkInput.js';
 import { recordText, type LinkRecord } from '../domain/linkRecords.js';
@@ -86,6 +87,8 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   const tags = record.tags === undefined ? undefined : normalizeTags(record.tags);
   const aliases = record.aliases === undefined ? undefined : normalizeAliases(record.aliases, record.slug);
   const visibility = record.visibility === undefined ? undefined : validateVisibility(record.visibility);
+  const timeError = importedTimesError(record, ctx.now());
+  if (timeError !== null) throw new AppError('BAD_REQUEST', timeError, timeError.slice(0, timeError.indexOf(' ')));
   const expiresAt = record.expiresAt === undefined || record.expiresAt === null ? record.expiresAt : wholeSecond(record.expiresAt);
   const archivedAt = record.archivedAt;
   const notes: string[] = [];

@@ -74,4 +74,77 @@ describeEachDatabase('import fidelity', (ctx) => {
       ['blogs'],
     );
   });
+
+  test('Shlink short codes differing only in case all stay reachable, the rename reported', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const code = `cAsE${n}`;
+    const item = (shortCode: string, longUrl: string) => ({
+      shortCode,
+      longUrl,
+      dateCreated: '2024-01-01T00:00:00+00:00',
+      tags: [],
+      meta: {},
+    });
+    const file = JSON.stringify({
+      shortUrls: { data: [item(code, 'https://one.example/'), item(code.toUpperCase(), 'https://two.example/')] },
+    });
+    const result = await run(asUser(ann), file, {});
+    assert.equal(result.format, 'shlink-json');
+    assert.deepEqual(
+      result.rows.map((r) => r.action),
+      ['created', 'created'],
+    );
+    const renamed = `${code.toLowerCase()}-2`;
+    assert.ok(
+      result.rows[1]!.notes?.some((note) => note.includes(`renamed ${code.toUpperCase()}-2`)),
+      JSON.stringify(result.rows[1]),
+    );
+    assert.equal((await store.links.getBySlug(code.toLowerCase()))!.url, 'https://one.example/');
+    assert.equal((await store.links.getBySlug(renamed))!.url, 'https://two.example/');
+  });
+
+  test('a banned Kutt link arrives archived, never live', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const address = `banned${n}`;
+    const file = JSON.stringify({
+      data: [
+        {
+          address,
+          target: 'https://spam.example/',
+          banned: true,
+          created_at: '2024-02-01T09:30:00.000Z',
+          updated_at: '2024-02-03T10:00:00.000Z',
+          visit_count: 5,
+        },
+      ],
+    });
+    const result = await run(asUser(ann), file, { from: 'kutt' });
+    assert.equal(result.rows[0]!.action, 'created');
+    assert.equal((await store.links.getBySlug(address))!.archivedAt, Date.parse('2024-02-03T10:00:00Z'));
+  });
+
+  test('imported times are checked as the API checks them: no creation or archive in the future, no year past 9999', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const line = (slug: string, extra: string) => `{"slug":"${slug}","url":"https://t.example/",${extra}}`;
+    const file = [
+      line(`future${n}`, '"created_at":"2999-01-01T00:00:00Z"'),
+      line(`archived${n}`, '"archived_at":"2999-01-01T00:00:00Z"'),
+      line(`before${n}`, '"created_at":"1969-12-31T23:59:59Z"'),
+      line(`expired${n}`, '"expires_at":"2001-01-01T00:00:00Z"'),
+    ].join('\n');
+    const result = await run(asUser(ann), file);
+    assert.deepEqual(
+      result.rows.map((r) => [r.action, r.reason]),
+      [
+        ['refused', 'created_at must not be in the future'],
+        ['refused', 'archived_at must not be in the future'],
+        ['refused', 'created_at must be a date between 1970 and 9999'],
+        ['created', undefined],
+      ],
+    );
+    assert.equal(await store.links.getBySlug(`future${n}`), null);
+  });
 });

@@ -1,5 +1,6 @@
 import type { ImportFormat } from './format.js';
 import {
+  caseSeparator,
   countOf,
   csvHeader,
   domainNoter,
@@ -46,6 +47,7 @@ export const bitlyCsv: ImportFormat = {
   },
   async *parse(chunks) {
     const noteDomain = domainNoter();
+    const separate = caseSeparator('Bitly');
     for await (const row of tableRows(chunks)) {
       if (!isTableRow(row)) {
         yield row;
@@ -55,11 +57,12 @@ export const bitlyCsv: ImportFormat = {
       const custom = shortUrlParts(listOf(row.cell(...CUSTOM), /[,\s]+/)[0] ?? '');
       const bitlink = shortUrlParts(row.cell(...LINK));
       const chosen = custom ?? bitlink;
-      const notes = noteDomain(chosen?.domain);
+      const named = separate(chosen?.key ?? '');
+      const notes = [...noteDomain(chosen?.domain), ...named.notes];
       if (!custom && bitlink) notes.push(`Bitly's generated code ${bitlink.key} became the slug`);
       yield rowRecord({
         line: row.line,
-        slug: chosen?.key ?? '',
+        slug: named.slug,
         url: row.cell(...DESTINATION),
         title: row.opt('title'),
         tags: optListOf(row.opt('tags'), ','),

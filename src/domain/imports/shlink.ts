@@ -1,6 +1,7 @@
 import type { ImportedRecord, ImportFormat } from './format.js';
 import {
   countOf,
+  caseSeparator,
   csvHeader,
   domainNoter,
   hasColumns,
@@ -40,6 +41,7 @@ export const shlinkCsv: ImportFormat = {
   },
   async *parse(chunks) {
     const noteDomain = domainNoter();
+    const separate = caseSeparator('Shlink');
     for await (const row of tableRows(chunks)) {
       if (!isTableRow(row)) {
         yield row;
@@ -50,15 +52,18 @@ export const shlinkCsv: ImportFormat = {
       const code = row.cell('shortcode') || fromUrl?.key || '';
       // A domain column marks the newer export, which joins tags with `|`; tag names may then hold commas.
       const tags = row.opt('tags');
+      const named = separate(code);
       yield rowRecord({
         line: row.line,
-        slug: code,
+        slug: named.slug,
         url: row.cell('longurl'),
         title: row.opt('title'),
         tags: optListOf(tags, row.cell('domain') !== '' || tags?.includes('|') === true ? '|' : ','),
         createdAt: looseTime(row.cell('createdat')),
+        // The CSV does not say; Shlink forwards the visitor's query unless a link turned it off.
+        forwardPathAndQuery: true,
         sourceClicks: countOf(row.cell('visits')),
-        notes: noteDomain(domain),
+        notes: [...noteDomain(domain), ...named.notes],
       });
     }
   },
@@ -70,24 +75,57 @@ function shortUrlsOf(doc: unknown): unknown[] | null {
   return null;
 }
 
-/** One short URL of `GET /rest/v3/short-urls` (`shortUrls.data[]`). */
-function shortUrlRecord(item: unknown, line: number, noteDomain: (d: string | undefined) => string[]): ImportedRecord {
+/**
+ * One short URL of `GET /rest/v3/short-urls` (`shortUrls.data[]`), as Shlink's
+ * `ShortUrlDataTransformer` writes it: `meta.validSince` / `meta.validUntil` /
+ * `meta.maxVisits`, `forwardQuery` (absent before 2.9, when every link forwarded).
+ */
+function shortUrlRecord(
+  item: unknown,
+  line: number,
+  noteDomain: (d: string | undefined) => string[],
+  separate: ReturnType<typeof caseSeparator>,
+): ImportedRecord {
   if (!isObject(item)) return { line, error: 'expected a short URL object' };
   const meta = isObject(item.meta) ? item.meta : {};
   const visits = isObject(item.visitsSummary) ? item.visitsSummary.total : item.visitsCount;
   const notes = noteDomain(stringOf(item.domain) || undefined);
-  if (typeof meta.maxVisits === 'number') notes.push(`Shlink's limit of ${meta.maxVisits} visits was dropped`);
-  if (meta.validSince) notes.push('Shlink\'s "valid since" date was dropped');
+  const created = looseTime(item.dateCreated);
   const validUntil = looseTime(meta.validUntil);
+  const validSince = looseTime(meta.validSince);
+  const total = countOf(visits);
+  // Shlink stops redirecting once maxVisits is reached: such a link arrives archived, never live.
+  const maxVisits = countOf(meta.maxVisits);
+  const spent = maxVisits !== undefined && total !== undefined && total >= maxVisits;
+  if (maxVisits !== undefined && !spent) notes.push(`Shlink's limit of ${maxVisits} visits was dropped (joe-links has no visit limit)`);
+  // The only date known to be past: its creation (Shlink does not record when the last visit came).
+  const archiveAt = created;
+  if (spent && archiveAt === undefined) {
+    return {
+      line,
+      slug: stringOf(item.shortCode),
+      error: `reached Shlink's limit of ${maxVisits} visits and has no date to archive it at`,
+    };
+  }
+  if (spent) notes.push(`reached Shlink's limit of ${maxVisits} visits; imported archived`);
+  // joe-links has no "valid from", and a format has no clock to tell whether that date has passed: noted, never guessed.
+  if (validSince !== undefined && !spent) {
+    notes.push(`Shlink's "valid since" date (${meta.validSince as string}) was dropped; if it is still ahead, archive the link until then`);
+  }
+  const named = separate(stringOf(item.shortCode));
+  notes.push(...named.notes);
   return rowRecord({
     line,
-    slug: stringOf(item.shortCode),
+    slug: named.slug,
     url: stringOf(item.longUrl),
     title: optStringOf(item, 'title'),
     tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : undefined,
-    createdAt: looseTime(item.dateCreated),
+    createdAt: created,
     ...(validUntil !== undefined && { expiresAt: validUntil }),
-    sourceClicks: countOf(visits),
+    ...(spent && { archivedAt: archiveAt }),
+    // Shlink appends the visitor's query unless forwardQuery is false; here that is the forwarding flag.
+    forwardPathAndQuery: item.forwardQuery !== false,
+    sourceClicks: total,
     notes,
   });
 }
@@ -115,6 +153,7 @@ export const shlinkJson: ImportFormat = {
     }
     const noteDomain = domainNoter();
     // A JSON document has no useful line numbers; rows are numbered by their place in the list.
-    for (const [i, item] of items.entries()) yield shortUrlRecord(item, i + 1, noteDomain);
+    const separate = caseSeparator('Shlink');
+    for (const [i, item] of items.entries()) yield shortUrlRecord(item, i + 1, noteDomain, separate);
   },
 };

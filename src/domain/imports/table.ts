@@ -137,6 +137,35 @@ export function domainNoter(): (domain: string | undefined) => string[] {
   };
 }
 
+/**
+ * Keeps short codes that differ only in case apart. Shlink, YOURLS, Kutt and
+ * Bitly tell `abc` from `ABC`; our slugs are case-insensitive, so the first
+ * code of a file keeps its name and each later one differing only in case is
+ * renamed `<code>-2`, `-3`… (the first free one), with a note naming the
+ * rename so the report says where it went.
+ */
+export function caseSeparator(tool: string): (code: string) => { slug: string; notes: string[] } {
+  const seen = new Map<string, string>();
+  const taken = new Set<string>();
+  return (code) => {
+    const folded = code.toLowerCase();
+    const first = seen.get(folded);
+    if (first === undefined || first === code) {
+      seen.set(folded, code);
+      taken.add(folded);
+      return { slug: code, notes: [] };
+    }
+    let n = 2;
+    while (taken.has(`${folded}-${n}`) || seen.has(`${folded}-${n}`)) n++;
+    const slug = `${code}-${n}`;
+    taken.add(slug.toLowerCase());
+    return {
+      slug,
+      notes: [`renamed ${slug}: ${tool}'s ${code} differs from ${first} only in case, and joe-links names are case-insensitive`],
+    };
+  };
+}
+
 /** A list cell split on `separator`, trimmed, blanks dropped. */
 export function listOf(raw: string, separator: string | RegExp): string[] {
   return raw
@@ -187,6 +216,8 @@ export interface RowLink {
   createdAt?: number;
   expiresAt?: number | null;
   archivedAt?: number | null;
+  /** Append the visit's extra path and query (docs/links.md#path-and-query-forwarding). */
+  forwardPathAndQuery?: boolean;
   sourceClicks?: number;
   notes?: string[];
 }
@@ -211,6 +242,7 @@ export function rowRecord(row: RowLink): ImportedRecord {
       ...(row.createdAt !== undefined && { createdAt: row.createdAt }),
       ...(row.expiresAt !== undefined && { expiresAt: row.expiresAt }),
       ...(row.archivedAt !== undefined && { archivedAt: row.archivedAt }),
+      ...(row.forwardPathAndQuery !== undefined && { forwardPathAndQuery: row.forwardPathAndQuery }),
     },
     ...(row.sourceClicks !== undefined && { sourceClicks: row.sourceClicks }),
     ...(notes.length > 0 && { notes }),

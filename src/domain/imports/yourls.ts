@@ -1,6 +1,7 @@
 import { readCsv } from '../csvRead.js';
 import { linesOf, type ImportedRecord, type ImportFormat } from './format.js';
 import {
+  caseSeparator,
   countOf,
   csvHeader,
   hasColumns,
@@ -64,14 +65,17 @@ export const yourlsCsv: ImportFormat = {
     return `its first line is neither the yourls_url header (no ${missing.map((m) => `"${m}"`).join(' or ')} column) nor a row of that table (${TABLE.join(',')})`;
   },
   async *parse(chunks) {
+    const separate = caseSeparator('YOURLS');
     for await (const row of tableRows(chunks, TABLE)) {
       if (!isTableRow(row)) {
         yield row;
         continue;
       }
+      const named = separate(row.cell('keyword'));
       yield rowRecord({
         line: row.line,
-        slug: row.cell('keyword'),
+        slug: named.slug,
+        notes: named.notes,
         url: row.cell('url'),
         title: row.opt('title'),
         createdAt: looseTime(row.cell('timestamp')),
@@ -112,6 +116,7 @@ export const yourlsTsv: ImportFormat = {
     return `it is not tab-separated with the yourls_url columns (${TABLE.join(', ')})`;
   },
   async *parse(chunks) {
+    const separate = caseSeparator('YOURLS');
     let columns: Map<string, number> | null = null;
     for await (const { line, text } of linesOf(chunks)) {
       const cells = (line === 1 ? text.replace(/^\uFEFF/, '') : text).split('\t');
@@ -127,9 +132,11 @@ export const yourlsTsv: ImportFormat = {
         const i = index.get(name);
         return i === undefined ? '' : batchValue(cells[i] ?? '').trim();
       };
+      const named = separate(cell('keyword'));
       yield rowRecord({
         line,
-        slug: cell('keyword'),
+        slug: named.slug,
+        notes: named.notes,
         url: cell('url'),
         ...(index.has('title') && { title: cell('title') }),
         createdAt: looseTime(cell('timestamp')),
@@ -139,12 +146,13 @@ export const yourlsTsv: ImportFormat = {
   },
 };
 
-function linkRecord(item: unknown, line: number): ImportedRecord {
+function linkRecord(item: unknown, line: number, separate: ReturnType<typeof caseSeparator>): ImportedRecord {
   if (!isObject(item)) return { line, error: 'expected a link object' };
-  const keyword = stringOf(item.keyword) || shortUrlParts(stringOf(item.shorturl))?.key || '';
+  const named = separate(stringOf(item.keyword) || shortUrlParts(stringOf(item.shorturl))?.key || '');
   return rowRecord({
     line,
-    slug: keyword,
+    slug: named.slug,
+    notes: named.notes,
     url: stringOf(item.url),
     title: optStringOf(item, 'title'),
     createdAt: looseTime(item.timestamp),
@@ -173,6 +181,7 @@ export const yourlsJson: ImportFormat = {
       yield { line: 1, error: 'expected YOURLS API JSON with a "links" object (action=stats or list, format=json)' };
       return;
     }
-    for (const [i, item] of items.entries()) yield linkRecord(item, i + 1);
+    const separate = caseSeparator('YOURLS');
+    for (const [i, item] of items.entries()) yield linkRecord(item, i + 1, separate);
   },
 };

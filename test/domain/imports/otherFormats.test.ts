@@ -83,6 +83,7 @@ describe('Shlink', () => {
         title: 'Acme Slack',
         tags: ['chat', 'tools'],
         createdAt: at('2024-03-04T08:15:27Z'),
+        forwardPathAndQuery: true,
       },
       sourceClicks: 1532,
     });
@@ -112,7 +113,10 @@ describe('Shlink', () => {
     assert.equal(steam.record!.createdAt, at('2016-08-21T18:34:16Z'));
     assert.equal(steam.record!.expiresAt, at('2031-08-21T18:34:16Z'));
     assert.equal(steam.sourceClicks, 328);
-    assert.deepEqual(steam.notes, ["Shlink's limit of 100 visits was dropped", 'Shlink\'s "valid since" date was dropped']);
+    // 328 visits past a limit of 100: Shlink no longer redirects it, so it arrives archived (at its creation, the one date known to be past).
+    assert.deepEqual(steam.notes, ["reached Shlink's limit of 100 visits; imported archived"]);
+    assert.equal(steam.record!.archivedAt, at('2016-08-21T18:34:16Z'));
+    assert.equal(steam.record!.forwardPathAndQuery, true);
     assert.equal(rows[1]!.record!.title, '');
     assert.equal(rows[1]!.record!.expiresAt, undefined, 'no validUntil leaves the expiry alone');
     assert.deepEqual(rows[2], { line: 3, error: 'expected a short URL object' });
