@@ -104,6 +104,7 @@ describeEachDatabase('import fidelity', (ctx) => {
     assert.equal((await store.links.getBySlug(renamed))!.url, 'https://two.example/');
   });
 
+  // The shape of Kutt's `sanitize.link` (server/utils/utils.js): the row's own fields, `banned` and `password` as booleans.
   test('a banned Kutt link arrives archived, never live', async () => {
     const { store, user, run } = await setup();
     const ann = await user('Ann');

@@ -181,6 +181,8 @@ describe('Trotto', () => {
     });
     assert.equal(rows[1]!.slug, 'gh');
     assert.equal(rows[1]!.record!.url, 'https://github.com/acme/$arg');
+    // Trotto's handlers.py PUBLIC_KEYS carry `unlisted`; listed or not, a Trotto link needed sign-in.
+    assert.equal(rows[1]!.record!.visibility, 'internal', 'an unlisted Trotto link needs sign-in and is listed to no one else');
     assert.equal(rows[2]!.slug, 'jira');
     assert.equal(rows[2]!.record!.url, 'https://acme.atlassian.net/browse/$arg1-$arg2');
     assert.deepEqual(rows[3]!.notes, ['was in Trotto’s eng/ namespace (the file’s first links were in go/)']);
