@@ -77,7 +77,8 @@ export const yourlsCsv: ImportFormat = {
         slug: named.slug,
         notes: named.notes,
         url: row.cell('url'),
-        title: row.opt('title'),
+        // `title` is NULL-able in yourls_url; phpMyAdmin and Adminer write SQL NULL as the word NULL.
+        title: row.opt('title') === 'NULL' ? '' : row.opt('title'),
         createdAt: looseTime(row.cell('timestamp')),
         sourceClicks: countOf(row.cell('clicks')),
       });
