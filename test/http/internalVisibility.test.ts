@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Viewer } from '../../src/store/types.js';
 import { ALL_DRIVERS, skipReason } from '../helpers/databases.js';
 import { createLink } from '../helpers/links.js';
+import { actor, call } from '../api/support.js';
 import { get, sessionCookie, startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -64,6 +65,24 @@ for (const driver of ALL_DRIVERS) {
       const missed = await get(`${s.url}/handbok`, stranger);
       assert.equal(missed.status, 404);
       assert.doesNotMatch(await missed.text(), /handbook/, 'did-you-mean does not name it');
+    });
+
+    test('REST writes and reads it like any other visibility', async () => {
+      const ann = await actor(s, 'ann');
+      const made = await call(s, 'POST', '/api/v1/links', {
+        as: ann,
+        body: { slug: 'wiki-internal', url: 'https://wiki.test/', visibility: 'internal' },
+      });
+      assert.equal(made.status, 201, made.text);
+      assert.equal(made.body.visibility, 'internal');
+      const read = await call(s, 'GET', `/api/v1/links/${made.body.id as string}`, { as: ann });
+      assert.equal(read.body.visibility, 'internal');
+      const wrong = await call(s, 'POST', '/api/v1/links', {
+        as: ann,
+        body: { slug: 'wiki-x', url: 'https://wiki.test/', visibility: 'Internal' },
+      });
+      assert.equal(wrong.status, 400);
+      assert.equal(wrong.body.error, 'visibility must be one of: public, private, secure, internal');
     });
   });
 }
