@@ -1,5 +1,16 @@
 import { textOf, type ImportedRecord, type ImportFormat } from './format.js';
-import { caseSeparator, countOf, domainNoter, isObject, jsonValue, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
+import {
+  caseSeparator,
+  countOf,
+  domainNoter,
+  isObject,
+  jsonValue,
+  lifeTime,
+  looseTime,
+  optStringOf,
+  rowRecord,
+  stringOf,
+} from './table.js';
 
 /**
  * Kutt (docs/import-formats.md#kutt): it has no export, so links come from
@@ -22,7 +33,9 @@ function linkRecord(
   const notes = [...noteDomain(stringOf(item.domain) || undefined), ...named.notes];
   const passworded = item.password === true;
   if (passworded) notes.push('was password-protected in Kutt; imported as secure: share it with the people who had the password');
-  const expires = looseTime(item.expire_in);
+  const expiry = lifeTime(item.expire_in, 'expire_in');
+  if ('error' in expiry) return { line, slug: stringOf(item.address), error: expiry.error };
+  const expires = expiry.at;
   const created = looseTime(item.created_at);
   // A banned link no longer redirects in Kutt: it arrives archived, never live. Kutt's last update is when it was banned.
   const banned = item.banned === true;

@@ -8,6 +8,7 @@ import {
   isObject,
   isTableRow,
   jsonDocument,
+  lifeTime,
   looseTime,
   missingColumns,
   optListOf,
@@ -91,7 +92,9 @@ function shortUrlRecord(
   const visits = isObject(item.visitsSummary) ? item.visitsSummary.total : item.visitsCount;
   const notes = noteDomain(stringOf(item.domain) || undefined);
   const created = looseTime(item.dateCreated);
-  const validUntil = looseTime(meta.validUntil);
+  const until = lifeTime(meta.validUntil, 'meta.validUntil');
+  if ('error' in until) return { line, slug: stringOf(item.shortCode), error: until.error };
+  const validUntil = until.at;
   const validSince = looseTime(meta.validSince);
   const total = countOf(visits);
   // Shlink stops redirecting once maxVisits is reached: such a link arrives archived, never live.

@@ -105,6 +105,17 @@ export function looseTime(raw: unknown): number | undefined {
   return parseRfc3339(`${date}T${hm ?? '00:00'}${sec ?? ':00'}${offset}`) ?? undefined;
 }
 
+/**
+ * A date that decides whether a link is live (an expiry): blank is none, but
+ * one written and unreadable refuses the row, as the API refuses it, rather
+ * than importing the link without it and so keeping it live for ever.
+ */
+export function lifeTime(raw: unknown, what: string): { at: number | undefined } | { error: string } {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { at: undefined };
+  const at = looseTime(raw);
+  return at === undefined ? { error: `${what} ${JSON.stringify(raw)} is not a date and time` } : { at };
+}
+
 /** A click count written as a number or as text; undefined when absent or not a whole number ≥ 0. */
 export function countOf(raw: unknown): number | undefined {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;

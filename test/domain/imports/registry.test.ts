@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { ImportedRecord, ImportFormat } from '../../../src/domain/imports/format.js';
 import { chooseFormat, SNIFF_BYTES, TOOL_NAMES } from '../../../src/domain/imports/registry.js';
+import { kuttJson } from '../../../src/domain/imports/kutt.js';
+import { shlinkJson } from '../../../src/domain/imports/shlink.js';
 import { yourlsCsv, yourlsTsv } from '../../../src/domain/imports/yourls.js';
 import { IMPORT_FIXTURES } from '../../helpers/paths.js';
 
@@ -104,5 +106,22 @@ describe('YOURLS table exports', () => {
       record: { slug: 'ozh', url: 'http://ozh.org/', title: "Ozh's blog, and more", createdAt: Date.parse('2009-06-23T18:08:07Z') },
       sourceClicks: 12,
     });
+  });
+});
+
+describe('dates that keep a link live', () => {
+  test('an unreadable expiry refuses its row instead of importing the link without one', async () => {
+    const kutt = await parse(
+      kuttJson,
+      JSON.stringify({ data: [{ address: 'x', target: 'https://x.example/', expire_in: 'next tuesday' }] }),
+    );
+    assert.deepEqual(kutt, [{ line: 1, slug: 'x', error: 'expire_in "next tuesday" is not a date and time' }]);
+    const shlink = await parse(
+      shlinkJson,
+      JSON.stringify({
+        shortUrls: { data: [{ shortCode: 'y', longUrl: 'https://y.example/', meta: { validUntil: '2031-02-30T00:00:00Z' } }] },
+      }),
+    );
+    assert.deepEqual(shlink, [{ line: 1, slug: 'y', error: 'meta.validUntil "2031-02-30T00:00:00Z" is not a date and time' }]);
   });
 });
