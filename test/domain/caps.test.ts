@@ -68,10 +68,18 @@ const RESOLVE_TABLE: Record<Visibility, Record<Viewer, ResolveAccess>> = {
     'other signed-in user': 'forbidden',
     anonymous: 'login',
   },
+  internal: {
+    owner: 'allow',
+    'co-owner': 'allow',
+    admin: 'allow',
+    'share recipient': 'allow',
+    'other signed-in user': 'allow',
+    anonymous: 'login',
+  },
 };
 
 const VIEWERS = Object.keys(FACTS) as Viewer[];
-const VISIBILITY_MODES: Visibility[] = ['public', 'private', 'secure'];
+const VISIBILITY_MODES: Visibility[] = ['public', 'private', 'secure', 'internal'];
 
 const capsOf = (viewer: Viewer): LinkCaps => {
   const facts = FACTS[viewer];
