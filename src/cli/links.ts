@@ -4,7 +4,7 @@ import { access } from 'node:fs/promises';
 import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './support.js';
 import { splitAliasList } from '../domain/aliases.js';
 import { isAppError } from '../domain/errors.js';
-import { formatNames } from '../domain/imports/registry.js';
+import { TOOL_NAMES } from '../domain/imports/registry.js';
 import { splitTagList } from '../domain/tags.js';
 import { exportLines, type ImportRow, type ImportSummary } from '../links/index.js';
 
@@ -62,7 +62,7 @@ export function registerLinkCommands(program: Command): void {
     .requiredOption('--owner <email>', 'email of the owning user')
     .option('--title <title>', 'title')
     .option('--description <text>', 'description')
-    .option('--visibility <mode>', 'public | private | secure', 'public')
+    .option('--visibility <mode>', 'public | private | secure | internal', 'public')
     .option('--tags <list>', 'comma-separated tags')
     .option('--as <email>', 'the user the link history names as having made the change (default: the CLI alone)')
     .option('--aliases <list>', 'comma-separated more names for the link (at most 10)')
@@ -132,7 +132,10 @@ export function registerLinkCommands(program: Command): void {
         'links whose slug exists are updated when they differ and skipped when not, so importing twice changes nothing',
     )
     .argument('<file>', 'the file to read, or - for stdin')
-    .option('--from <format>', `the file's format (default: detected from its content): ${formatNames()}`)
+    .option(
+      '--from <tool>',
+      `the tool that wrote the file (default: detected from its content): ${TOOL_NAMES.join(', ')}; the variant (CSV, JSON…) is read from the content`,
+    )
     .option('--owner <email>', 'owner of links whose file names no owner, or owners who are not users here')
     .option('--dry-run', 'check every row and report what would happen, writing nothing', false)
     .option('--as <email>', 'the user the link history names as having made the changes (default: the CLI alone)')

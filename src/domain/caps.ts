@@ -32,22 +32,28 @@ export function linkCaps(facts: LinkFacts): LinkCaps {
   return { canView: view, canStats: view, canEdit: manage, canDelete: manage, canManageShares: manage };
 }
 
-export type Visibility = 'public' | 'private' | 'secure';
-export const VISIBILITIES: readonly Visibility[] = ['public', 'private', 'secure'];
+/**
+ * `internal` is "anyone signed in": what other tools' workspace-wide links
+ * were, so an import never opens such a link to the world.
+ */
+export type Visibility = 'public' | 'private' | 'secure' | 'internal';
+export const VISIBILITIES: readonly Visibility[] = ['public', 'private', 'secure', 'internal'];
 
 /** Unknown stored values are treated as public (docs/links.md#visibility). */
 export function asVisibility(v: string | null | undefined): Visibility {
-  return v === 'private' || v === 'secure' ? v : 'public';
+  return v === 'private' || v === 'secure' || v === 'internal' ? v : 'public';
 }
 
 export type ResolveAccess = 'allow' | 'login' | 'forbidden';
 
 /**
  * Who may follow a link (docs/links.md#visibility). Public and private resolve for anyone;
- * secure only for owners, share recipients and admins; anonymous visitors are
- * sent to sign in first. `facts` is null for anonymous viewers.
+ * internal for anyone signed in; secure only for owners, share recipients and
+ * admins; anonymous visitors are sent to sign in first. `facts` is null for
+ * anonymous viewers (for internal, any non-null facts stand for "signed in").
  */
 export function resolveAccess(visibility: Visibility, facts: LinkFacts | null): ResolveAccess {
+  if (visibility === 'internal') return facts ? 'allow' : 'login';
   if (visibility !== 'secure') return 'allow';
   if (!facts) return 'login';
   return facts.isOwner || facts.hasShare || facts.isAdmin ? 'allow' : 'forbidden';

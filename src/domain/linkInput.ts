@@ -59,7 +59,7 @@ export function validateDescription(description: string | null | undefined): str
 export function validateVisibility(v: string | null | undefined): Visibility {
   if (v === undefined || v === null || v === '') return 'public';
   if (!(VISIBILITIES as readonly string[]).includes(v)) {
-    throw new AppError('INVALID_VISIBILITY', 'visibility must be one of: public, private, secure', 'visibility');
+    throw new AppError('INVALID_VISIBILITY', `visibility must be one of: ${VISIBILITIES.join(', ')}`, 'visibility');
   }
   return v as Visibility;
 }

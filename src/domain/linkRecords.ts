@@ -10,14 +10,18 @@ import { parseRfc3339 } from './timeseries.js';
  * a record is imported, exactly as for any other write.
  */
 
-/** A link as a bulk file describes it. Fields a format cannot carry are undefined ("leave as is"). */
+/**
+ * A link as a bulk file describes it. Fields the file does not carry are
+ * undefined ("leave as is" on an update, empty on a create), so re-importing a
+ * file never blanks what was set here since.
+ */
 export interface LinkRecord {
   slug: string;
   url: string;
-  title: string;
-  description: string;
+  title?: string;
+  description?: string;
   visibility?: string;
-  tags: string[];
+  tags?: string[];
   /** Emails, primary owner first. */
   owners?: string[];
   expiresAt?: number | null;
@@ -84,6 +88,11 @@ function str(o: Record<string, unknown>, key: string, required: boolean): string
   return v;
 }
 
+/** An optional text field: undefined when the line does not have it, '' for null. */
+function optStr(o: Record<string, unknown>, key: string): string | undefined {
+  return o[key] === undefined ? undefined : str(o, key, false);
+}
+
 function strings(o: Record<string, unknown>, key: string): string[] | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
@@ -121,10 +130,10 @@ export function parseJsonRecord(text: string): LinkRecord {
   return {
     slug: str(r, 'slug', true),
     url: str(r, 'url', true),
-    title: str(r, 'title', false),
-    description: str(r, 'description', false),
+    title: optStr(r, 'title'),
+    description: optStr(r, 'description'),
     visibility,
-    tags: strings(r, 'tags') ?? [],
+    tags: r.tags === null ? [] : strings(r, 'tags'),
     owners: strings(r, 'owners'),
     expiresAt: time(r, 'expires_at'),
     archivedAt: time(r, 'archived_at'),
@@ -176,6 +185,8 @@ export function linksCsvReader(): (record: CsvRecord) => ParsedRecord | null {
     const i = header!.indexOf(name);
     return i === -1 ? '' : fields[i]!;
   };
+  // A column the header does not name is not carried by the file: left undefined, so an update keeps it.
+  const optional = (fields: string[], name: string) => (header!.includes(name) ? col(fields, name) : undefined);
   return ({ line, fields }) => {
     if (header === null) {
       header = checkedHeader(fields, line);
@@ -191,7 +202,13 @@ export function linksCsvReader(): (record: CsvRecord) => ParsedRecord | null {
     return {
       line,
       slug,
-      record: { slug, url, title: col(fields, 'title'), description: col(fields, 'description'), tags: splitTagList(col(fields, 'tags')) },
+      record: {
+        slug,
+        url,
+        title: optional(fields, 'title'),
+        description: optional(fields, 'description'),
+        tags: header.includes('tags') ? splitTagList(col(fields, 'tags')) : undefined,
+      },
     };
   };
 }

@@ -3,7 +3,7 @@ import { decodeUtf8, NotUtf8Error, type ImportedRecord, type ImportFormat } from
 import { collisionReason, importSlug, SlugLedger } from '../domain/imports/mapping.js';
 import { recordText } from '../domain/linkRecords.js';
 import { firstNulField, nulMessage, visibleNul } from '../domain/nul.js';
-import { detectFormat, formatNamed, formatNames, SNIFF_BYTES } from '../domain/imports/registry.js';
+import { chooseFormat, SNIFF_BYTES } from '../domain/imports/registry.js';
 import type { User } from '../store/types.js';
 import type { Actor } from './actor.js';
 import type { LinkContext } from './context.js';
@@ -97,13 +97,10 @@ async function peek(chunks: AsyncIterable<string>, size: number): Promise<{ head
 
 function formatFor(from: string | undefined, head: string): ImportFormat {
   if (head.replace(/^\uFEFF/, '').trim() === '') throw new AppError('BAD_REQUEST', 'the file is empty', 'file');
-  if (from !== undefined && from !== '') {
-    const named = formatNamed(from);
-    if (!named) throw new AppError('BAD_REQUEST', `unknown format "${from}"; the formats are: ${formatNames()}`, 'from');
-    return named;
-  }
-  const detection = detectFormat(head);
-  if ('error' in detection) throw new AppError('BAD_REQUEST', detection.error, 'file');
+  // A plain tool name (`yourls`) is read as whichever of its formats the content is (domain/imports/registry.ts).
+  const detection = chooseFormat(from, head);
+  if ('error' in detection)
+    throw new AppError('BAD_REQUEST', detection.error, detection.error.startsWith('unknown format') ? 'from' : 'file');
   return detection.format;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeAliases } from '../domain/aliases.js';
+import { importedTimesError } from '../domain/imports/mapping.js';
 import { AppError } from '../domain/errors.js';
 import { validateDescription, validateTitle, validateVisibility } from '../domain/linkInput.js';
 import { recordText, type LinkRecord } from '../domain/linkRecords.js';
@@ -80,11 +81,14 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   refuseNul(recordText(record));
   assertValidSlug(record.slug);
   const url = validateDestination(record.url);
-  const title = validateTitle(record.title);
-  const description = validateDescription(record.description);
-  const tags = normalizeTags(record.tags);
+  // A field the file does not carry is undefined: empty on a new link, left as it is on an update.
+  const title = record.title === undefined ? undefined : validateTitle(record.title);
+  const description = record.description === undefined ? undefined : validateDescription(record.description);
+  const tags = record.tags === undefined ? undefined : normalizeTags(record.tags);
   const aliases = record.aliases === undefined ? undefined : normalizeAliases(record.aliases, record.slug);
   const visibility = record.visibility === undefined ? undefined : validateVisibility(record.visibility);
+  const timeError = importedTimesError(record, ctx.now());
+  if (timeError !== null) throw new AppError('BAD_REQUEST', timeError, timeError.slice(0, timeError.indexOf(' ')));
   const expiresAt = record.expiresAt === undefined || record.expiresAt === null ? record.expiresAt : wholeSecond(record.expiresAt);
   const archivedAt = record.archivedAt;
   const notes: string[] = [];
@@ -107,8 +111,8 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
   ) => {
     const write: LinkWrite = { updatedAt: now };
     if (current.url !== url) write.url = url;
-    if (current.title !== title) write.title = title;
-    if (current.description !== description) write.description = description;
+    if (title !== undefined && current.title !== title) write.title = title;
+    if (description !== undefined && current.description !== description) write.description = description;
     if (visibility !== undefined && current.visibility !== visibility) write.visibility = visibility;
     if (expiresAt !== undefined && current.expiresAt !== expiresAt) write.expiresAt = expiresAt;
     if (archivedAt !== undefined && current.archivedAt !== archivedAt) write.archivedAt = archivedAt;
@@ -123,7 +127,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
         .map((t) => t.slug)
         .sort()
         .join('\n');
-    const tagsDiffer = slugs(stored) !== slugs(tags);
+    const tagsDiffer = tags !== undefined && slugs(stored) !== slugs(tags);
     const aliasesDiffer = aliases !== undefined && aliases.join('\n') !== storedAliases.join('\n');
     const existingOwners = new Set(owners.map((o) => o.userId));
     // The importer becomes owner of the links they create, never of existing ones; file owners (kept by an admin) are added.
@@ -164,8 +168,8 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             id: randomUUID(),
             slug: record.slug,
             url,
-            title,
-            description,
+            title: title ?? '',
+            description: description ?? '',
             visibility: visibility ?? 'public',
             createdAt: record.createdAt ?? now,
             updatedAt: now,
@@ -177,7 +181,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
           await store.links.insert(link, tx);
           await store.linkNames.setAliases(link.id, aliases ?? [], tx);
           for (const [i, u] of owners.entries()) await store.owners.insert(link.id, u, { primary: i === 0, at: now }, tx);
-          await store.tags.setForLink(link.id, tags, tx, { fresh: true });
+          await store.tags.setForLink(link.id, tags ?? [], tx, { fresh: true });
           events.push({
             ...base,
             linkId: link.id,
@@ -187,7 +191,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
               null,
               fieldsOf(
                 link,
-                tags.map((t) => t.name),
+                (tags ?? []).map((t) => t.name),
                 aliases ?? [],
               ),
             ),
@@ -209,7 +213,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
           return { action: 'skipped' as const, notes, changes: [] };
         }
         await store.links.write(current.id, write, tx);
-        if (tagsDiffer) await store.tags.setForLink(current.id, tags, tx);
+        if (tagsDiffer) await store.tags.setForLink(current.id, tags!, tx);
         if (aliasesDiffer) await store.linkNames.setAliases(current.id, aliases!, tx);
         const link = { ...current, slug: current.slug };
         const after: Link = { ...current, ...write } as Link;
@@ -219,7 +223,7 @@ export async function importRecord(ctx: LinkContext, actor: Actor, record: LinkR
             stored.map((t) => t.name),
             storedAliases,
           ),
-          fieldsOf(after, tagsDiffer ? tags.map((t) => t.name) : stored.map((t) => t.name), aliasesDiffer ? aliases! : storedAliases),
+          fieldsOf(after, tagsDiffer ? tags!.map((t) => t.name) : stored.map((t) => t.name), aliasesDiffer ? aliases! : storedAliases),
         );
         if (Object.keys(changes).length > 0) events.push({ ...base, linkId: link.id, slug: link.slug, kind: 'updated', changes });
         for (const u of newOwners) {

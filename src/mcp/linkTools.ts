@@ -46,7 +46,9 @@ export const createLinkTool = defineTool({
           description: 'at most 20 tag names: letters, digits, spaces, "-" and "_", each at most 50 characters',
         }),
       ),
-      visibility: Type.Optional(text('"public", "private" or "secure"; default "private", or "secure" when share_with is given')),
+      visibility: Type.Optional(
+        text('"public", "private", "secure" or "internal" (anyone signed in); default "private", or "secure" when share_with is given'),
+      ),
       expires_at: Type.Optional(text('RFC 3339 date-time in the future, e.g. 2030-01-02T15:04:05Z; empty = never expires')),
       health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
       aliases: Type.Optional(
@@ -153,7 +155,7 @@ export const updateLinkTool = defineTool({
       title: Type.Optional(text('at most 200 characters')),
       description: Type.Optional(text('at most 2000 characters')),
       tags: Type.Optional(Type.Array(Type.String(), { description: 'replaces every tag; at most 20' })),
-      visibility: Type.Optional(text('"public", "private" or "secure"; empty keeps the current value')),
+      visibility: Type.Optional(text('"public", "private", "secure" or "internal" (anyone signed in); empty keeps the current value')),
       expires_at: Type.Optional(
         Type.Union([Type.String(), Type.Null()], { description: 'RFC 3339 date-time; null or "" clears it; omit to keep it' }),
       ),

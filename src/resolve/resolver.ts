@@ -266,6 +266,8 @@ export class Resolver {
       who = viewerOf(user);
       email = user.email;
     }
+    // Internal asks only whether anyone is signed in: no facts of the link to read.
+    if (link.visibility === 'internal' && who === null) return { kind: 'login' };
     if (secure) {
       if (facts === undefined) facts = yield* wait(store.access.facts(link.id, who));
       const access = resolveAccess(link.visibility, facts);

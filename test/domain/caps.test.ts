@@ -68,10 +68,18 @@ const RESOLVE_TABLE: Record<Visibility, Record<Viewer, ResolveAccess>> = {
     'other signed-in user': 'forbidden',
     anonymous: 'login',
   },
+  internal: {
+    owner: 'allow',
+    'co-owner': 'allow',
+    admin: 'allow',
+    'share recipient': 'allow',
+    'other signed-in user': 'allow',
+    anonymous: 'login',
+  },
 };
 
 const VIEWERS = Object.keys(FACTS) as Viewer[];
-const VISIBILITY_MODES: Visibility[] = ['public', 'private', 'secure'];
+const VISIBILITY_MODES: Visibility[] = ['public', 'private', 'secure', 'internal'];
 
 const capsOf = (viewer: Viewer): LinkCaps => {
   const facts = FACTS[viewer];
@@ -141,11 +149,19 @@ describe('secure links: a share is enough, admins always pass', () => {
   });
 });
 
+describe('internal: anyone signed in', () => {
+  test('anonymous visitors sign in first; every signed-in visitor may follow it, holding it or not', () => {
+    assert.equal(resolveAccess('internal', null), 'login');
+    assert.equal(resolveAccess('internal', { isOwner: false, hasShare: false, isAdmin: false }), 'allow');
+    assert.equal(resolveAccess('internal', { isOwner: true, hasShare: false, isAdmin: false }), 'allow');
+  });
+});
+
 describe('asVisibility', () => {
-  for (const v of ['public', 'private', 'secure'] as const) {
+  for (const v of ['public', 'private', 'secure', 'internal'] as const) {
     test(`"${v}" is kept`, () => assert.equal(asVisibility(v), v));
   }
-  for (const v of ['PRIVATE', 'Secure', ' private', 'hidden', 'internal', '', null, undefined]) {
+  for (const v of ['PRIVATE', 'Secure', ' private', 'hidden', 'Internal', '', null, undefined]) {
     test(`unknown stored value ${JSON.stringify(v)} is treated as public`, () => {
       assert.equal(asVisibility(v), 'public');
       // …and so resolves for anyone, like a public link.

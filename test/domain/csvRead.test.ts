@@ -91,7 +91,7 @@ describe('CSV reading (RFC 4180)', () => {
 
   test('the links CSV: header names columns, tags split on commas, bad rows refused alone', () => {
     const parsed = parseLinksCsv('url,slug,tags\nhttps://a.test,a,"x, y"\nhttps://b.test,b\n,c,\n');
-    assert.deepEqual(parsed[0]!.record, { slug: 'a', url: 'https://a.test', title: '', description: '', tags: ['x', 'y'] });
+    assert.deepEqual(parsed[0]!.record, { slug: 'a', url: 'https://a.test', title: undefined, description: undefined, tags: ['x', 'y'] });
     assert.match(parsed[1]!.error!, /expected 3 fields, found 2/);
     assert.equal(parsed[2]!.error, 'url is required');
     assert.throws(() => parseLinksCsv('slug,url,owner\n'), /unknown column "owner"/);

@@ -6,7 +6,7 @@ import { validateDescription, validateExpiry, validateLinkDraft, validateTitle, 
 
 const TITLE_ERROR = 'title must be at most 200 characters';
 const DESCRIPTION_ERROR = 'description must be at most 2000 characters';
-const VISIBILITY_ERROR = 'visibility must be one of: public, private, secure';
+const VISIBILITY_ERROR = 'visibility must be one of: public, private, secure, internal';
 const EXPIRY_ERROR = 'expiration must be in the future';
 
 const now = Date.UTC(2026, 5, 1, 9, 30, 0, 250);
@@ -57,11 +57,11 @@ describe('visibility', () => {
     assert.equal(validateVisibility(undefined), 'public');
   });
 
-  for (const v of ['public', 'private', 'secure'] as const) {
+  for (const v of ['public', 'private', 'secure', 'internal'] as const) {
     test(`"${v}" is accepted`, () => assert.equal(validateVisibility(v), v));
   }
 
-  for (const v of ['Public', 'PRIVATE', 'hidden', ' secure', 'internal']) {
+  for (const v of ['Public', 'PRIVATE', 'hidden', ' secure', 'Internal']) {
     test(`${JSON.stringify(v)} is refused`, () => {
       assert.throws(() => validateVisibility(v), { code: 'INVALID_VISIBILITY', field: 'visibility', message: VISIBILITY_ERROR });
     });

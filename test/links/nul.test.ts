@@ -38,6 +38,7 @@ const NUL_ROWS: Record<string, { fixture: string; raw: string; url: string }> = 
   'shlink-csv': { fixture: 'shlink.csv', raw: 'https://acme.slack.com/', url: 'https://acme.slack.com/' },
   'shlink-json': { fixture: 'shlink.json', raw: 'https://store.steampowered.com', url: 'https://store.steampowered.com' },
   'yourls-csv': { fixture: 'yourls.csv', raw: 'https://yourls.org/', url: 'https://yourls.org/' },
+  'yourls-tsv': { fixture: 'yourls-batch.tsv', raw: 'https://yourls.org/', url: 'https://yourls.org/' },
   'yourls-json': { fixture: 'yourls.json', raw: 'https:\\/\\/yourls.org\\/', url: 'https://yourls.org/' },
 };
 
@@ -102,7 +103,7 @@ describeEachDatabase('NUL characters through the links layer, the CLI and import
     for (const [format, row] of Object.entries(NUL_ROWS)) {
       const text = readFileSync(new URL(row.fixture, FIXTURES), 'utf8');
       assert.equal(text.split(row.raw).length, 2, `${format}: the destination appears once in ${row.fixture}`);
-      const nul = format.endsWith('csv') ? NUL : '\\u0000';
+      const nul = format.endsWith('csv') || format.endsWith('tsv') ? NUL : '\\u0000';
       const file = join(dir, `${format}-${row.fixture}`);
       writeFileSync(file, text.replace(row.raw, `${row.raw}x${nul}y`));
       const r = spawnSync(

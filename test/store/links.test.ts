@@ -361,7 +361,7 @@ describeEachDatabase('link store: bad input changes nothing', (ctx) => {
         'bad visibility',
         { slug: unique('vis'), url: 'https://e.test', visibility: 'hidden' },
         'INVALID_VISIBILITY',
-        'visibility must be one of: public, private, secure',
+        'visibility must be one of: public, private, secure, internal',
       ],
       [
         '21 tags',

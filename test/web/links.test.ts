@@ -99,7 +99,7 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
       [
         { slug: 'ok-one', url: 'https://x.example', visibility: 'bogus', expires_at: 'soon' },
         'link-visibility-error',
-        'visibility must be one of: public, private, secure',
+        'visibility must be one of: public, private, secure, internal',
       ],
       [
         { slug: 'ok-one', url: 'https://x.example', expires_at: 'tomorrow' },

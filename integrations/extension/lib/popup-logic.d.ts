@@ -98,7 +98,7 @@ export function createErrorMessage(status: number, body: unknown): string;
 export function suggestionRows(body: unknown): SuggestionRow[];
 /** The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug. */
 export const SLUG_PATTERN: RegExp;
-export const VISIBILITIES: readonly ["public", "private", "secure"];
+export const VISIBILITIES: readonly ["public", "private", "secure", "internal"];
 export type Shortcut = {
     keyword: string;
     slug: string;

@@ -7,7 +7,7 @@ import { serverBase, serverKeyword } from './settings.js';
 
 /** The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
-export const VISIBILITIES = /** @type {const} */ (['public', 'private', 'secure']);
+export const VISIBILITIES = /** @type {const} */ (['public', 'private', 'secure', 'internal']);
 
 /**
  * `Dev Ops!` → `dev-ops`: lowercase, runs of other characters become one

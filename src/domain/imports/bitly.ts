@@ -1,5 +1,6 @@
 import type { ImportFormat } from './format.js';
 import {
+  caseSeparator,
   countOf,
   csvHeader,
   domainNoter,
@@ -7,6 +8,7 @@ import {
   isTableRow,
   listOf,
   looseTime,
+  optListOf,
   rowRecord,
   shortUrlParts,
   tableRows,
@@ -38,8 +40,14 @@ export const bitlyCsv: ImportFormat = {
     if (hasColumns(header, 'long_url', 'link') || (header.includes('bitlink') && has(DESTINATION))) return 2;
     return has(LINK) && has(DESTINATION) ? 1 : 0;
   },
+  refusal(head) {
+    const header = csvHeader(head) ?? [];
+    const lacking = [LINK, DESTINATION].filter((names) => !names.some((n) => header.includes(n))).map((names) => `"${names[0]}"`);
+    return `its first line is not Bitly's export header (no ${lacking.length > 0 ? lacking.join(' or ') : '"link" and "long url"'} column)`;
+  },
   async *parse(chunks) {
     const noteDomain = domainNoter();
+    const separate = caseSeparator('Bitly');
     for await (const row of tableRows(chunks)) {
       if (!isTableRow(row)) {
         yield row;
@@ -49,14 +57,15 @@ export const bitlyCsv: ImportFormat = {
       const custom = shortUrlParts(listOf(row.cell(...CUSTOM), /[,\s]+/)[0] ?? '');
       const bitlink = shortUrlParts(row.cell(...LINK));
       const chosen = custom ?? bitlink;
-      const notes = noteDomain(chosen?.domain);
+      const named = separate(chosen?.key ?? '');
+      const notes = [...noteDomain(chosen?.domain), ...named.notes];
       if (!custom && bitlink) notes.push(`Bitly's generated code ${bitlink.key} became the slug`);
       yield rowRecord({
         line: row.line,
-        slug: chosen?.key ?? '',
+        slug: named.slug,
         url: row.cell(...DESTINATION),
-        title: row.cell('title'),
-        tags: listOf(row.cell('tags'), ','),
+        title: row.opt('title'),
+        tags: optListOf(row.opt('tags'), ','),
         createdAt: looseTime(row.cell('date created', 'created', 'created_at', 'created at')),
         sourceClicks: countOf(row.cell('clicks', 'engagements', 'total clicks', 'total engagements')),
         notes,

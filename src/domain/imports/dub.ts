@@ -5,8 +5,9 @@ import {
   domainNoter,
   hasColumns,
   isTableRow,
-  listOf,
   looseTime,
+  missingColumns,
+  optListOf,
   rowRecord,
   shortUrlParts,
   tableRows,
@@ -25,6 +26,10 @@ export const dubCsv: ImportFormat = {
   label: 'Dub (links CSV export)',
   sniff(head) {
     return hasColumns(csvHeader(head), 'short link', 'destination url') ? 2 : 0;
+  },
+  refusal(head) {
+    const missing = missingColumns(csvHeader(head), 'short link', 'destination url');
+    return `its first line is not Dub's export header (no ${missing.map((m) => `"${m}"`).join(' or ')} column)`;
   },
   async *parse(chunks) {
     const noteDomain = domainNoter();
@@ -45,9 +50,9 @@ export const dubCsv: ImportFormat = {
         line: row.line,
         slug: key,
         url: row.cell('destination url'),
-        title: row.cell('title'),
-        description: row.cell('description'),
-        tags: listOf(row.cell('tags'), ','),
+        title: row.opt('title'),
+        description: row.opt('description'),
+        tags: optListOf(row.opt('tags'), ','),
         createdAt: created,
         sourceClicks: countOf(row.cell('clicks')),
         ...(archivedAt !== undefined && { archivedAt }),

@@ -21,6 +21,11 @@ export interface ImportFormat {
    */
   sniff(head: string): 0 | 1 | 2;
   /**
+   * Why a file that `--from` says is this tool's is not one of its files
+   * (e.g. the header a CSV export starts with is missing), when sniff gave 0.
+   */
+  refusal?(head: string): string;
+  /**
    * The records of a whole file, in file order, one per link (or one error
    * per row that cannot be read). Reads its input in chunks as they come, so
    * line-based formats never hold the whole file; whole-document JSON formats

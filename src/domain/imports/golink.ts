@@ -71,9 +71,8 @@ function linkRecord(text: string, line: number): ImportedRecord | null {
   const record: LinkRecord = {
     slug,
     url: destination.url,
-    title: '',
-    description: stringOf(item.Description),
-    tags: [],
+    // golink's export carries no title or tags (its Description only in some forks): left as they are here.
+    ...(item.Description !== undefined && { description: stringOf(item.Description) }),
     ...(owner.includes('@') && { owners: [owner] }),
     ...(created !== undefined && { createdAt: created }),
     forwardPathAndQuery: destination.forwardPathAndQuery,

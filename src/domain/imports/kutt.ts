@@ -1,5 +1,16 @@
 import { textOf, type ImportedRecord, type ImportFormat } from './format.js';
-import { countOf, domainNoter, isObject, jsonValue, looseTime, rowRecord, stringOf } from './table.js';
+import {
+  caseSeparator,
+  countOf,
+  domainNoter,
+  isObject,
+  jsonValue,
+  lifeTime,
+  looseTime,
+  optStringOf,
+  rowRecord,
+  stringOf,
+} from './table.js';
 
 /**
  * Kutt (docs/import-formats.md#kutt): it has no export, so links come from
@@ -11,21 +22,37 @@ import { countOf, domainNoter, isObject, jsonValue, looseTime, rowRecord, string
  * carried over, and importing it public would open it to everyone.
  */
 
-function linkRecord(item: unknown, line: number, noteDomain: (d: string | undefined) => string[]): ImportedRecord {
+function linkRecord(
+  item: unknown,
+  line: number,
+  noteDomain: (d: string | undefined) => string[],
+  separate: ReturnType<typeof caseSeparator>,
+): ImportedRecord {
   if (!isObject(item)) return { line, error: 'expected a link object' };
-  const notes = noteDomain(stringOf(item.domain) || undefined);
+  const named = separate(stringOf(item.address));
+  const notes = [...noteDomain(stringOf(item.domain) || undefined), ...named.notes];
   const passworded = item.password === true;
   if (passworded) notes.push('was password-protected in Kutt; imported as secure: share it with the people who had the password');
-  if (item.banned === true) notes.push('was banned in Kutt');
-  const expires = looseTime(item.expire_in);
+  const expiry = lifeTime(item.expire_in, 'expire_in');
+  if ('error' in expiry) return { line, slug: stringOf(item.address), error: expiry.error };
+  const expires = expiry.at;
+  const created = looseTime(item.created_at);
+  // A banned link no longer redirects in Kutt: it arrives archived, never live. Kutt's last update is when it was banned.
+  const banned = item.banned === true;
+  const archivedAt = banned ? (looseTime(item.updated_at) ?? created) : undefined;
+  if (banned && archivedAt === undefined) {
+    return { line, slug: stringOf(item.address), error: 'was banned in Kutt and has no date to archive it at; it is not imported live' };
+  }
+  if (banned) notes.push('was banned in Kutt; imported archived');
   return rowRecord({
     line,
-    slug: stringOf(item.address),
+    slug: named.slug,
     url: stringOf(item.target),
-    description: stringOf(item.description),
+    description: optStringOf(item, 'description'),
     ...(passworded && { visibility: 'secure' }),
-    createdAt: looseTime(item.created_at),
+    createdAt: created,
     ...(expires !== undefined && { expiresAt: expires }),
+    ...(archivedAt !== undefined && { archivedAt }),
     sourceClicks: countOf(item.visit_count),
     notes,
   });
@@ -51,6 +78,7 @@ export const kuttJson: ImportFormat = {
     // Several saved pages may be one per line; each line is then a page of its own.
     const pages = text.trimStart().startsWith('{') && /}\s*\n\s*{/.test(text) ? text.split(/\n(?=\s*{)/) : [text];
     const noteDomain = domainNoter();
+    const separate = caseSeparator('Kutt');
     let n = 0;
     for (const page of pages) {
       const doc = jsonValue(page);
@@ -59,7 +87,7 @@ export const kuttJson: ImportFormat = {
         yield { line: n + 1, error: 'expected Kutt\'s link list: {"data":[{"address","target",…}]}' };
         return;
       }
-      for (const item of items) yield linkRecord(item, ++n, noteDomain);
+      for (const item of items) yield linkRecord(item, ++n, noteDomain, separate);
     }
   },
 };

@@ -1,3 +1,4 @@
+import type { LinkRecord } from '../linkRecords.js';
 import { isReservedSlug, RESERVED_SLUGS, SLUG_MAX_LENGTH } from '../slug.js';
 
 /**
@@ -58,4 +59,28 @@ export function collisionReason(slug: string, earlier: Claim, as: 'slug' | 'alia
   const was = earlier.written === slug ? '' : ` (written "${earlier.written}")`;
   const what = as === 'slug' ? 'the slug' : 'the alias';
   return `${what} "${slug}" is already ${earlier.as === 'slug' ? 'the slug' : 'an alias'} of line ${earlier.line}${was}`;
+}
+
+/** The span of times the API reads (RFC 3339, years 1970 to 9999); anything outside is no real date. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * Why a record's times cannot be stored, as the API would refuse them, or
+ * null: each a whole, real moment between 1970 and 9999, a creation and an
+ * archive time not after `now` (a link is not made or archived in the future).
+ * An expiry in the past is kept: an export of an expired link imports back.
+ */
+export function importedTimesError(record: Pick<LinkRecord, 'createdAt' | 'expiresAt' | 'archivedAt'>, now: number): string | null {
+  const checks: Array<[string, number | null | undefined, boolean]> = [
+    ['created_at', record.createdAt, true],
+    ['expires_at', record.expiresAt, false],
+    ['archived_at', record.archivedAt, true],
+  ];
+  for (const [field, at, notAfterNow] of checks) {
+    if (at === undefined || at === null) continue;
+    if (!Number.isFinite(at) || at < EARLIEST || at > LATEST) return `${field} must be a date between 1970 and 9999`;
+    if (notAfterNow && at > now) return `${field} must not be in the future`;
+  }
+  return null;
 }

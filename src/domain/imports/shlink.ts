@@ -1,14 +1,18 @@
 import type { ImportedRecord, ImportFormat } from './format.js';
 import {
   countOf,
+  caseSeparator,
   csvHeader,
   domainNoter,
   hasColumns,
   isObject,
   isTableRow,
   jsonDocument,
-  listOf,
+  lifeTime,
   looseTime,
+  missingColumns,
+  optListOf,
+  optStringOf,
   rowRecord,
   shortUrlParts,
   stringOf,
@@ -32,8 +36,13 @@ export const shlinkCsv: ImportFormat = {
     const header = csvHeader(head);
     return hasColumns(header, 'shorturl', 'longurl', 'createdat') ? 2 : 0;
   },
+  refusal(head) {
+    const missing = missingColumns(csvHeader(head), 'shorturl', 'longurl', 'createdat');
+    return `its first line is not the web client's CSV header (no ${missing.map((m) => `"${m}"`).join(', ')} column)`;
+  },
   async *parse(chunks) {
     const noteDomain = domainNoter();
+    const separate = caseSeparator('Shlink');
     for await (const row of tableRows(chunks)) {
       if (!isTableRow(row)) {
         yield row;
@@ -43,16 +52,19 @@ export const shlinkCsv: ImportFormat = {
       const domain = row.cell('domain') || fromUrl?.domain;
       const code = row.cell('shortcode') || fromUrl?.key || '';
       // A domain column marks the newer export, which joins tags with `|`; tag names may then hold commas.
-      const tags = row.cell('tags');
+      const tags = row.opt('tags');
+      const named = separate(code);
       yield rowRecord({
         line: row.line,
-        slug: code,
+        slug: named.slug,
         url: row.cell('longurl'),
-        title: row.cell('title'),
-        tags: listOf(tags, row.cell('domain') !== '' || tags.includes('|') ? '|' : ','),
+        title: row.opt('title'),
+        tags: optListOf(tags, row.cell('domain') !== '' || tags?.includes('|') === true ? '|' : ','),
         createdAt: looseTime(row.cell('createdat')),
+        // The CSV does not say; Shlink forwards the visitor's query unless a link turned it off.
+        forwardPathAndQuery: true,
         sourceClicks: countOf(row.cell('visits')),
-        notes: noteDomain(domain),
+        notes: [...noteDomain(domain), ...named.notes],
       });
     }
   },
@@ -64,24 +76,59 @@ function shortUrlsOf(doc: unknown): unknown[] | null {
   return null;
 }
 
-/** One short URL of `GET /rest/v3/short-urls` (`shortUrls.data[]`). */
-function shortUrlRecord(item: unknown, line: number, noteDomain: (d: string | undefined) => string[]): ImportedRecord {
+/**
+ * One short URL of `GET /rest/v3/short-urls` (`shortUrls.data[]`), as Shlink's
+ * `ShortUrlDataTransformer` writes it: `meta.validSince` / `meta.validUntil` /
+ * `meta.maxVisits`, `forwardQuery` (absent before 2.9, when every link forwarded).
+ */
+function shortUrlRecord(
+  item: unknown,
+  line: number,
+  noteDomain: (d: string | undefined) => string[],
+  separate: ReturnType<typeof caseSeparator>,
+): ImportedRecord {
   if (!isObject(item)) return { line, error: 'expected a short URL object' };
   const meta = isObject(item.meta) ? item.meta : {};
   const visits = isObject(item.visitsSummary) ? item.visitsSummary.total : item.visitsCount;
   const notes = noteDomain(stringOf(item.domain) || undefined);
-  if (typeof meta.maxVisits === 'number') notes.push(`Shlink's limit of ${meta.maxVisits} visits was dropped`);
-  if (meta.validSince) notes.push('Shlink\'s "valid since" date was dropped');
-  const validUntil = looseTime(meta.validUntil);
+  const created = looseTime(item.dateCreated);
+  const until = lifeTime(meta.validUntil, 'meta.validUntil');
+  if ('error' in until) return { line, slug: stringOf(item.shortCode), error: until.error };
+  const validUntil = until.at;
+  const validSince = looseTime(meta.validSince);
+  const total = countOf(visits);
+  // Shlink stops redirecting once maxVisits is reached: such a link arrives archived, never live.
+  const maxVisits = countOf(meta.maxVisits);
+  const spent = maxVisits !== undefined && total !== undefined && total >= maxVisits;
+  if (maxVisits !== undefined && !spent) notes.push(`Shlink's limit of ${maxVisits} visits was dropped (joe-links has no visit limit)`);
+  // The only date known to be past: its creation (Shlink does not record when the last visit came).
+  const archiveAt = created;
+  if (spent && archiveAt === undefined) {
+    return {
+      line,
+      slug: stringOf(item.shortCode),
+      error: `reached Shlink's limit of ${maxVisits} visits and has no date to archive it at`,
+    };
+  }
+  if (spent) notes.push(`reached Shlink's limit of ${maxVisits} visits; imported archived`);
+  // joe-links has no "valid from", and a format has no clock to tell whether that date has passed: noted, never guessed.
+  if (validSince !== undefined && !spent) {
+    notes.push(`Shlink's "valid since" date (${meta.validSince as string}) was dropped; if it is still ahead, archive the link until then`);
+  }
+  const named = separate(stringOf(item.shortCode));
+  notes.push(...named.notes);
   return rowRecord({
     line,
-    slug: stringOf(item.shortCode),
+    slug: named.slug,
     url: stringOf(item.longUrl),
-    title: stringOf(item.title),
-    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : [],
-    createdAt: looseTime(item.dateCreated),
+    title: optStringOf(item, 'title'),
+    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : undefined,
+    createdAt: created,
     ...(validUntil !== undefined && { expiresAt: validUntil }),
-    sourceClicks: countOf(visits),
+    ...(spent && { archivedAt: archiveAt }),
+    // Shlink appends the visitor's query unless forwardQuery is false; here that is the forwarding flag.
+    forwardPathAndQuery: item.forwardQuery !== false,
+    sourceClicks: total,
     notes,
   });
 }
@@ -109,6 +156,7 @@ export const shlinkJson: ImportFormat = {
     }
     const noteDomain = domainNoter();
     // A JSON document has no useful line numbers; rows are numbered by their place in the list.
-    for (const [i, item] of items.entries()) yield shortUrlRecord(item, i + 1, noteDomain);
+    const separate = caseSeparator('Shlink');
+    for (const [i, item] of items.entries()) yield shortUrlRecord(item, i + 1, noteDomain, separate);
   },
 };

@@ -1,5 +1,5 @@
 import type { ImportedRecord, ImportFormat } from './format.js';
-import { countOf, isObject, jsonDocument, looseTime, rowRecord, stringOf } from './table.js';
+import { countOf, isObject, jsonDocument, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
 
 /**
  * Slash (docs/import-formats.md#slash): yourselfhosted/slash has no export
@@ -23,16 +23,18 @@ function timeOf(o: Record<string, unknown>, name: 'created' | 'updated'): number
 }
 
 /**
- * Slash's visibilities in ours: PUBLIC and WORKSPACE (everyone signed in to
- * the workspace) are public links, PRIVATE (its creator only) a secure one.
+ * Slash's visibilities in ours (its `store.Visibility`): PUBLIC is public,
+ * WORKSPACE (anyone signed in to the instance) internal, PRIVATE (its creator
+ * only) secure. Access never widens.
  */
 function visibilityOf(raw: string): { visibility?: string; notes: string[] } {
   switch (raw.toUpperCase()) {
     case 'PRIVATE':
       return { visibility: 'secure', notes: ['was private to its creator in Slash; imported secure (only its owners may follow it)'] };
     case 'PUBLIC':
-    case 'WORKSPACE':
       return { visibility: 'public', notes: [] };
+    case 'WORKSPACE':
+      return { visibility: 'internal', notes: [] };
     default:
       return { notes: [] };
   }
@@ -51,9 +53,9 @@ function shortcutRecord(item: unknown, line: number): ImportedRecord {
     line,
     slug: stringOf(item.name),
     url: stringOf(item.link),
-    title: stringOf(item.title),
-    description: stringOf(item.description),
-    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : [],
+    title: optStringOf(item, 'title'),
+    description: optStringOf(item, 'description'),
+    tags: Array.isArray(item.tags) ? item.tags.map(stringOf).filter((t) => t !== '') : undefined,
     ...(visibility !== undefined && { visibility }),
     ...(creator.includes('@') && { owners: [creator] }),
     createdAt: created,

@@ -16,6 +16,8 @@ export interface TableRow {
   line: number;
   /** The first non-empty cell among the named columns (case-insensitive), trimmed; '' when none. */
   cell(...names: string[]): string;
+  /** As cell, but undefined when the file has none of the named columns: a field the file does not carry. */
+  opt(...names: string[]): string | undefined;
 }
 
 const headerKey = (name: string): string => name.trim().toLowerCase();
@@ -25,6 +27,17 @@ export function csvHeader(head: string): string[] | null {
   const first = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   if (!first.includes(',')) return null;
   return first.split(',').map((h) => headerKey(h.replace(/^\s*"|"\s*$/g, '')));
+}
+
+/** The first line's cells, split on commas and unquoted, as they are written (for header-less files). */
+export function firstCells(head: string): string[] {
+  const first = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  return first.split(',').map((h) => h.trim().replace(/^"|"$/g, ''));
+}
+
+/** The columns of `names` a header lacks, for refusing a file that is not the named tool's export. */
+export function missingColumns(header: readonly string[] | null, ...names: string[]): string[] {
+  return names.filter((n) => header === null || !header.includes(n));
 }
 
 /** True when every one of `names` is a column of the header. */
@@ -37,27 +50,37 @@ export function hasColumns(header: readonly string[] | null, ...names: string[])
  * unfinished record is held). A syntax error ends the file with one error
  * record naming its line, after the rows read before it.
  */
-export async function* tableRows(chunks: AsyncIterable<string>): AsyncIterable<TableRow | ImportedRecord> {
+export async function* tableRows(
+  chunks: AsyncIterable<string>,
+  /**
+   * The columns of a tool's table in their fixed order, for files written
+   * without a header line (database exports often leave it out): a first row
+   * naming none of them is data, read in this order.
+   */
+  headerless?: readonly string[],
+): AsyncIterable<TableRow | ImportedRecord> {
   let columns: Map<string, number> | null = null;
   try {
     for await (const { line, fields } of readCsvChunks(chunks)) {
       if (columns === null) {
-        columns = new Map(fields.map((name, i) => [headerKey(name), i]));
-        continue;
+        const named = fields.map(headerKey);
+        if (headerless === undefined || named.some((name) => headerless.includes(name))) {
+          columns = new Map(named.map((name, i) => [name, i]));
+          continue;
+        }
+        columns = new Map(headerless.map((name, i) => [name, i]));
       }
       if (fields.length === 1 && fields[0]!.trim() === '') continue;
       const index = columns;
-      yield {
-        line,
-        cell: (...names: string[]) => {
-          for (const name of names) {
-            const i = index.get(name);
-            const value = i === undefined ? undefined : fields[i]?.trim();
-            if (value) return value;
-          }
-          return '';
-        },
+      const cell = (...names: string[]) => {
+        for (const name of names) {
+          const i = index.get(name);
+          const value = i === undefined ? undefined : fields[i]?.trim();
+          if (value) return value;
+        }
+        return '';
       };
+      yield { line, cell, opt: (...names: string[]) => (names.some((n) => index.has(n)) ? cell(...names) : undefined) };
     }
   } catch (e) {
     if (!(e instanceof CsvSyntaxError)) throw e;
@@ -80,6 +103,17 @@ export function looseTime(raw: unknown): number | undefined {
   const [, date, hm, sec, zone] = m;
   const offset = !zone || zone === 'UTC' || zone === 'z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
   return parseRfc3339(`${date}T${hm ?? '00:00'}${sec ?? ':00'}${offset}`) ?? undefined;
+}
+
+/**
+ * A date that decides whether a link is live (an expiry): blank is none, but
+ * one written and unreadable refuses the row, as the API refuses it, rather
+ * than importing the link without it and so keeping it live for ever.
+ */
+export function lifeTime(raw: unknown, what: string): { at: number | undefined } | { error: string } {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { at: undefined };
+  const at = looseTime(raw);
+  return at === undefined ? { error: `${what} ${JSON.stringify(raw)} is not a date and time` } : { at };
 }
 
 /** A click count written as a number or as text; undefined when absent or not a whole number ≥ 0. */
@@ -114,6 +148,35 @@ export function domainNoter(): (domain: string | undefined) => string[] {
   };
 }
 
+/**
+ * Keeps short codes that differ only in case apart. Shlink, YOURLS, Kutt and
+ * Bitly tell `abc` from `ABC`; our slugs are case-insensitive, so the first
+ * code of a file keeps its name and each later one differing only in case is
+ * renamed `<code>-2`, `-3`… (the first free one), with a note naming the
+ * rename so the report says where it went.
+ */
+export function caseSeparator(tool: string): (code: string) => { slug: string; notes: string[] } {
+  const seen = new Map<string, string>();
+  const taken = new Set<string>();
+  return (code) => {
+    const folded = code.toLowerCase();
+    const first = seen.get(folded);
+    if (first === undefined || first === code) {
+      seen.set(folded, code);
+      taken.add(folded);
+      return { slug: code, notes: [] };
+    }
+    let n = 2;
+    while (taken.has(`${folded}-${n}`) || seen.has(`${folded}-${n}`)) n++;
+    const slug = `${code}-${n}`;
+    taken.add(slug.toLowerCase());
+    return {
+      slug,
+      notes: [`renamed ${slug}: ${tool}'s ${code} differs from ${first} only in case, and joe-links names are case-insensitive`],
+    };
+  };
+}
+
 /** A list cell split on `separator`, trimmed, blanks dropped. */
 export function listOf(raw: string, separator: string | RegExp): string[] {
   return raw
@@ -140,7 +203,15 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 
 export const stringOf = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
 
-/** The pieces of a link a source row gave; blank text fields become ''. */
+/** A text field of a JSON object, undefined when the object does not have it (a field the file does not carry). */
+export const optStringOf = (o: Record<string, unknown>, key: string): string | undefined =>
+  o[key] === undefined ? undefined : stringOf(o[key]);
+
+/** A list cell split on `separator`, or undefined when the file has no such column. */
+export const optListOf = (raw: string | undefined, separator: string | RegExp): string[] | undefined =>
+  raw === undefined ? undefined : listOf(raw, separator);
+
+/** The pieces of a link a source row gave; a field the file does not carry stays undefined. */
 export interface RowLink {
   line: number;
   slug: string;
@@ -156,6 +227,8 @@ export interface RowLink {
   createdAt?: number;
   expiresAt?: number | null;
   archivedAt?: number | null;
+  /** Append the visit's extra path and query (docs/links.md#path-and-query-forwarding). */
+  forwardPathAndQuery?: boolean;
   sourceClicks?: number;
   notes?: string[];
 }
@@ -172,14 +245,15 @@ export function rowRecord(row: RowLink): ImportedRecord {
     record: {
       slug: row.slug,
       url: destination.url,
-      title: row.title ?? '',
-      description: row.description ?? '',
-      tags: row.tags ?? [],
+      ...(row.title !== undefined && { title: row.title }),
+      ...(row.description !== undefined && { description: row.description }),
+      ...(row.tags !== undefined && { tags: row.tags }),
       ...(row.visibility !== undefined && { visibility: row.visibility }),
       ...(row.owners !== undefined && row.owners.length > 0 && { owners: row.owners }),
       ...(row.createdAt !== undefined && { createdAt: row.createdAt }),
       ...(row.expiresAt !== undefined && { expiresAt: row.expiresAt }),
       ...(row.archivedAt !== undefined && { archivedAt: row.archivedAt }),
+      ...(row.forwardPathAndQuery !== undefined && { forwardPathAndQuery: row.forwardPathAndQuery }),
     },
     ...(row.sourceClicks !== undefined && { sourceClicks: row.sourceClicks }),
     ...(notes.length > 0 && { notes }),

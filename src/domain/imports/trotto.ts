@@ -63,6 +63,9 @@ function linkRecord(item: unknown, line: number, noteNamespace: (d: string | und
     slug: link.slug,
     url: link.url,
     urlIsTemplate: true,
+    // Trotto follows a link only for a signed-in member of the organisation, and lists an
+    // unlisted one to its owner and admins only: internal is both (anyone signed in, never listed to others).
+    visibility: 'internal',
     createdAt: looseTime(item.created),
     sourceClicks: countOf(item.visits_count),
     ...(owner !== '' && { owners: [owner] }),

@@ -122,7 +122,7 @@ export interface AdminEditValues {
   visibility: string;
 }
 
-const VISIBILITIES = ['public', 'private', 'secure'];
+const VISIBILITIES = ['public', 'private', 'internal', 'secure'];
 
 function EditFields({
   link,

@@ -62,6 +62,7 @@ const VISIBILITY_WORDS: Record<string, string> = {
   public: 'Public (listed)',
   private: 'Private (unlisted)',
   secure: 'Secure (owners and shares only)',
+  internal: 'Internal (anyone signed in)',
 };
 
 function isPerson(v: unknown): v is TimelinePerson {

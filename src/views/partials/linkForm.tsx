@@ -62,6 +62,7 @@ export interface LinkFormProps {
 const VISIBILITY_OPTIONS: Array<[string, string]> = [
   ['public', 'Public — anyone can access'],
   ['private', 'Private — hidden from browsing'],
+  ['internal', 'Internal — anyone signed in, hidden from browsing'],
   ['secure', 'Secure — requires login + grant'],
 ];
 

@@ -131,10 +131,11 @@ export function initial(name: string): string {
 const VISIBILITY_CLASS: Record<Visibility, string> = {
   secure: 'badge-error',
   private: 'badge-warning',
+  internal: 'badge-info',
   public: 'badge-neutral',
 };
 
-/** The raw visibility value (docs/web-ui.md#link-tables): secure error colour, private warning, public neutral. */
+/** The raw visibility value (docs/web-ui.md#link-tables): secure error colour, private warning, internal info, public neutral. */
 export function VisibilityBadge({ visibility }: { visibility: Visibility }) {
   return <span class={`badge badge-sm ${VISIBILITY_CLASS[visibility]}`}>{visibility}</span>;
 }

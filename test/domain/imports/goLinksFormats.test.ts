@@ -38,6 +38,8 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'shlink.json': 'shlink-json',
   'yourls.csv': 'yourls-csv',
   'yourls.json': 'yourls-json',
+  'yourls-batch.tsv': 'yourls-tsv',
+  'yourls-headerless.csv': 'yourls-csv',
   'bitly.csv': 'bitly-csv',
   'dub.csv': 'dub-csv',
   'kutt.json': 'kutt',
@@ -87,9 +89,6 @@ describe('golink', () => {
       record: {
         slug: 'cs',
         url: 'https://cs.github.com/',
-        title: '',
-        description: '',
-        tags: [],
         owners: ['amelie@example.com'],
         createdAt: at('2022-06-03T22:15:29.993Z'),
         forwardPathAndQuery: true,
@@ -174,9 +173,7 @@ describe('Trotto', () => {
       record: {
         slug: 'benefits',
         url: 'https://hr.acme.example/benefits',
-        title: '',
-        description: '',
-        tags: [],
+        visibility: 'internal',
         owners: ['kay@acme.example'],
         createdAt: at('2019-03-12T17:02:34.541Z'),
       },
@@ -184,6 +181,8 @@ describe('Trotto', () => {
     });
     assert.equal(rows[1]!.slug, 'gh');
     assert.equal(rows[1]!.record!.url, 'https://github.com/acme/$arg');
+    // Trotto's handlers.py PUBLIC_KEYS carry `unlisted`; listed or not, a Trotto link needed sign-in.
+    assert.equal(rows[1]!.record!.visibility, 'internal', 'an unlisted Trotto link needs sign-in and is listed to no one else');
     assert.equal(rows[2]!.slug, 'jira');
     assert.equal(rows[2]!.record!.url, 'https://acme.atlassian.net/browse/$arg1-$arg2');
     assert.deepEqual(rows[3]!.notes, ['was in Trotto’s eng/ namespace (the file’s first links were in go/)']);
@@ -208,7 +207,7 @@ describe('Slash', () => {
         title: 'Engineering docs',
         description: 'Where the handbook lives',
         tags: ['eng', 'docs'],
-        visibility: 'public',
+        visibility: 'internal',
         createdAt: at('2024-01-15T10:00:00Z'),
       },
       sourceClicks: 42,
@@ -217,6 +216,7 @@ describe('Slash', () => {
     assert.equal(rows[1]!.record!.url, 'https://payroll.acme.example/?period=%24month');
     assert.equal(rows[1]!.notes!.length, 2);
     assert.equal(rows[2]!.record!.archivedAt, at('2024-03-01T00:00:00Z'));
+    assert.equal(rows[2]!.record!.visibility, 'public', 'PUBLIC stays public; WORKSPACE (anyone signed in) became internal');
   });
 
   test('snake_case names, second timestamps and the creator’s email', async () => {

@@ -8,7 +8,7 @@ import { dubCsv } from '../../../src/domain/imports/dub.js';
 import { kuttJson } from '../../../src/domain/imports/kutt.js';
 import { shlinkCsv, shlinkJson } from '../../../src/domain/imports/shlink.js';
 import { looseTime } from '../../../src/domain/imports/table.js';
-import { yourlsCsv, yourlsJson } from '../../../src/domain/imports/yourls.js';
+import { yourlsCsv, yourlsJson, yourlsTsv } from '../../../src/domain/imports/yourls.js';
 import { IMPORT_FIXTURES } from '../../helpers/paths.js';
 
 const FIXTURES = IMPORT_FIXTURES;
@@ -34,6 +34,8 @@ const OWNER: Record<string, ImportFormat> = {
   'shlink.json': shlinkJson,
   'yourls.csv': yourlsCsv,
   'yourls.json': yourlsJson,
+  'yourls-batch.tsv': yourlsTsv,
+  'yourls-headerless.csv': yourlsCsv,
   'bitly.csv': bitlyCsv,
   'dub.csv': dubCsv,
   'kutt.json': kuttJson,
@@ -79,9 +81,9 @@ describe('Shlink', () => {
         slug: 'slack',
         url: 'https://acme.slack.com/',
         title: 'Acme Slack',
-        description: '',
         tags: ['chat', 'tools'],
         createdAt: at('2024-03-04T08:15:27Z'),
+        forwardPathAndQuery: true,
       },
       sourceClicks: 1532,
     });
@@ -111,7 +113,10 @@ describe('Shlink', () => {
     assert.equal(steam.record!.createdAt, at('2016-08-21T18:34:16Z'));
     assert.equal(steam.record!.expiresAt, at('2031-08-21T18:34:16Z'));
     assert.equal(steam.sourceClicks, 328);
-    assert.deepEqual(steam.notes, ["Shlink's limit of 100 visits was dropped", 'Shlink\'s "valid since" date was dropped']);
+    // 328 visits past a limit of 100: Shlink no longer redirects it, so it arrives archived (at its creation, the one date known to be past).
+    assert.deepEqual(steam.notes, ["reached Shlink's limit of 100 visits; imported archived"]);
+    assert.equal(steam.record!.archivedAt, at('2016-08-21T18:34:16Z'));
+    assert.equal(steam.record!.forwardPathAndQuery, true);
     assert.equal(rows[1]!.record!.title, '');
     assert.equal(rows[1]!.record!.expiresAt, undefined, 'no validUntil leaves the expiry alone');
     assert.deepEqual(rows[2], { line: 3, error: 'expected a short URL object' });
@@ -133,8 +138,6 @@ describe('YOURLS', () => {
         slug: 'ozh',
         url: 'http://ozh.org/',
         title: "Ozh's blog, and more",
-        description: '',
-        tags: [],
         createdAt: at('2009-06-23T18:08:07Z'),
       },
       sourceClicks: 12,
@@ -202,9 +205,7 @@ describe('Kutt', () => {
       record: {
         slug: 'standup',
         url: 'https://meet.example.com/standup',
-        title: '',
         description: 'Daily stand-up call',
-        tags: [],
         createdAt: at('2024-02-01T09:30:00Z'),
       },
       sourceClicks: 240,

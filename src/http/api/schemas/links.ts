@@ -39,7 +39,7 @@ export const LinkSchema = Type.Object(
     url: Type.String({ description: 'the stored destination; `$variable` placeholders are returned untouched' }),
     title: Type.String(),
     description: Type.String(),
-    visibility: StringEnum(['public', 'private', 'secure']),
+    visibility: StringEnum(['public', 'private', 'secure', 'internal']),
     expires_at: Nullable(Timestamp('null = never expires')),
     archived_at: Nullable(Timestamp('null = not archived')),
     lifecycle_state: StringEnum(['active', 'expired', 'archived'], {
@@ -68,7 +68,7 @@ export const LinkListSchema = Type.Object(
 const linkFields = {
   title: Type.String({ description: 'at most 200 characters' }),
   description: Type.String({ description: 'at most 2000 characters' }),
-  visibility: Type.String({ description: '`public`, `private` or `secure`' }),
+  visibility: Type.String({ description: '`public`, `private`, `secure` or `internal` (anyone signed in)' }),
   health_checks_disabled: Type.Boolean({ description: 'opt the link out of destination checks' }),
   tags: Type.Array(Type.String(), {
     description: 'at most 20 tag names; each at most 50 characters of letters, digits, spaces, `-` and `_`',
@@ -87,7 +87,9 @@ export const CreateLinkSchema = Type.Object(
     url: Type.String({ description: 'http(s) destination; may contain `$name` placeholders' }),
     title: Type.Optional(linkFields.title),
     description: Type.Optional(linkFields.description),
-    visibility: Type.Optional(Type.String({ description: '`public` (default when omitted or empty), `private` or `secure`' })),
+    visibility: Type.Optional(
+      Type.String({ description: '`public` (default when omitted or empty), `private`, `secure` or `internal` (anyone signed in)' }),
+    ),
     expires_at: Type.Optional(Nullable(Timestamp('must be in the future; omitted or null = never expires'))),
     health_checks_disabled: Type.Optional(linkFields.health_checks_disabled),
     tags: Type.Optional(linkFields.tags),

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { asUser, LinkService, type ImportRequest, type ImportRow } from '../../src/links/index.js';
+import type { User } from '../../src/store/types.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+
+/**
+ * What an import carries from another tool's file and what it leaves alone,
+ * on every database: re-importing a file keeps the fields the file has no
+ * column for, so what people set here since survives.
+ */
+
+async function* bytes(text: string): AsyncIterable<Uint8Array> {
+  yield Buffer.from(text, 'utf8');
+}
+
+describeEachDatabase('import fidelity', (ctx) => {
+  let n = 0;
+  const setup = async () => {
+    const { store } = ctx();
+    const service = new LinkService(store);
+    const user = (name: string): Promise<User> =>
+      store.users.create({ email: `${name.toLowerCase()}-fid-${++n}@example.test`, displayName: name, role: 'user' });
+    const run = async (actor: Parameters<LinkService['importFile']>[0], text: string, request: Partial<ImportRequest> = {}) => {
+      const started = await service.importFile(actor, bytes(text), {
+        dryRun: false,
+        fallbackOwner: null,
+        keepFileOwners: false,
+        ...request,
+      });
+      const rows: ImportRow[] = [];
+      for await (const row of started.rows) rows.push(row);
+      return { format: started.format.name, rows };
+    };
+    return { store, service, user, run };
+  };
+
+  test('re-importing a golink export keeps the title, description and tags set here since', async () => {
+    const { store, service, user, run } = await setup();
+    const ann = await user('Ann');
+    const slug = `wiki${n}`;
+    const line = `{"Short":"${slug}","Long":"https://wiki.example/","Created":"2022-06-03T22:15:29Z","LastEdit":"2022-06-03T22:15:29Z","Owner":"x@example.test"}\n`;
+    await run(asUser(ann), line);
+    const link = (await store.links.getBySlug(slug))!;
+    await service.update(asUser(ann), link.id, { title: 'Team wiki', description: 'Where we write things down', tags: ['docs'] });
+    const again = await run(asUser(ann), line);
+    assert.equal(again.rows[0]!.action, 'skipped', 'nothing the file carries differs');
+    const after = (await store.links.getBySlug(slug))!;
+    assert.equal(after.title, 'Team wiki');
+    assert.equal(after.description, 'Where we write things down');
+    assert.deepEqual(
+      ((await store.tags.forLinks([after.id])).get(after.id) ?? []).map((t) => t.name),
+      ['docs'],
+    );
+  });
+
+  test('re-importing a YOURLS table keeps the description and tags it has no column for, and updates the title it has', async () => {
+    const { store, service, user, run } = await setup();
+    const ann = await user('Ann');
+    const slug = `ozh${n}`;
+    const file = (title: string) =>
+      `"keyword","url","title","timestamp","ip","clicks"\n"${slug}","http://ozh.org/","${title}","2009-06-23 18:08:07","127.0.0.1","12"\n`;
+    await run(asUser(ann), file('Ozh'));
+    const link = (await store.links.getBySlug(slug))!;
+    await service.update(asUser(ann), link.id, { description: 'A blog', tags: ['blogs'] });
+    const again = await run(asUser(ann), file('Ozh, renamed'));
+    assert.equal(again.rows[0]!.action, 'updated');
+    assert.deepEqual(again.rows[0]!.changes, ['title']);
+    const after = (await store.links.getBySlug(slug))!;
+    assert.equal(after.title, 'Ozh, renamed');
+    assert.equal(after.description, 'A blog');
+    assert.deepEqual(
+      ((await store.tags.forLinks([after.id])).get(after.id) ?? []).map((t) => t.name),
+      ['blogs'],
+    );
+  });
+
+  test('Shlink short codes differing only in case all stay reachable, the rename reported', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const code = `cAsE${n}`;
+    const item = (shortCode: string, longUrl: string) => ({
+      shortCode,
+      longUrl,
+      dateCreated: '2024-01-01T00:00:00+00:00',
+      tags: [],
+      meta: {},
+    });
+    const file = JSON.stringify({
+      shortUrls: { data: [item(code, 'https://one.example/'), item(code.toUpperCase(), 'https://two.example/')] },
+    });
+    const result = await run(asUser(ann), file, {});
+    assert.equal(result.format, 'shlink-json');
+    assert.deepEqual(
+      result.rows.map((r) => r.action),
+      ['created', 'created'],
+    );
+    const renamed = `${code.toLowerCase()}-2`;
+    assert.ok(
+      result.rows[1]!.notes?.some((note) => note.includes(`renamed ${code.toUpperCase()}-2`)),
+      JSON.stringify(result.rows[1]),
+    );
+    assert.equal((await store.links.getBySlug(code.toLowerCase()))!.url, 'https://one.example/');
+    assert.equal((await store.links.getBySlug(renamed))!.url, 'https://two.example/');
+  });
+
+  // The shape of Kutt's `sanitize.link` (server/utils/utils.js): the row's own fields, `banned` and `password` as booleans.
+  test('a banned Kutt link arrives archived, never live', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const address = `banned${n}`;
+    const file = JSON.stringify({
+      data: [
+        {
+          address,
+          target: 'https://spam.example/',
+          banned: true,
+          created_at: '2024-02-01T09:30:00.000Z',
+          updated_at: '2024-02-03T10:00:00.000Z',
+          visit_count: 5,
+        },
+      ],
+    });
+    const result = await run(asUser(ann), file, { from: 'kutt' });
+    assert.equal(result.rows[0]!.action, 'created');
+    assert.equal((await store.links.getBySlug(address))!.archivedAt, Date.parse('2024-02-03T10:00:00Z'));
+  });
+
+  test('imported times are checked as the API checks them: no creation or archive in the future, no year past 9999', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const line = (slug: string, extra: string) => `{"slug":"${slug}","url":"https://t.example/",${extra}}`;
+    const file = [
+      line(`future${n}`, '"created_at":"2999-01-01T00:00:00Z"'),
+      line(`archived${n}`, '"archived_at":"2999-01-01T00:00:00Z"'),
+      line(`before${n}`, '"created_at":"1969-12-31T23:59:59Z"'),
+      line(`expired${n}`, '"expires_at":"2001-01-01T00:00:00Z"'),
+    ].join('\n');
+    const result = await run(asUser(ann), file);
+    assert.deepEqual(
+      result.rows.map((r) => [r.action, r.reason]),
+      [
+        ['refused', 'created_at must not be in the future'],
+        ['refused', 'archived_at must not be in the future'],
+        ['refused', 'created_at must be a date between 1970 and 9999'],
+        ['created', undefined],
+      ],
+    );
+    assert.equal(await store.links.getBySlug(`future${n}`), null);
+  });
+});
