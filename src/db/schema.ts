@@ -40,6 +40,8 @@ export interface LinksTable {
   health_checks_disabled: Generated<number>;
   /** 1: a visit's extra path and query are appended to the destination (docs/links.md#path-and-query-forwarding). */
   forward_path_and_query: Generated<number>;
+  /** The slug without its hyphens, for golink's matching (migration 00029); null never after it ran. */
+  slug_key: string | null;
 }
 
 /** Every name of every link, slug or alias, under one unique key (docs/links.md#aliases). */

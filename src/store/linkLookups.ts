@@ -108,16 +108,10 @@ export class LinkLookups {
       RESOLVE_COLUMNS,
       hot,
     );
-    // A scan, run only once every other lookup of a name has missed; the first slug in order wins.
+    // Run only once every other lookup of a name has missed; the first slug in order wins.
     this.hyphenlessQuery = new HotQuery(
       db,
-      db
-        .selectFrom('links')
-        .select(RESOLVE_COLUMNS)
-        .where(sql<string>`replace(slug, '-', '')`, '=', '')
-        .orderBy('slug')
-        .limit(1)
-        .compile(),
+      db.selectFrom('links').select(RESOLVE_COLUMNS).where('slug_key', '=', '').orderBy('slug').limit(1).compile(),
       RESOLVE_COLUMNS,
       hot,
     );

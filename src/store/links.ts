@@ -31,6 +31,8 @@ function toLinkRow(l: Link): Insertable<LinksTable> {
   return {
     id: l.id,
     slug: l.slug,
+    // As migration 00029 fills it: the slug without hyphens, which golink's matching looks up.
+    slug_key: l.slug.replaceAll('-', ''),
     url: l.url,
     title: l.title,
     description: l.description,

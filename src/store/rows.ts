@@ -58,7 +58,8 @@ export const LINK_COLUMNS = [
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
-export function toLink(r: Selectable<LinksTable>): Link {
+/** A link's row as LINK_COLUMNS reads it; `slug_key` is the lookup's alone. */
+export function toLink(r: Omit<Selectable<LinksTable>, 'slug_key'>): Link {
   return {
     id: r.id,
     slug: r.slug,

@@ -139,6 +139,30 @@ describeEachDatabase(
       assert.deepEqual(await db.kysely.selectFrom('link_names').selectAll().execute(), [], 'names go with their link');
     });
 
+    test('00029 keys every slug stored before it without its hyphens, and links made after it get their key', async () => {
+      const { db, store } = ctx();
+      await revertThrough(db, '00029_add_links_slug_key');
+      await db.kysely
+        .insertInto('links')
+        .values({
+          id: 'link-29',
+          slug: 'meeting-notes-29',
+          url: 'https://a.test',
+          title: null,
+          description: null,
+          visibility: 'public',
+          created_at: 1,
+          updated_at: 1,
+        } as never)
+        .execute();
+      assert.deepEqual(await migrateUp(db), fromMigration('00029_add_links_slug_key'));
+      const stored = await db.kysely.selectFrom('links').select(['id', 'slug_key']).execute();
+      assert.deepEqual(stored, [{ id: 'link-29', slug_key: 'meetingnotes29' }]);
+      // The resolver's last lookup finds it by the key.
+      assert.equal((await store.links.lookupHyphenlessForResolve('meetingnotes29'))?.id, 'link-29');
+      await db.kysely.deleteFrom('links').execute();
+    });
+
     test('a schema newer than the code is refused, naming the migration', async () => {
       const { db } = ctx();
       await db.kysely

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
@@ -44,6 +45,25 @@ export const linkNameMigrations: MigrationStep[] = [
     },
     async down(d: Ddl) {
       await d.db.schema.alterTable('links').dropColumn('forward_path_and_query').execute();
+    },
+  },
+  {
+    // golink's matching ignores hyphens (docs/links.md#forgiveness-and-did-you-mean): the slug
+    // without them, indexed, so a name that misses every other lookup costs one index probe,
+    // never a scan of every link. A slug never changes once written, so the store sets this
+    // once, as the backfill here does.
+    name: '00029_add_links_slug_key',
+    async up(d: Ddl) {
+      await d.db.schema.alterTable('links').addColumn('slug_key', d.str(128)).execute();
+      await d.db
+        .updateTable('links')
+        .set({ slug_key: sql`replace(slug, '-', '')` })
+        .execute();
+      await d.db.schema.createIndex('idx_links_slug_key').on('links').column('slug_key').execute();
+    },
+    async down(d: Ddl) {
+      await d.dropIndex('idx_links_slug_key', 'links');
+      await d.db.schema.alterTable('links').dropColumn('slug_key').execute();
     },
   },
 ];
