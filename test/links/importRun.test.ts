@@ -154,6 +154,44 @@ describeEachDatabase('importing files', (ctx) => {
     assert.match(operator.rows[0]!.reason!, /no owner/);
   });
 
+  test('a member racing someone who creates the same slugs never overwrites their links', async () => {
+    const { store, service, user, run } = await setup();
+    const ann = await user('Ann');
+    const ben = await user('Ben');
+    const slugs = Array.from({ length: 60 }, (_, i) => `race-${i}`);
+    const later = async (turns: number) => {
+      for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    // Ben's create starts a few event-loop turns after each import, so it lands before, during or after Ann's row.
+    const outcomes = await Promise.all(
+      slugs.map(async (slug, i) => {
+        const [imported, created] = await Promise.all([
+          run(asUser(ann), `${JSON.stringify({ slug, url: 'https://ann.example/' })}\n`, { from: 'jsonl' }),
+          later(i % 30)
+            .then(() => service.create(asUser(ben), { slug, url: 'https://ben.example/' }))
+            .then(
+              () => 'created',
+              (e: { code?: string }) => e.code,
+            ),
+        ]);
+        return { slug, row: imported.rows[0]!, created };
+      }),
+    );
+    for (const { slug, row, created } of outcomes) {
+      const link = (await store.links.view((await store.links.getBySlug(slug))!.id))!;
+      const owner = link.owners.find((o) => o.isPrimary)!.email;
+      if (created === 'created') {
+        assert.equal(owner, ben.email, slug);
+        assert.equal(link.url, 'https://ben.example/', `${slug}: Ben's new link keeps his URL`);
+        assert.deepEqual([row.action, row.reason], ['refused', 'slug is taken by a link you may not edit'], slug);
+      } else {
+        assert.equal(created, 'SLUG_CONFLICT', slug);
+        assert.equal(owner, ann.email, slug);
+        assert.equal(row.action, 'created', slug);
+      }
+    }
+  });
+
   test('files refused whole before anything is written: empty, unknown, ambiguous, not UTF-8, unknown from', async () => {
     const { store, service, user } = await setup();
     const ann = await user('Ann');
