@@ -15,8 +15,8 @@ import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 const fixture = (name: string): string => readFileSync(new URL(name, IMPORT_FIXTURES), 'utf8');
 
-async function* bytes(text: string, size = 1000): AsyncIterable<Uint8Array> {
-  const all = Buffer.from(text, 'utf8');
+async function* bytes(text: string, size = 1000, encoding: BufferEncoding = 'utf8'): AsyncIterable<Uint8Array> {
+  const all = Buffer.from(text, encoding);
   for (let i = 0; i < all.length; i += size) yield all.subarray(i, i + size);
 }
 
@@ -211,28 +211,32 @@ describeEachDatabase('importing files', (ctx) => {
     async function* latin1(): AsyncIterable<Uint8Array> {
       yield Buffer.from('slug,url\ncaf\xe9,https://x.example/\n', 'latin1');
     }
-    await assert.rejects(start(latin1()), { code: 'BAD_REQUEST', message: 'the file is not UTF-8 text' });
+    await assert.rejects(start(latin1()), { code: 'BAD_REQUEST', message: 'the file is not UTF-8 text (line 2)' });
     assert.equal(await store.links.count(), before);
   });
 
-  test('a file that stops being UTF-8 halfway keeps the rows before it and says where it stopped', async () => {
+  test('a file broken anywhere, its last line too, is refused whole with the line named, and nothing is written', async () => {
     const { store, service, user } = await setup();
     const ann = await user('Ann');
-    async function* input(): AsyncIterable<Uint8Array> {
-      // Past the first 64 KiB, so detection has already succeeded when the bad bytes come.
-      yield Buffer.from(`${JSON.stringify({ slug: 'half-a', url: 'https://a.example/', padding: 'x'.repeat(70_000) })}\n`, 'utf8');
-      yield Buffer.from([0xff, 0xfe, 0x0a]);
+    const before = await store.links.count();
+    // Thousands of good rows first, far past what detection reads, in pieces that split characters.
+    const good = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ slug: `good-${i}`, url: 'https://a.example/', title: 'Grüße' }));
+    const start = (parts: Array<Buffer | string>, dryRun = false) =>
+      service.importFile(asUser(ann), bytes(Buffer.concat(parts.map((p) => Buffer.from(p))).toString('latin1'), 777, 'latin1'), {
+        dryRun,
+        fallbackOwner: null,
+        keepFileOwners: false,
+      });
+    const badTail = [`${good.join('\n')}\n`, Buffer.from('{"slug":"last","url":"https://x.example/caf'), Buffer.from([0xe9]), '"}\n'];
+    for (const dryRun of [true, false]) {
+      await assert.rejects(start(badTail, dryRun), { code: 'BAD_REQUEST', message: 'the file is not UTF-8 text (line 4001)' });
     }
-    const started = await service.importFile(asUser(ann), input(), { dryRun: false, fallbackOwner: null, keepFileOwners: false });
-    const rows: ImportRow[] = [];
-    for await (const r of started.rows) rows.push(r);
-    assert.deepEqual(
-      rows.map((r) => [r.action, r.reason]),
-      [
-        ['created', undefined],
-        ['refused', 'the rest of the file is not UTF-8 text and was not read'],
-      ],
-    );
-    assert.ok(await store.links.getBySlug('half-a'));
+    const unclosed = `slug,url,title\n${Array.from({ length: 4000 }, (_, i) => `csv-${i},https://c.example/,T`).join('\n')}\nlast,https://c.example/,"never closed\n`;
+    await assert.rejects(start([unclosed]), { code: 'BAD_REQUEST', message: /^line 4002: not valid CSV/ });
+    await assert.rejects(start(['{"shortUrls": {"data": [{"shortCode": "a", "longUrl": "https://a.example/"}']), {
+      code: 'BAD_REQUEST',
+      message: 'line 1: not valid JSON',
+    });
+    assert.equal(await store.links.count(), before, 'not one row of a broken file is written');
   });
 });

@@ -1,3 +1,4 @@
+import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
 import {
   countOf,
@@ -79,7 +80,7 @@ export const yourlsJson: ImportFormat = {
     const links = isObject(doc.value) ? doc.value.links : undefined;
     const items = Array.isArray(links) ? links : isObject(links) ? Object.values(links) : null;
     if (items === null) {
-      yield { line: 1, error: 'expected YOURLS API JSON with a "links" object (action=stats or list, format=json)' };
+      yield brokenFile({ line: 1, error: 'expected YOURLS API JSON with a "links" object (action=stats or list, format=json)' });
       return;
     }
     for (const [i, item] of items.entries()) yield linkRecord(item, i + 1);

@@ -89,7 +89,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: WebDeps): void 
           return await failure(req, reply, user, form, 'Choose a file to import (the one chosen is empty).', 400, 'BAD_REQUEST');
         }
         const upload = form.upload;
-        const run = await deps.links.importFile(asUser(user), upload.open(), {
+        const run = await deps.links.importFile(asUser(user), upload.open, {
           from: form.from || undefined,
           dryRun: form.mode !== 'import',
           fallbackOwner: { id: user.id, label: user.email },
