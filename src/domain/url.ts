@@ -15,12 +15,25 @@ export function hasPlaceholders(url: string): boolean {
 }
 
 /**
+ * The longest destination, in UTF-8 bytes: what a request body (1 MiB on
+ * every surface) can carry, so a destination that arrives another way (an
+ * imported file) is held to the limit a POST meets.
+ */
+export const URL_MAX_BYTES = 1024 * 1024;
+
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+
+/**
  * Validates a destination and returns it trimmed. http(s) only, with a host;
  * placeholders may stand in the host only in front of a literal domain
  * (docs/links.md#placeholders-in-the-host) and must be unique
  * (docs/links.md#destinations-and-templates). Throws INVALID_URL.
  */
 export function validateDestination(raw: string): string {
+  // A UTF-16 length is at most the UTF-8 one, and at least a third of it: most URLs are decided without encoding.
+  if (raw.length > URL_MAX_BYTES || (raw.length > URL_MAX_BYTES / 3 && utf8Length(raw) > URL_MAX_BYTES)) {
+    throw new AppError('INVALID_FIELD_LENGTH', `url must be at most ${URL_MAX_BYTES / 1024 / 1024} MiB`, 'url');
+  }
   const url = raw.trim();
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') {

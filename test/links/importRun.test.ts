@@ -154,6 +154,27 @@ describeEachDatabase('importing files', (ctx) => {
     assert.match(operator.rows[0]!.reason!, /no owner/);
   });
 
+  test('a URL longer than a POST can carry is refused as on POST; the other rows are imported', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const huge = `https://long.example/${'x'.repeat(2 * 1024 * 1024)}`;
+    const text = [
+      { slug: 'huge-url', url: huge },
+      { slug: 'fits-a-post', url: `https://long.example/${'y'.repeat(900_000)}` },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+    const { rows } = await run(asUser(ann), text, { from: 'jsonl' });
+    assert.deepEqual(
+      rows.map((r) => [r.slug, r.action, r.reason]),
+      [
+        ['huge-url', 'refused', 'url must be at most 1 MiB'],
+        ['fits-a-post', 'created', undefined],
+      ],
+    );
+    assert.equal(await store.links.getBySlug('huge-url'), null);
+  });
+
   test('a member racing someone who creates the same slugs never overwrites their links', async () => {
     const { store, service, user, run } = await setup();
     const ann = await user('Ann');
