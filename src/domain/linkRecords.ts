@@ -14,10 +14,11 @@ import { parseRfc3339 } from './timeseries.js';
 export interface LinkRecord {
   slug: string;
   url: string;
-  title: string;
-  description: string;
+  /** Undefined when the file does not carry it: an update keeps what is stored, a new link has none. */
+  title?: string;
+  description?: string;
   visibility?: string;
-  tags: string[];
+  tags?: string[];
   /** Emails, primary owner first. */
   owners?: string[];
   expiresAt?: number | null;
@@ -118,13 +119,15 @@ export function parseJsonRecord(text: string): LinkRecord {
   }
   const visibility = r.visibility === undefined || r.visibility === null ? undefined : str(r, 'visibility', false);
   const createdAt = time(r, 'created_at');
+  // A key the line leaves out is not carried (an update keeps it); null says "none".
+  const carried = (key: string) => r[key] !== undefined;
   return {
     slug: str(r, 'slug', true),
     url: str(r, 'url', true),
-    title: str(r, 'title', false),
-    description: str(r, 'description', false),
+    ...(carried('title') && { title: str(r, 'title', false) }),
+    ...(carried('description') && { description: str(r, 'description', false) }),
     visibility,
-    tags: strings(r, 'tags') ?? [],
+    ...(carried('tags') && { tags: strings(r, 'tags') ?? [] }),
     owners: strings(r, 'owners'),
     expiresAt: time(r, 'expires_at'),
     archivedAt: time(r, 'archived_at'),

@@ -175,6 +175,26 @@ describeEachDatabase('importing files', (ctx) => {
     assert.equal(await store.links.getBySlug('huge-url'), null);
   });
 
+  test('re-importing keeps what the file does not carry: fields set here since stay, fields it carries update', async () => {
+    const { store, service, user, run } = await setup();
+    const ann = await user('Ann');
+    const first = await run(asUser(ann), `${JSON.stringify({ slug: 'kept-fields', url: 'https://k.example/' })}\n`, { from: 'jsonl' });
+    assert.equal(first.rows[0]!.action, 'created');
+    const id = (await store.links.getBySlug('kept-fields'))!.id;
+    await service.update(asUser(ann), id, { title: 'Set here', description: 'Since the import', tags: ['Team'] });
+    const same = await run(asUser(ann), `${JSON.stringify({ slug: 'kept-fields', url: 'https://k.example/' })}\n`, { from: 'jsonl' });
+    assert.deepEqual([same.rows[0]!.action, same.rows[0]!.reason], ['skipped', 'unchanged']);
+    const moved = await run(asUser(ann), `${JSON.stringify({ slug: 'kept-fields', url: 'https://k.example/moved', tags: [] })}\n`, {
+      from: 'jsonl',
+    });
+    assert.deepEqual([moved.rows[0]!.action, moved.rows[0]!.changes], ['updated', ['url', 'tags']]);
+    const view = (await store.links.view(id))!;
+    assert.equal(view.url, 'https://k.example/moved');
+    assert.equal(view.title, 'Set here');
+    assert.equal(view.description, 'Since the import');
+    assert.deepEqual(view.tags, [], 'a field the row carries, even empty, is written');
+  });
+
   test('a member racing someone who creates the same slugs never overwrites their links', async () => {
     const { store, service, user, run } = await setup();
     const ann = await user('Ann');
