@@ -226,6 +226,22 @@ async function* importRows(
   }
 }
 
+/**
+ * A row tried again when the database was busy (on SQLite, the click writer
+ * holding the write lock): one row's transaction left nothing behind, and a
+ * long import should not refuse rows for a moment's contention.
+ */
+async function whenNotBusy<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= attempts || !isAppError(e) || e.code !== 'DB_BUSY') throw e;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
 const refused = (line: number, written: string | undefined, reason: string, slug?: string): ImportRow => ({
   line,
   ...(slug !== undefined && { slug }),
@@ -280,14 +296,16 @@ async function importOne(
     ...(parsed.sourceClicks !== undefined && { sourceClicks: parsed.sourceClicks }),
   };
   try {
-    const outcome = await importRecord(ctx, actor, record, {
-      fallbackOwnerId: request.fallbackOwner?.id ?? null,
-      fallbackOwnerLabel: request.fallbackOwner?.label,
-      keepFileOwners: request.keepFileOwners,
-      dryRun: request.dryRun,
-      source: format.name,
-      users,
-    });
+    const outcome = await whenNotBusy(() =>
+      importRecord(ctx, actor, record, {
+        fallbackOwnerId: request.fallbackOwner?.id ?? null,
+        fallbackOwnerLabel: request.fallbackOwner?.label,
+        keepFileOwners: request.keepFileOwners,
+        dryRun: request.dryRun,
+        source: format.name,
+        users,
+      }),
+    );
     return {
       ...base,
       action: outcome.action,
