@@ -154,4 +154,27 @@ describe('the import page', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('the server keeps answering while a long file is imported from the page', async () => {
+    const rows = Array.from({ length: 4000 }, (_, i) => `${JSON.stringify({ slug: `busy-${i}`, url: 'https://b.example/' })}\n`).join('');
+    let done = false;
+    let worst = 0;
+    // Timed from when each probe was due, not from when it ran: the probe shares the server's event loop.
+    const probe = (async () => {
+      let due = performance.now();
+      while (!done) {
+        await (await fetch(`${s.url}/healthz`)).text();
+        worst = Math.max(worst, performance.now() - due);
+        due = performance.now() + 20;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const preview = await post(s, ann, { from: 'jsonl', mode: 'preview' }, { name: 'busy.jsonl', text: rows });
+    done = true;
+    await probe;
+    assert.equal(preview.status, 200);
+    assert.match(textOf(mainOf(preview.body)), /4000 rows read/);
+    // An import that never yields keeps /healthz waiting for the whole file: seconds here.
+    assert.ok(worst < 1000, `the slowest /healthz took ${worst.toFixed(0)} ms`);
+  });
 });
