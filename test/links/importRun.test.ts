@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { asSystem, asUser, LinkService, type ImportRequest, type ImportRow, type LinkEvent } from '../../src/links/index.js';
+import {
+  asSystem,
+  asUser,
+  createLinkService,
+  LinkService,
+  type ImportRequest,
+  type ImportRow,
+  type LinkEvent,
+} from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { IMPORT_FIXTURES } from '../helpers/paths.js';
@@ -193,6 +201,35 @@ describeEachDatabase('importing files', (ctx) => {
     assert.equal(view.title, 'Set here');
     assert.equal(view.description, 'Since the import');
     assert.deepEqual(view.tags, [], 'a field the row carries, even empty, is written');
+  });
+
+  test('an imported update is a change like any other: in the history with its format and its author', async () => {
+    const { store, user } = await setup();
+    const service = createLinkService(store, { mail: false });
+    const ann = await user('Ann');
+    const ben = await user('Ben');
+    const link = await service.create(asUser(ben), { slug: 'shared-doc', url: 'https://doc.example/v1', title: 'Doc' });
+    await service.addOwner(asUser(ben), link.id, ann.email);
+    const imported = await service.importFile(
+      asUser(ann),
+      bytes(`${JSON.stringify({ slug: 'shared-doc', url: 'https://doc.example/v2' })}\n`),
+      {
+        from: 'jsonl',
+        dryRun: false,
+        fallbackOwner: null,
+        keepFileOwners: false,
+      },
+    );
+    const rows: ImportRow[] = [];
+    for await (const r of imported.rows) rows.push(r);
+    assert.deepEqual([rows[0]!.action, rows[0]!.changes], ['updated', ['url']]);
+    const history = await service.history(asUser(ben), link.id, {});
+    const newest = history.events[0]!;
+    assert.equal(newest.kind, 'updated');
+    assert.equal(newest.source, 'jsonl');
+    assert.equal(newest.actor?.email, ann.email);
+    assert.deepEqual(newest.changes.url, { from: 'https://doc.example/v1', to: 'https://doc.example/v2' });
+    assert.equal((await store.links.get(link.id))!.title, 'Doc', 'a title the row does not carry is kept');
   });
 
   test('a member racing someone who creates the same slugs never overwrites their links', async () => {
