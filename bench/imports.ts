@@ -76,3 +76,68 @@ export async function benchImports(): Promise<ImportBenchResult> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export interface ImportLatencyResult {
+  rows: number;
+  importMs: number;
+  /** The slowest `/healthz` answer while the import ran. */
+  worstHealthzMs: number;
+  /** The slowest redirect answer while the import ran. */
+  worstRedirectMs: number;
+  probes: number;
+}
+
+/**
+ * A golink export of `rows` links posted to `POST /api/v1/links/import` of a
+ * real server on an SQLite file while `/healthz` and a redirect are asked
+ * every 25 ms: the import works in batches that yield, so both keep answering
+ * (target: under 500 ms each, throughout).
+ */
+export async function benchImportLatency(rows = Number(process.env.JOE_BENCH_IMPORT_ROWS ?? 20_000)): Promise<ImportLatencyResult> {
+  const { startTestServer } = await import('../test/helpers/server.js');
+  const s = await startTestServer();
+  try {
+    const ann = await s.store.users.create({ email: 'ann@example.com', displayName: 'Ann' });
+    const { plaintext } = await s.store.tokens.create(ann.id, 'bench');
+    await new LinkService(s.store).create(asUser(ann), { slug: 'probe', url: 'https://probe.example/' });
+    const body = golinkExport(rows, ann.email);
+    let done = false;
+    let worstHealthzMs = 0;
+    let worstRedirectMs = 0;
+    let probes = 0;
+    // Each answer is timed from when its probe was due, not from when it ran: the probe shares the server's
+    // event loop, so a blocked loop delays the probe's own start as much as the answer.
+    const timed = async (path: string, due: number): Promise<number> => {
+      const r = await fetch(`${s.url}${path}`, { redirect: 'manual' });
+      await r.arrayBuffer();
+      if (r.status !== 200 && r.status !== 302) throw new Error(`${path} answered ${r.status}`);
+      return performance.now() - due;
+    };
+    const probe = (async () => {
+      let due = performance.now();
+      while (!done) {
+        const [h, r] = await Promise.all([timed('/healthz', due), timed('/probe', due)]);
+        worstHealthzMs = Math.max(worstHealthzMs, h);
+        worstRedirectMs = Math.max(worstRedirectMs, r);
+        probes++;
+        due = performance.now() + 25;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    const started = performance.now();
+    const r = await fetch(`${s.url}/api/v1/links/import?from=golink`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${plaintext}`, 'content-type': 'application/x-ndjson' },
+      body,
+    });
+    const report = (await r.json()) as { summary?: { created: number } };
+    const importMs = performance.now() - started;
+    done = true;
+    await probe;
+    if (r.status !== 200 || report.summary?.created !== rows)
+      throw new Error(`the import answered ${r.status}: ${JSON.stringify(report.summary)}`);
+    return { rows, importMs, worstHealthzMs, worstRedirectMs, probes };
+  } finally {
+    await s.stop();
+  }
+}

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { benchAnalytics, benchUserAgentParsing } from './analytics.js';
-import { benchImports } from './imports.js';
+import { benchImportLatency, benchImports } from './imports.js';
 import { benchPostgresRedirects, benchRedirects, type ScenarioResult } from './redirect.js';
 
 /**
@@ -41,6 +41,11 @@ if (want('analytics')) {
 }
 
 if (want('import')) {
+  const l = await benchImportLatency();
+  console.log(
+    `import_rest_rows=${l.rows} import_s=${(l.importMs / 1000).toFixed(1)} healthz_worst_ms=${l.worstHealthzMs.toFixed(1)} ` +
+      `redirect_worst_ms=${l.worstRedirectMs.toFixed(1)} (target < 500 each, SQLite; ${l.probes} probes while importing)`,
+  );
   const r = await benchImports();
   console.log(
     `import_golink_links=${r.links} first_s=${(r.firstMs / 1000).toFixed(1)} (target < 30, SQLite) ` +

@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { CliError, cliLinkService, cliOperator, out, requireUser, withStore } from './support.js';
 import { splitAliasList } from '../domain/aliases.js';
 import { isAppError } from '../domain/errors.js';
@@ -26,14 +29,30 @@ function write(text: string): Promise<void> {
   });
 }
 
-async function openInput(file: string): Promise<AsyncIterable<Uint8Array>> {
-  if (file === '-') return process.stdin;
+/**
+ * The file to import, readable as often as the import needs (it reads the
+ * whole file once to check it before writing): a path is opened again;
+ * stdin is copied to a temporary file first, removed by `dispose`.
+ */
+async function openInput(file: string): Promise<{ open: () => AsyncIterable<Uint8Array>; dispose: () => Promise<void> }> {
+  if (file === '-') {
+    const dir = await mkdtemp(join(tmpdir(), 'joe-links-import-'));
+    const dispose = () => rm(dir, { recursive: true, force: true });
+    const path = join(dir, 'stdin');
+    try {
+      await pipeline(process.stdin, createWriteStream(path));
+    } catch (e) {
+      await dispose();
+      throw e;
+    }
+    return { open: () => createReadStream(path), dispose };
+  }
   try {
     await access(file);
   } catch (e) {
     throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
   }
-  return createReadStream(file);
+  return { open: () => createReadStream(file), dispose: async () => {} };
 }
 
 /** One line per row: the action and slug, with notes; a refused row with its line and the name the file gave it. */
@@ -148,7 +167,7 @@ export function registerLinkCommands(program: Command): void {
         const operator = await cliOperator(store, o.as);
         let run;
         try {
-          run = await service.importFile(operator, input, {
+          run = await service.importFile(operator, input.open, {
             from: o.from,
             dryRun: o.dryRun,
             fallbackOwner: owner && { id: owner.id, label: 'the --owner user' },
@@ -163,7 +182,7 @@ export function registerLinkCommands(program: Command): void {
           await write(`${rowLine(row)}\n`);
         }
         return run.summary;
-      });
+      }).finally(input.dispose);
       process.stderr.write(
         `import from ${summary.format} ${summary.dryRun ? '(dry run, nothing written)' : 'finished'}: ${summaryLine(summary)}\n`,
       );

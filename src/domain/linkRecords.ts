@@ -18,6 +18,7 @@ import { parseRfc3339 } from './timeseries.js';
 export interface LinkRecord {
   slug: string;
   url: string;
+  /** Undefined when the file does not carry it: an update keeps what is stored, a new link has none. */
   title?: string;
   description?: string;
   visibility?: string;

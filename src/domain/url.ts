@@ -55,12 +55,25 @@ function validateGolinkDestination(url: string): string {
 }
 
 /**
+ * The longest destination, in UTF-8 bytes: what a request body (1 MiB on
+ * every surface) can carry, so a destination that arrives another way (an
+ * imported file) is held to the limit a POST meets.
+ */
+export const URL_MAX_BYTES = 1024 * 1024;
+
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+
+/**
  * Validates a destination and returns it trimmed. http(s) only, with a host;
  * placeholders may stand in the host only in front of a literal domain
  * (docs/links.md#placeholders-in-the-host) and must be unique
  * (docs/links.md#destinations-and-templates). Throws INVALID_URL.
  */
 export function validateDestination(raw: string): string {
+  // A UTF-16 length is at most the UTF-8 one, and at least a third of it: most URLs are decided without encoding.
+  if (raw.length > URL_MAX_BYTES || (raw.length > URL_MAX_BYTES / 3 && utf8Length(raw) > URL_MAX_BYTES)) {
+    throw new AppError('INVALID_FIELD_LENGTH', `url must be at most ${URL_MAX_BYTES / 1024 / 1024} MiB`, 'url');
+  }
   const url = raw.trim();
   if (isGolinkTemplate(url)) return validateGolinkDestination(url);
   // `//host/…` and `/\host/…` lead to another host: they meet the scheme rule below.
@@ -123,14 +136,37 @@ export function encodeSegment(value: string): string {
   return out;
 }
 
+const QUERY_SAFE = /^[A-Za-z0-9\-_.~]*$/;
+
+/**
+ * Encodes a decoded value for a query string (docs/links.md#prefixes-and-variables):
+ * everything but the unreserved characters is escaped, so `c++` stays `c++`
+ * (`c%2B%2B`, where a bare `+` reads as a space) and `a&b=c` stays one value.
+ */
+export function encodeQueryValue(value: string): string {
+  if (QUERY_SAFE.test(value)) return value;
+  let out = '';
+  for (const ch of value) {
+    if (ch.length === 1 && QUERY_SAFE.test(ch)) {
+      out += ch;
+      continue;
+    }
+    for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** A value encoded for where its placeholder stands: the query, or a path segment. */
+const encodeFor = (inQuery: boolean | undefined, value: string): string => (inQuery ? encodeQueryValue(value) : encodeSegment(value));
+
 /**
  * Substitutes segment values positionally into a template in one left-to-right
  * pass; substituted values are never re-scanned. Callers check arity first.
  */
 export function fillTemplate(template: string, values: readonly string[]): string {
-  const { literals, slots } = compiledTemplate(template, LINK_TEMPLATE);
+  const { literals, slots, inQuery } = compiledTemplate(template, LINK_TEMPLATE);
   let result = literals[0]!;
-  for (let i = 0; i < slots.length; i++) result += encodeSegment(values[slots[i]!] ?? '') + literals[i + 1]!;
+  for (let i = 0; i < slots.length; i++) result += encodeFor(inQuery[i], values[slots[i]!] ?? '') + literals[i + 1]!;
   return result;
 }
 
@@ -176,6 +212,8 @@ interface CompiledTemplate {
   slots: readonly number[];
   /** For each placeholder, whether it stands in the authority. */
   inAuthority: readonly boolean[];
+  /** For each placeholder, whether it stands in the query (after the `?`, before any `#`). */
+  inQuery: readonly boolean[];
   shape: HostShape;
 }
 
@@ -204,16 +242,23 @@ function compileTemplate(template: string, syntax: TemplateSyntax): CompiledTemp
   const names: string[] = [];
   const slots: number[] = [];
   const inAuthority: boolean[] = [];
+  const inQuery: boolean[] = [];
+  // Placeholders hold neither `?` nor `#`, so the template's own delimiters say where the query is.
+  const fragment = template.indexOf('#', authorityEnd);
+  const fragmentStart = fragment === -1 ? template.length : fragment;
+  const query = template.indexOf('?', authorityEnd);
+  const queryStart = query === -1 || query > fragmentStart ? fragmentStart : query;
   let at = 0;
   for (const m of template.matchAll(syntax.pattern)) {
     literals.push(template.slice(at, m.index));
     if (!names.includes(m[0])) names.push(m[0]);
     slots.push(names.indexOf(m[0]));
     inAuthority.push(m.index < authorityEnd);
+    inQuery.push(m.index > queryStart && m.index < fragmentStart);
     at = m.index + m[0].length;
   }
   literals.push(template.slice(at));
-  return { literals, names, slots, inAuthority, shape: computeHostShape(template, syntax) };
+  return { literals, names, slots, inAuthority, inQuery, shape: computeHostShape(template, syntax) };
 }
 
 function hostShape(template: string, syntax: TemplateSyntax): HostShape {
@@ -338,12 +383,12 @@ export function isSafeSubstitution(template: string, result: string, syntax: Tem
  * judged, and nothing after that delimiter can make a special-scheme URL fail
  * to parse or change its host.
  */
-function substituteSafely(template: string, syntax: TemplateSyntax, valueOf: (name: number) => string): string | null {
-  const { literals, slots, inAuthority, shape } = compiledTemplate(template, syntax);
+function substituteSafely(template: string, syntax: TemplateSyntax, valueOf: (name: number, inQuery: boolean) => string): string | null {
+  const { literals, slots, inAuthority, inQuery, shape } = compiledTemplate(template, syntax);
   if (shape.kind === 'refused') return null;
   let result = literals[0]!;
   for (let i = 0; i < slots.length; i++) {
-    const value = valueOf(slots[i]!);
+    const value = valueOf(slots[i]!, inQuery[i]!);
     if (inAuthority[i] && !isHostValue(value)) return null;
     result += value + literals[i + 1]!;
   }
@@ -357,7 +402,7 @@ export function templateVariables(template: string): readonly string[] {
 
 /** A link template filled positionally (as fillTemplate does), or null when that would be unsafe. */
 export function fillTemplateSafely(template: string, values: readonly string[]): string | null {
-  return substituteSafely(template, LINK_TEMPLATE, (name) => encodeSegment(values[name] ?? ''));
+  return substituteSafely(template, LINK_TEMPLATE, (name, inQuery) => encodeFor(inQuery, values[name] ?? ''));
 }
 
 /** A keyword template with `{slug}` ← `slug` as received (docs/links.md#keywords), or null when that would be unsafe. */

@@ -1,5 +1,5 @@
 import { AppError, isAppError } from '../domain/errors.js';
-import { decodeUtf8, NotUtf8Error, type ImportedRecord, type ImportFormat } from '../domain/imports/format.js';
+import { decodeUtf8, isBrokenFile, NotUtf8Error, type ImportedRecord, type ImportFormat } from '../domain/imports/format.js';
 import { collisionReason, importSlug, SlugLedger } from '../domain/imports/mapping.js';
 import { recordText } from '../domain/linkRecords.js';
 import { firstNulField, nulMessage, visibleNul } from '../domain/nul.js';
@@ -64,7 +64,7 @@ export interface ImportRun {
   rows: AsyncIterable<ImportRow>;
   /** Totals so far; final once `rows` is done. */
   summary: ImportSummary;
-  /** Bytes of the file read so far. */
+  /** Bytes of the file read so far (by the import, after the check). */
   bytesRead(): number;
 }
 
@@ -104,29 +104,79 @@ function formatFor(from: string | undefined, head: string): ImportFormat {
   return detection.format;
 }
 
+/** The file to import: a way to read it from the start, as often as needed, or its bytes once (then held while checked). */
+export type ImportInput = AsyncIterable<Uint8Array | string> | (() => AsyncIterable<Uint8Array | string>);
+
+/** How many rows, or how long, an import works before it lets the server answer others. */
+const BATCH_ROWS = 200;
+const BATCH_MS = 20;
+
+/** A turn of the event loop: requests waiting on the server run before the next batch. */
+const yieldToServer = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
- * Opens an import: decides the format (BAD_REQUEST for an empty, unknown,
- * ambiguous or non-UTF-8 file; FORBIDDEN when someone but an admin asks to
- * keep the file's owners) before any row is read or written.
+ * A reader for a one-time input: the first pass keeps its chunks for the
+ * second. Files from the surfaces are re-read from disk instead.
  */
-export async function startImport(
-  ctx: LinkContext,
-  actor: Actor,
-  input: AsyncIterable<Uint8Array | string>,
-  request: ImportRequest,
-): Promise<ImportRun> {
-  if (request.keepFileOwners && actor.kind === 'user' && actor.user.role !== 'admin') {
-    throw new AppError('FORBIDDEN', 'only admins may keep the owners a file names');
-  }
-  const decoded = decodeUtf8(input);
-  let text: { head: string; all: AsyncIterable<string> };
+function replayable(input: ImportInput): () => AsyncIterable<Uint8Array | string> {
+  if (typeof input === 'function') return input;
+  const kept: Array<Uint8Array | string> = [];
+  let first = true;
+  return () => {
+    if (!first)
+      return (async function* () {
+        yield* kept;
+      })();
+    first = false;
+    return (async function* () {
+      for await (const chunk of input) {
+        kept.push(chunk);
+        yield chunk;
+      }
+    })();
+  };
+}
+
+/**
+ * Reads the whole file once before anything is written: its format, its
+ * text (UTF-8 to the last byte) and its structure (every row found, even
+ * those a rule will refuse). A file broken anywhere is BAD_REQUEST naming the
+ * line, and nothing of it is written.
+ */
+async function checkFile(open: () => AsyncIterable<Uint8Array | string>, from: string | undefined): Promise<ImportFormat> {
   try {
-    text = await peek(decoded.chunks, SNIFF_BYTES);
+    const decoded = decodeUtf8(open());
+    const text = await peek(decoded.chunks, SNIFF_BYTES);
+    const format = formatFor(from, text.head);
+    let started = performance.now();
+    for await (const parsed of format.parse(text.all)) {
+      if (isBrokenFile(parsed))
+        throw new AppError('BAD_REQUEST', `line ${parsed.line}: ${parsed.error ?? 'the file cannot be read'}`, 'file');
+      if (performance.now() - started > BATCH_MS) {
+        await yieldToServer();
+        started = performance.now();
+      }
+    }
+    return format;
   } catch (e) {
     if (e instanceof NotUtf8Error) throw new AppError('BAD_REQUEST', e.message, 'file');
     throw e;
   }
-  const format = formatFor(request.from, text.head);
+}
+
+/**
+ * Opens an import: decides the format and reads the whole file through
+ * (BAD_REQUEST for an empty, unknown, ambiguous, non-UTF-8 or broken file;
+ * FORBIDDEN when someone but an admin asks to keep the file's owners) before
+ * any row is written.
+ */
+export async function startImport(ctx: LinkContext, actor: Actor, input: ImportInput, request: ImportRequest): Promise<ImportRun> {
+  if (request.keepFileOwners && actor.kind === 'user' && actor.user.role !== 'admin') {
+    throw new AppError('FORBIDDEN', 'only admins may keep the owners a file names');
+  }
+  const open = replayable(input);
+  const format = await checkFile(open, request.from);
+  const decoded = decodeUtf8(open());
   const summary: ImportSummary = {
     format: format.name,
     dryRun: request.dryRun,
@@ -137,9 +187,15 @@ export async function startImport(
     refused: 0,
     sourceClicks: 0,
   };
-  return { format, summary, rows: importRows(ctx, actor, format, text.all, request, summary), bytesRead: decoded.read };
+  return { format, summary, rows: importRows(ctx, actor, format, decoded.chunks, request, summary), bytesRead: decoded.read };
 }
 
+/**
+ * The rows, imported one after another in batches: after every batch the
+ * import waits a turn of the event loop, so that on SQLite (whose queries
+ * answer without waiting) the server keeps answering while a long file is
+ * imported.
+ */
 async function* importRows(
   ctx: LinkContext,
   actor: Actor,
@@ -150,21 +206,36 @@ async function* importRows(
 ): AsyncIterable<ImportRow> {
   const ledger = new SlugLedger();
   const users = new Map<string, User | null>();
-  let lastLine = 0;
   const count = (row: ImportRow): ImportRow => {
     summary.rows++;
     summary[row.action]++;
     if (row.action !== 'refused') summary.sourceClicks += row.sourceClicks ?? 0;
-    lastLine = Math.max(lastLine, row.line);
     return row;
   };
-  try {
-    for await (const parsed of format.parse(text)) {
-      yield count(await importOne(ctx, actor, format, parsed, request, ledger, users));
+  let started = performance.now();
+  let rows = 0;
+  for await (const parsed of format.parse(text)) {
+    yield count(await importOne(ctx, actor, format, parsed, request, ledger, users));
+    if (++rows % BATCH_ROWS === 0 || performance.now() - started > BATCH_MS) {
+      await yieldToServer();
+      started = performance.now();
     }
-  } catch (e) {
-    if (!(e instanceof NotUtf8Error)) throw e;
-    yield count({ line: lastLine + 1, action: 'refused', reason: 'the rest of the file is not UTF-8 text and was not read', notes: [] });
+  }
+}
+
+/**
+ * A row tried again when the database was busy (on SQLite, the click writer
+ * holding the write lock): one row's transaction left nothing behind, and a
+ * long import should not refuse rows for a moment's contention.
+ */
+async function whenNotBusy<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= attempts || !isAppError(e) || e.code !== 'DB_BUSY') throw e;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }
 
@@ -222,14 +293,16 @@ async function importOne(
     ...(parsed.sourceClicks !== undefined && { sourceClicks: parsed.sourceClicks }),
   };
   try {
-    const outcome = await importRecord(ctx, actor, record, {
-      fallbackOwnerId: request.fallbackOwner?.id ?? null,
-      fallbackOwnerLabel: request.fallbackOwner?.label,
-      keepFileOwners: request.keepFileOwners,
-      dryRun: request.dryRun,
-      source: format.name,
-      users,
-    });
+    const outcome = await whenNotBusy(() =>
+      importRecord(ctx, actor, record, {
+        fallbackOwnerId: request.fallbackOwner?.id ?? null,
+        fallbackOwnerLabel: request.fallbackOwner?.label,
+        keepFileOwners: request.keepFileOwners,
+        dryRun: request.dryRun,
+        source: format.name,
+        users,
+      }),
+    );
     return {
       ...base,
       action: outcome.action,

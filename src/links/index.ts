@@ -19,7 +19,7 @@ export {
 } from './history.js';
 export * from './historyResource.js';
 export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
-export type { ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';
+export type { ImportInput, ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';
 export { exportLines, fullLinkResource, linkResources, toExportLine } from './reads.js';
 export * from './resource.js';
 export { KeywordService } from './keywords.js';

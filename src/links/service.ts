@@ -9,7 +9,7 @@ import { userByEmail, type EventRecorder, type LinkContext } from './context.js'
 import { LinkEventBus } from './events.js';
 import { auditEvents, linkHistory, type AuditFilter, type HistoryPage, type HistoryPageRequest } from './history.js';
 import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
-import { startImport, type ImportRequest, type ImportRun } from './importRun.js';
+import { startImport, type ImportInput, type ImportRequest, type ImportRun } from './importRun.js';
 import { addOwner, addShare, removeOwner, removeShare } from './members.js';
 import { restoreLink } from './restore.js';
 import { archiveLink, createLink, deleteLink, renewLink, setHealthChecks, unarchiveLink, updateLink, type NewLink } from './writes.js';
@@ -108,7 +108,7 @@ export class LinkService {
   }
 
   /** Imports a file of any known format, row by row (docs/api.md#importing-from-other-tools). */
-  importFile(actor: Actor, input: AsyncIterable<Uint8Array | string>, request: ImportRequest): Promise<ImportRun> {
+  importFile(actor: Actor, input: ImportInput, request: ImportRequest): Promise<ImportRun> {
     return startImport(this.ctx, actor, input, request);
   }
 

@@ -5,8 +5,8 @@ import { refuseNul } from '../domain/nul.js';
 import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
 import type { Executor, Link, LinkView, Tag, User } from '../store/types.js';
-import { requireLink, type GrantedLink } from './access.js';
-import { eventActor, type Actor } from './actor.js';
+import { requireLink, type Capability, type GrantedLink } from './access.js';
+import { actorViewer, eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
 import { fieldChanges, ownerOfEvent, type LinkEvent } from './events.js';
 
@@ -45,11 +45,48 @@ async function recipientsOf(ctx: LinkContext, emails: readonly string[]): Promis
   return [...unique.values()];
 }
 
+/**
+ * What an import adds to a write, beside the link's fields: the format named
+ * in the events, a dry run, and on create the owners the import decided (the
+ * importer applies who may hand links to whom) and the times a file restores.
+ */
+export interface WriteOptions {
+  /** The format an import read the change from, named in its events. */
+  source?: string;
+  /** Make and check every write, then roll back and publish nothing. */
+  dryRun?: boolean;
+}
+
+export interface ImportedCreate extends WriteOptions {
+  /** Owner ids, primary first, in place of the acting user. */
+  owners: readonly string[];
+  /** When the source made the link. */
+  createdAt?: number;
+  /** Restored as given, so an export of an expired or archived link imports back as it was. */
+  expiresAt?: number | null;
+  archivedAt?: number | null;
+  /** Why a link without owners is refused. */
+  noOwner?: string;
+}
+
 export async function createLink(ctx: LinkContext, actor: Actor, input: NewLink): Promise<LinkView> {
-  const ownerId = ownerOf(actor, input);
+  const link = await insertLink(ctx, actor, input, {});
+  return (await ctx.store.links.view(link.id))!;
+}
+
+/**
+ * The one insert of a new link: validated by the create rules, checked
+ * against every name taken inside the transaction, with its owners, tags,
+ * shares and events. Without `imported.owners`, the actor (or the system's
+ * named owner) owns it.
+ */
+export async function insertLink(ctx: LinkContext, actor: Actor, input: NewLink, imported: Partial<ImportedCreate>): Promise<Link> {
+  const owners = imported.owners ?? [ownerOf(actor, input)];
   const now = ctx.now();
   const valid = validateLinkDraft(input, now);
-  const recipients = (await recipientsOf(ctx, input.shareWith ?? [])).filter((u) => u.id !== ownerId);
+  if (owners.length === 0) throw new AppError('BAD_REQUEST', imported.noOwner ?? 'owner is required');
+  const ownerId = owners[0]!;
+  const recipients = (await recipientsOf(ctx, input.shareWith ?? [])).filter((u) => !owners.includes(u.id));
   const { store } = ctx;
   const link: Link = {
     id: randomUUID(),
@@ -58,44 +95,49 @@ export async function createLink(ctx: LinkContext, actor: Actor, input: NewLink)
     title: valid.title,
     description: valid.description,
     visibility: valid.visibility,
-    createdAt: now,
+    createdAt: imported.createdAt ?? now,
     updatedAt: now,
-    expiresAt: valid.expiresAt,
-    archivedAt: null,
+    expiresAt: imported.expiresAt !== undefined ? imported.expiresAt : valid.expiresAt,
+    archivedAt: imported.archivedAt ?? null,
     healthChecksDisabled: input.healthChecksDisabled === true,
     forwardPathAndQuery: valid.forwardPathAndQuery,
   };
-  await commit(ctx, async (tx, events) => {
-    if (await store.links.slugTaken(link.slug, tx)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
-    await refuseTakenAliases(ctx, link.id, valid.aliases, tx);
-    await store.links.insert(link, tx);
-    await store.linkNames.setAliases(link.id, valid.aliases, tx);
-    await store.owners.insert(link.id, ownerId, { primary: true, at: now }, tx);
-    await store.tags.setForLink(link.id, valid.tags, tx, { fresh: true });
-    await store.shares.insert(
-      link.id,
-      recipients.map((u) => u.id),
-      { sharedBy: ownerId, at: now },
-      tx,
-    );
-    const base = { linkId: link.id, slug: link.slug, at: now, actor: eventActor(actor) };
-    events.push({
-      ...base,
-      kind: 'created',
-      changes: fieldChanges(
-        null,
-        fieldsOf(
-          link,
-          valid.tags.map((t) => t.name),
-          valid.aliases,
+  await commit(
+    ctx,
+    async (tx, events) => {
+      if (await store.links.slugTaken(link.slug, tx)) throw new AppError('SLUG_CONFLICT', 'slug is already taken', 'slug');
+      await refuseTakenAliases(ctx, link.id, valid.aliases, tx);
+      await store.links.insert(link, tx);
+      await store.linkNames.setAliases(link.id, valid.aliases, tx);
+      for (const [i, u] of owners.entries()) await store.owners.insert(link.id, u, { primary: i === 0, at: now }, tx);
+      await store.tags.setForLink(link.id, valid.tags, tx, { fresh: true });
+      await store.shares.insert(
+        link.id,
+        recipients.map((u) => u.id),
+        { sharedBy: ownerId, at: now },
+        tx,
+      );
+      const base = { linkId: link.id, slug: link.slug, at: now, actor: eventActor(actor) };
+      events.push({
+        ...base,
+        ...(imported.source !== undefined && { source: imported.source }),
+        kind: 'created',
+        changes: fieldChanges(
+          null,
+          fieldsOf(
+            link,
+            valid.tags.map((t) => t.name),
+            valid.aliases,
+          ),
         ),
-      ),
-    });
-    for (const u of recipients) {
-      events.push({ ...base, kind: 'share_added', member: { userId: u.id, email: u.email, displayName: u.displayName } });
-    }
-  });
-  return (await store.links.view(link.id))!;
+      });
+      for (const u of recipients) {
+        events.push({ ...base, kind: 'share_added', member: { userId: u.id, email: u.email, displayName: u.displayName } });
+      }
+    },
+    { dryRun: imported.dryRun === true },
+  );
+  return link;
 }
 
 /**
@@ -151,6 +193,21 @@ function kindOf(requested: ChangeKind | null, before: Link, after: Link, listsCh
   return 'updated';
 }
 
+/** Whether validated changes would change anything of a link as read: what lets an unchanged import row skip its transaction. */
+export function wouldChange(read: LockedLink, valid: ValidChanges, now: number): boolean {
+  if (writeFor(read.current, valid, now)) return true;
+  const tags = read.storedTags.map((t) => t.slug);
+  if (
+    valid.tags !== undefined &&
+    !sameSet(
+      tags,
+      valid.tags.map((t) => t.slug),
+    )
+  )
+    return true;
+  return valid.aliases !== undefined && !sameSet(read.storedAliases, valid.aliases);
+}
+
 /** A link read and locked for a change, with its tags and aliases, inside the change's transaction. */
 export interface LockedLink {
   current: Link;
@@ -184,7 +241,8 @@ export async function applyToLocked(
   requested: Requested,
   tx: Executor,
   events: LinkEvent[],
-): Promise<void> {
+  source?: string,
+): Promise<string[]> {
   const { store } = ctx;
   const { current, storedTags, storedAliases } = locked;
   const id = current.id;
@@ -197,7 +255,7 @@ export async function applyToLocked(
       valid.tags.map((t) => t.slug),
     );
   const aliasesChange = valid.aliases !== undefined && !sameSet(storedAliases, valid.aliases);
-  if (!write && !tagsChange && !aliasesChange) return;
+  if (!write && !tagsChange && !aliasesChange) return [];
   if (aliasesChange) await refuseTakenAliases(ctx, id, valid.aliases!, tx);
   await store.links.write(id, write ?? { updatedAt: now }, tx);
   if (tagsChange) await store.tags.setForLink(id, valid.tags!, tx);
@@ -224,8 +282,17 @@ export async function applyToLocked(
   events.push(
     requested !== null && typeof requested === 'object'
       ? { ...base, kind: 'restored', restores: requested.restores, changes }
-      : { ...base, kind: kindOf(requested, current, after, tagsChange || aliasesChange), changes },
+      : {
+          ...base,
+          kind: kindOf(requested, current, after, tagsChange || aliasesChange),
+          changes,
+          ...(source !== undefined && { source }),
+        },
   );
+  const changed = Object.keys(changes);
+  // Re-enabling health checks is a change even where the event's fields show none.
+  if (write?.healthChecksDisabled !== undefined && !changed.includes('healthChecksDisabled')) changed.push('healthChecksDisabled');
+  return changed;
 }
 
 async function change(
@@ -236,13 +303,68 @@ async function change(
   requested: ChangeKind | null,
 ): Promise<LinkView> {
   const granted = await requireLink(ctx.store, actor, target, 'canEdit');
-  const valid = validateLinkChanges(changes, granted.link, ctx.now());
-  await commit(ctx, async (tx, events) =>
-    applyToLocked(ctx, actor, await lockLink(ctx, granted.link.id, tx), valid, requested, tx, events),
-  );
+  await changeLink(ctx, actor, granted, changes, requested, {});
   const view = await ctx.store.links.view(granted.link.id);
   if (!view) throw new AppError('NOT_FOUND', 'link not found');
   return view;
+}
+
+/**
+ * The capability asked again inside the write's transaction, on the locked
+ * link: what was granted before the transaction began may no longer hold
+ * (an owner removed, a share revoked) when the write lands.
+ */
+async function authorizeLocked(ctx: LinkContext, actor: Actor, linkId: string, need: Capability, tx: Executor): Promise<void> {
+  if (actor.kind === 'system') return;
+  const caps = await ctx.store.access.capsIn(linkId, actorViewer(actor), tx);
+  if (!caps[need]) throw new AppError('FORBIDDEN', 'forbidden');
+}
+
+/**
+ * The one update of a link's fields: validated against the link as granted,
+ * then locked, authorized again and written in one transaction. `addOwners`
+ * (an import keeping a file's owners) become co-owners in that transaction.
+ * Answers the fields that changed (`owners` among them), none when nothing did.
+ */
+export async function changeLink(
+  ctx: LinkContext,
+  actor: Actor,
+  granted: GrantedLink,
+  changes: LinkChanges,
+  requested: ChangeKind | null,
+  opts: WriteOptions & { addOwners?: readonly string[] },
+): Promise<string[]> {
+  const valid = validateLinkChanges(changes, granted.link, ctx.now());
+  const { store } = ctx;
+  return commit(
+    ctx,
+    async (tx, events) => {
+      const locked = await lockLink(ctx, granted.link.id, tx);
+      await authorizeLocked(ctx, actor, locked.current.id, 'canEdit', tx);
+      const changed = await applyToLocked(ctx, actor, locked, valid, requested, tx, events, opts.source);
+      const id = locked.current.id;
+      const wanted = opts.addOwners ?? [];
+      const existing = new Set(wanted.length === 0 ? [] : (await store.owners.list(id, tx)).map((o) => o.userId));
+      const added = wanted.filter((u, i, all) => !existing.has(u) && all.indexOf(u) === i);
+      for (const u of added) {
+        const user = await store.users.findById(u, tx);
+        if (!user) continue;
+        const now = ctx.now();
+        await store.owners.insert(id, u, { primary: false, at: now }, tx);
+        if (changed.length === 0) await store.links.write(id, { updatedAt: now }, tx);
+        events.push({
+          linkId: id,
+          slug: locked.current.slug,
+          at: now,
+          actor: eventActor(actor),
+          kind: 'owner_added',
+          member: { userId: u, email: user.email, displayName: user.displayName },
+        });
+      }
+      return added.length > 0 ? [...changed, 'owners'] : changed;
+    },
+    { dryRun: opts.dryRun === true },
+  );
 }
 
 /** Changes a link the actor may edit; absent fields keep their value (docs/links.md#editing-a-link). */

@@ -3,7 +3,7 @@ import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
 import { contains, ilike } from './sql.js';
-import type { Clock, Viewer } from './types.js';
+import type { Clock, Executor, Viewer } from './types.js';
 
 type LinksEb = ExpressionBuilder<Database, 'links'>;
 
@@ -151,6 +151,29 @@ export class AccessStore {
   async caps(linkId: string, viewer: Viewer): Promise<LinkCaps> {
     const facts = await this.facts(linkId, viewer);
     return facts ? linkCaps(facts) : NO_CAPS;
+  }
+
+  /**
+   * The capabilities as the caller's transaction sees them, after it locked
+   * the link: a write authorized here cannot be overtaken by a change of
+   * owners or shares, or by a link created under the same slug meanwhile.
+   */
+  async capsIn(linkId: string, viewer: Viewer, tx: Executor): Promise<LinkCaps> {
+    if (!viewer) return NO_CAPS;
+    // One after the other: a transaction is one connection.
+    const owned = await tx
+      .selectFrom('link_owners')
+      .select('link_id')
+      .where('link_id', '=', linkId)
+      .where('user_id', '=', viewer.id)
+      .executeTakeFirst();
+    const shared = await tx
+      .selectFrom('link_shares')
+      .select('link_id')
+      .where('link_id', '=', linkId)
+      .where('user_id', '=', viewer.id)
+      .executeTakeFirst();
+    return linkCaps({ isOwner: owned !== undefined, hasShare: shared !== undefined, isAdmin: viewer.isAdmin });
   }
 
   /** Capabilities for a whole list in two queries, identical to evaluating each link alone. */

@@ -255,8 +255,19 @@
     send(mode);
   });
 
+  // The click export's formula guard (src/domain/csv.ts neutralizeFormula): a text cell that starts with TAB or CR,
+  // or whose first character after white space and control or format characters is = + - or @, gets a leading '
+  // so a spreadsheet reads it as text. Slugs, names and reasons come from the imported file, which anyone may write.
+  var FORMULA = /^[\p{Cc}\p{Cf}\p{Z}\s]*[=+\-@]/u;
+
+  function neutralize(s) {
+    if (s === '') return s;
+    var first = s.charCodeAt(0);
+    return first === 0x09 || first === 0x0d || FORMULA.test(s) ? "'" + s : s;
+  }
+
   function csvField(v) {
-    var s = v === undefined || v === null ? '' : String(v);
+    var s = v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : neutralize(String(v));
     return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   }
 

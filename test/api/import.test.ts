@@ -197,6 +197,18 @@ for (const [driver, env] of DRIVERS) {
       assert.equal(await s.store.links.getBySlug('evil'), null);
     });
 
+    test('a file broken on its last line, far into the file, is 400 naming that line, with nothing written', async () => {
+      const before = await snapshot(s);
+      const rows = Array.from({ length: 5000 }, (_, i) => `${JSON.stringify({ slug: `tail-${i}`, url: 'https://t.example/' })}\n`).join('');
+      const bad = await upload(s, '/api/v1/links/import', ann, [rows, Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]);
+      assertError(bad, 400, 'BAD_REQUEST');
+      assert.equal(bad.body.error, 'the file is not UTF-8 text (line 5001)');
+      const csv = await upload(s, '/api/v1/links/import?from=csv', ann, [`slug,url\nok,https://ok.example/\nlast,"https://x.example/\n`]);
+      assertError(csv, 400, 'BAD_REQUEST');
+      assert.match(csv.body.error, /^line 3: not valid CSV/);
+      assert.equal(await snapshot(s), before);
+    });
+
     test('a file over the limit is 413 before anything is written, declared or not', async () => {
       const before = await snapshot(s);
       const declared = await upload(

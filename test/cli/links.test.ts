@@ -72,7 +72,8 @@ describeEachDatabase('joe-links links import from other tools', (ctx) => {
     const before = await store.links.count();
     const wrong = run(['golink.jsonl', '--from', 'trotto', '--owner', 'keeper@example.test']);
     assert.equal(wrong.status, 1);
-    assert.equal(wrong.stdout, 'refused  line 1: not valid JSON\n');
+    assert.equal(wrong.stdout, '', 'a file that is not in the format is refused whole, before any row');
+    assert.match(wrong.stderr, /cannot import golink.jsonl: line 1: not valid JSON/);
 
     writeFileSync(join(dir, 'people.csv'), 'name,email\nann,ann@example.test\n');
     const unknown = run(['people.csv', '--owner', 'keeper@example.test']);

@@ -233,7 +233,12 @@ describe('fillTemplate (docs/links.md#prefixes-and-variables acceptance examples
     ['https://e.test/$a/$b', ['x', ''], 'https://e.test/x/'],
     ['https://e.test/$a/$a', ['x'], 'https://e.test/x/x'],
     ['https://e.test/$q', ['café/menu'], 'https://e.test/caf%C3%A9%2Fmenu'],
-    ['https://e.test/?q=$q', ['a&b=c'], 'https://e.test/?q=a&b=c'],
+    // In a query a value is query-escaped: it stays one parameter, and `+` stays a plus, not a space.
+    ['https://e.test/?q=$q', ['a&b=c'], 'https://e.test/?q=a%26b%3Dc'],
+    ['https://e.test/search?q=$q', ['c++'], 'https://e.test/search?q=c%2B%2B'],
+    ['https://e.test/$p?q=$q', ['a&b+c', 'a&b+c'], 'https://e.test/a&b+c?q=a%26b%2Bc'],
+    ['https://e.test/$p?x=1#$f', ['a+b', 'c&d'], 'https://e.test/a+b?x=1#c&d'],
+    ['https://e.test/#frag?q=$q', ['a&b'], 'https://e.test/#frag?q=a&b'],
   ];
   for (const [template, values, expected] of cases) {
     test(`${template} ← ${JSON.stringify(values)}`, () => assert.equal(fillTemplate(template, values), expected));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -93,4 +94,35 @@ describe('the import page in a browser', { skip: chromiumSkip('import page') }, 
       });
     }
   }
+
+  test('the report download turns cells a spreadsheet would run into text, as the click export does', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'joe-links-report-'));
+    try {
+      // Names as a file may write them; each becomes a slug of its letters, the report keeps what was written.
+      const file = join(dir, 'hostile.jsonl');
+      const written = ['=HYPERLINK("https://evil.example","x")', '@SUM(A1)', '+cmd', '\u200b-2+3'];
+      writeFileSync(file, `${written.map((slug) => JSON.stringify({ slug, url: 'https://x.example/' })).join('\n')}\n`);
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+      await signInLocal(page, s, ann);
+      await page.goto(`${s.url}/dashboard/links/import`);
+      await page.getByLabel('File', { exact: true }).setInputFiles(file);
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await page.getByText('Preview done: nothing was written.').waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Report (CSV)' }).click()]);
+      const saved = join(dir, 'report.csv');
+      await download.saveAs(saved);
+      const lines = readFileSync(saved, 'utf8').split('\r\n');
+      assert.equal(
+        lines[1],
+        `1,hyperlink-https-evil-example-x,"'=HYPERLINK(""https://evil.example"",""x"")",created,,,"slug ""=HYPERLINK(""https://evil.example"",""x"")"" became ""hyperlink-https-evil-example-x""",`,
+      );
+      assert.match(lines[2]!, /^2,sum-a1,'@SUM\(A1\),created,/);
+      assert.match(lines[3]!, /^3,cmd,'\+cmd,created,/);
+      assert.match(lines[4]!, /^4,2-3,'\u200b-2\+3,created,/);
+      await context.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -98,6 +98,9 @@ describe('resolver', () => {
     assert.equal(partial.headers.get('location'), null);
     assert.match(await partial.text(), /value="widgets"/);
     assert.equal((await get(`${s.url}/search/hello%20world`)).headers.get('location'), 'https://e.test/search?q=hello%20world');
+    // A value landing in the query is query-escaped: `+` stays a plus and `&`/`=` stay inside the one parameter.
+    assert.equal((await get(`${s.url}/search/c++`)).headers.get('location'), 'https://e.test/search?q=c%2B%2B');
+    assert.equal((await get(`${s.url}/search/a&b=c`)).headers.get('location'), 'https://e.test/search?q=a%26b%3Dc');
     assert.equal((await get(`${s.url}/t/a/b`)).headers.get('location'), 'https://e.test/a/b');
   });
 

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { asSystem, asUser, LinkService, type ImportRequest, type ImportRow, type LinkEvent } from '../../src/links/index.js';
+import {
+  asSystem,
+  asUser,
+  createLinkService,
+  LinkService,
+  type ImportRequest,
+  type ImportRow,
+  type LinkEvent,
+} from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { IMPORT_FIXTURES } from '../helpers/paths.js';
@@ -15,8 +23,8 @@ import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 const fixture = (name: string): string => readFileSync(new URL(name, IMPORT_FIXTURES), 'utf8');
 
-async function* bytes(text: string, size = 1000): AsyncIterable<Uint8Array> {
-  const all = Buffer.from(text, 'utf8');
+async function* bytes(text: string, size = 1000, encoding: BufferEncoding = 'utf8'): AsyncIterable<Uint8Array> {
+  const all = Buffer.from(text, encoding);
   for (let i = 0; i < all.length; i += size) yield all.subarray(i, i + size);
 }
 
@@ -154,6 +162,114 @@ describeEachDatabase('importing files', (ctx) => {
     assert.match(operator.rows[0]!.reason!, /no owner/);
   });
 
+  test('a URL longer than a POST can carry is refused as on POST; the other rows are imported', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    const huge = `https://long.example/${'x'.repeat(2 * 1024 * 1024)}`;
+    const text = [
+      { slug: 'huge-url', url: huge },
+      { slug: 'fits-a-post', url: `https://long.example/${'y'.repeat(900_000)}` },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+    const { rows } = await run(asUser(ann), text, { from: 'jsonl' });
+    assert.deepEqual(
+      rows.map((r) => [r.slug, r.action, r.reason]),
+      [
+        ['huge-url', 'refused', 'url must be at most 1 MiB'],
+        ['fits-a-post', 'created', undefined],
+      ],
+    );
+    assert.equal(await store.links.getBySlug('huge-url'), null);
+  });
+
+  test('re-importing keeps what the file does not carry: fields set here since stay, fields it carries update', async () => {
+    const { store, service, user, run } = await setup();
+    const ann = await user('Ann');
+    const first = await run(asUser(ann), `${JSON.stringify({ slug: 'kept-fields', url: 'https://k.example/' })}\n`, { from: 'jsonl' });
+    assert.equal(first.rows[0]!.action, 'created');
+    const id = (await store.links.getBySlug('kept-fields'))!.id;
+    await service.update(asUser(ann), id, { title: 'Set here', description: 'Since the import', tags: ['Team'] });
+    const same = await run(asUser(ann), `${JSON.stringify({ slug: 'kept-fields', url: 'https://k.example/' })}\n`, { from: 'jsonl' });
+    assert.deepEqual([same.rows[0]!.action, same.rows[0]!.reason], ['skipped', 'unchanged']);
+    const moved = await run(asUser(ann), `${JSON.stringify({ slug: 'kept-fields', url: 'https://k.example/moved', tags: [] })}\n`, {
+      from: 'jsonl',
+    });
+    assert.deepEqual([moved.rows[0]!.action, moved.rows[0]!.changes], ['updated', ['url', 'tags']]);
+    const view = (await store.links.view(id))!;
+    assert.equal(view.url, 'https://k.example/moved');
+    assert.equal(view.title, 'Set here');
+    assert.equal(view.description, 'Since the import');
+    assert.deepEqual(view.tags, [], 'a field the row carries, even empty, is written');
+  });
+
+  test('an imported update is a change like any other: in the history with its format and its author', async () => {
+    const { store, user } = await setup();
+    const service = createLinkService(store, { mail: false });
+    const ann = await user('Ann');
+    const ben = await user('Ben');
+    const link = await service.create(asUser(ben), { slug: 'shared-doc', url: 'https://doc.example/v1', title: 'Doc' });
+    await service.addOwner(asUser(ben), link.id, ann.email);
+    const imported = await service.importFile(
+      asUser(ann),
+      bytes(`${JSON.stringify({ slug: 'shared-doc', url: 'https://doc.example/v2' })}\n`),
+      {
+        from: 'jsonl',
+        dryRun: false,
+        fallbackOwner: null,
+        keepFileOwners: false,
+      },
+    );
+    const rows: ImportRow[] = [];
+    for await (const r of imported.rows) rows.push(r);
+    assert.deepEqual([rows[0]!.action, rows[0]!.changes], ['updated', ['url']]);
+    const history = await service.history(asUser(ben), link.id, {});
+    const newest = history.events[0]!;
+    assert.equal(newest.kind, 'updated');
+    assert.equal(newest.source, 'jsonl');
+    assert.equal(newest.actor?.email, ann.email);
+    assert.deepEqual(newest.changes.url, { from: 'https://doc.example/v1', to: 'https://doc.example/v2' });
+    assert.equal((await store.links.get(link.id))!.title, 'Doc', 'a title the row does not carry is kept');
+  });
+
+  test('a member racing someone who creates the same slugs never overwrites their links', async () => {
+    const { store, service, user, run } = await setup();
+    const ann = await user('Ann');
+    const ben = await user('Ben');
+    const slugs = Array.from({ length: 60 }, (_, i) => `race-${i}`);
+    const later = async (turns: number) => {
+      for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    // Ben's create starts a few event-loop turns after each import, so it lands before, during or after Ann's row.
+    const outcomes = await Promise.all(
+      slugs.map(async (slug, i) => {
+        const [imported, created] = await Promise.all([
+          run(asUser(ann), `${JSON.stringify({ slug, url: 'https://ann.example/' })}\n`, { from: 'jsonl' }),
+          later(i % 30)
+            .then(() => service.create(asUser(ben), { slug, url: 'https://ben.example/' }))
+            .then(
+              () => 'created',
+              (e: { code?: string }) => e.code,
+            ),
+        ]);
+        return { slug, row: imported.rows[0]!, created };
+      }),
+    );
+    for (const { slug, row, created } of outcomes) {
+      const link = (await store.links.view((await store.links.getBySlug(slug))!.id))!;
+      const owner = link.owners.find((o) => o.isPrimary)!.email;
+      if (created === 'created') {
+        assert.equal(owner, ben.email, slug);
+        assert.equal(link.url, 'https://ben.example/', `${slug}: Ben's new link keeps his URL`);
+        assert.deepEqual([row.action, row.reason], ['refused', 'slug is taken by a link you may not edit'], slug);
+      } else {
+        assert.equal(created, 'SLUG_CONFLICT', slug);
+        assert.equal(owner, ann.email, slug);
+        assert.equal(row.action, 'created', slug);
+      }
+    }
+  });
+
   test('files refused whole before anything is written: empty, unknown, ambiguous, not UTF-8, unknown from', async () => {
     const { store, service, user } = await setup();
     const ann = await user('Ann');
@@ -173,28 +289,32 @@ describeEachDatabase('importing files', (ctx) => {
     async function* latin1(): AsyncIterable<Uint8Array> {
       yield Buffer.from('slug,url\ncaf\xe9,https://x.example/\n', 'latin1');
     }
-    await assert.rejects(start(latin1()), { code: 'BAD_REQUEST', message: 'the file is not UTF-8 text' });
+    await assert.rejects(start(latin1()), { code: 'BAD_REQUEST', message: 'the file is not UTF-8 text (line 2)' });
     assert.equal(await store.links.count(), before);
   });
 
-  test('a file that stops being UTF-8 halfway keeps the rows before it and says where it stopped', async () => {
+  test('a file broken anywhere, its last line too, is refused whole with the line named, and nothing is written', async () => {
     const { store, service, user } = await setup();
     const ann = await user('Ann');
-    async function* input(): AsyncIterable<Uint8Array> {
-      // Past the first 64 KiB, so detection has already succeeded when the bad bytes come.
-      yield Buffer.from(`${JSON.stringify({ slug: 'half-a', url: 'https://a.example/', padding: 'x'.repeat(70_000) })}\n`, 'utf8');
-      yield Buffer.from([0xff, 0xfe, 0x0a]);
+    const before = await store.links.count();
+    // Thousands of good rows first, far past what detection reads, in pieces that split characters.
+    const good = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ slug: `good-${i}`, url: 'https://a.example/', title: 'Grüße' }));
+    const start = (parts: Array<Buffer | string>, dryRun = false) =>
+      service.importFile(asUser(ann), bytes(Buffer.concat(parts.map((p) => Buffer.from(p))).toString('latin1'), 777, 'latin1'), {
+        dryRun,
+        fallbackOwner: null,
+        keepFileOwners: false,
+      });
+    const badTail = [`${good.join('\n')}\n`, Buffer.from('{"slug":"last","url":"https://x.example/caf'), Buffer.from([0xe9]), '"}\n'];
+    for (const dryRun of [true, false]) {
+      await assert.rejects(start(badTail, dryRun), { code: 'BAD_REQUEST', message: 'the file is not UTF-8 text (line 4001)' });
     }
-    const started = await service.importFile(asUser(ann), input(), { dryRun: false, fallbackOwner: null, keepFileOwners: false });
-    const rows: ImportRow[] = [];
-    for await (const r of started.rows) rows.push(r);
-    assert.deepEqual(
-      rows.map((r) => [r.action, r.reason]),
-      [
-        ['created', undefined],
-        ['refused', 'the rest of the file is not UTF-8 text and was not read'],
-      ],
-    );
-    assert.ok(await store.links.getBySlug('half-a'));
+    const unclosed = `slug,url,title\n${Array.from({ length: 4000 }, (_, i) => `csv-${i},https://c.example/,T`).join('\n')}\nlast,https://c.example/,"never closed\n`;
+    await assert.rejects(start([unclosed]), { code: 'BAD_REQUEST', message: /^line 4002: not valid CSV/ });
+    await assert.rejects(start(['{"shortUrls": {"data": [{"shortCode": "a", "longUrl": "https://a.example/"}']), {
+      code: 'BAD_REQUEST',
+      message: 'line 1: not valid JSON',
+    });
+    assert.equal(await store.links.count(), before, 'not one row of a broken file is written');
   });
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
@@ -117,5 +119,63 @@ describe('the import page', () => {
     );
     assert.equal(crossSite.status, 403);
     assert.equal(await s.store.links.count(), before);
+  });
+
+  test('refused uploads and finished imports leave no temporary file behind', async () => {
+    // Uploads are spooled under the system's temporary directory, which TMPDIR names: a fresh one shows what is left.
+    const saved = process.env.TMPDIR;
+    const dir = mkdtempSync(join(tmpdir(), 'joe-links-test-spool-'));
+    process.env.TMPDIR = dir;
+    try {
+      const csv = { name: 'x.csv', text: 'slug,url\nspooled,https://s.example/\n' };
+      const twoFiles = new FormData();
+      twoFiles.append('mode', 'preview');
+      twoFiles.append('file', new Blob([csv.text]), 'a.csv');
+      twoFiles.append('file', new Blob([csv.text]), 'b.csv');
+      const manyFields = new FormData();
+      manyFields.append('file', new Blob([csv.text]), 'a.csv');
+      for (let i = 0; i < 12; i++) manyFields.append(`f${i}`, 'x');
+      for (const body of [twoFiles, manyFields]) {
+        const r = await fetch(`${s.url}/dashboard/links/import`, { method: 'POST', body, headers: { cookie: ann.cookie } });
+        assert.ok(r.status >= 400, `refused: ${r.status}`);
+        await r.text();
+      }
+      const broken = await post(s, ann, { mode: 'import' }, { name: 'x.csv', text: 'slug,url\nx,"https://x.example/\n' });
+      assert.equal(broken.status, 400);
+      has(mainOf(broken.body), /not valid CSV/);
+      assert.equal((await post(s, ann, { mode: 'preview' }, csv)).status, 200);
+      const streamed = await post(s, ann, { mode: 'preview' }, csv, { accept: 'application/x-ndjson' });
+      assert.equal(streamed.status, 200);
+      // The streamed answer removes its file once the stream closes, just after the last byte.
+      for (let i = 0; i < 50 && readdirSync(dir).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the server keeps answering while a long file is imported from the page', async () => {
+    const rows = Array.from({ length: 4000 }, (_, i) => `${JSON.stringify({ slug: `busy-${i}`, url: 'https://b.example/' })}\n`).join('');
+    let done = false;
+    let worst = 0;
+    // Timed from when each probe was due, not from when it ran: the probe shares the server's event loop.
+    const probe = (async () => {
+      let due = performance.now();
+      while (!done) {
+        await (await fetch(`${s.url}/healthz`)).text();
+        worst = Math.max(worst, performance.now() - due);
+        due = performance.now() + 20;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const preview = await post(s, ann, { from: 'jsonl', mode: 'preview' }, { name: 'busy.jsonl', text: rows });
+    done = true;
+    await probe;
+    assert.equal(preview.status, 200);
+    assert.match(textOf(mainOf(preview.body)), /4000 rows read/);
+    // An import that never yields keeps /healthz waiting for the whole file: seconds here.
+    assert.ok(worst < 1000, `the slowest /healthz took ${worst.toFixed(0)} ms`);
   });
 });

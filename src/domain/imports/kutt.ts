@@ -1,4 +1,4 @@
-import { textOf, type ImportedRecord, type ImportFormat } from './format.js';
+import { brokenFile, textOf, type ImportedRecord, type ImportFormat } from './format.js';
 import {
   caseSeparator,
   countOf,
@@ -84,7 +84,7 @@ export const kuttJson: ImportFormat = {
       const doc = jsonValue(page);
       const items = 'error' in doc ? null : linksOf(doc.value);
       if (items === null) {
-        yield { line: n + 1, error: 'expected Kutt\'s link list: {"data":[{"address","target",…}]}' };
+        yield brokenFile({ line: n + 1, error: 'expected Kutt\'s link list: {"data":[{"address","target",…}]}' });
         return;
       }
       for (const item of items) yield linkRecord(item, ++n, noteDomain, separate);

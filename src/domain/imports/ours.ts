@@ -1,6 +1,6 @@
 import { CsvSyntaxError, readCsvChunks } from '../csvRead.js';
 import { linksCsvReader, parseJsonLine } from '../linkRecords.js';
-import { linesOf, type ImportFormat } from './format.js';
+import { brokenFile, linesOf, type ImportFormat } from './format.js';
 import { csvHeader } from './table.js';
 
 /**
@@ -47,7 +47,7 @@ export const linksCsv: ImportFormat = {
       }
     } catch (e) {
       if (!(e instanceof CsvSyntaxError)) throw e;
-      yield { line: e.line, error: `not valid CSV: ${e.message}` };
+      yield brokenFile({ line: e.line, error: `not valid CSV: ${e.message}` });
     }
   },
 };

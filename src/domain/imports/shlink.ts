@@ -1,3 +1,4 @@
+import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
 import {
   countOf,
@@ -151,7 +152,7 @@ export const shlinkJson: ImportFormat = {
     }
     const items = shortUrlsOf(doc.value);
     if (items === null) {
-      yield { line: 1, error: 'expected Shlink\'s short-URL list: {"shortUrls":{"data":[…]}}' };
+      yield brokenFile({ line: 1, error: 'expected Shlink\'s short-URL list: {"shortUrls":{"data":[…]}}' });
       return;
     }
     const noteDomain = domainNoter();

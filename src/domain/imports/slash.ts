@@ -1,3 +1,4 @@
+import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
 import { countOf, isObject, jsonDocument, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
 
@@ -88,7 +89,7 @@ export const slash: ImportFormat = {
     }
     const items = shortcutsOf(doc.value);
     if (items === null) {
-      yield { line: 1, error: 'expected Slash’s shortcut list: {"shortcuts":[{"name","link",…}]}' };
+      yield brokenFile({ line: 1, error: 'expected Slash’s shortcut list: {"shortcuts":[{"name","link",…}]}' });
       return;
     }
     for (const [i, item] of items.entries()) yield shortcutRecord(item, i + 1);

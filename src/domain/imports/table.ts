@@ -1,7 +1,7 @@
 import { CsvSyntaxError, readCsvChunks } from '../csvRead.js';
 import { parseRfc3339 } from '../timeseries.js';
 import { hasPlaceholders } from '../url.js';
-import { textOf, type ImportedRecord } from './format.js';
+import { brokenFile, textOf, type ImportedRecord } from './format.js';
 
 /**
  * What the CSV and JSON exports of other tools have in common
@@ -84,7 +84,7 @@ export async function* tableRows(
     }
   } catch (e) {
     if (!(e instanceof CsvSyntaxError)) throw e;
-    yield { line: e.line, error: `not valid CSV: ${e.message}` };
+    yield brokenFile({ line: e.line, error: `not valid CSV: ${e.message}` });
   }
 }
 
@@ -190,7 +190,7 @@ export function jsonValue(text: string): { value: unknown } | { error: ImportedR
   try {
     return { value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
   } catch {
-    return { error: { line: 1, error: 'not valid JSON' } };
+    return { error: brokenFile({ line: 1, error: 'not valid JSON' }) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
 import { countOf, isObject, jsonDocument, literalDestination, looseTime, rowRecord, stringOf } from './table.js';
 
@@ -95,7 +96,7 @@ export const trotto: ImportFormat = {
     }
     const items = linksOf(doc.value);
     if (items === null) {
-      yield { line: 1, error: 'expected Trotto’s link list: [{"shortpath","destination_url",…}]' };
+      yield brokenFile({ line: 1, error: 'expected Trotto’s link list: [{"shortpath","destination_url",…}]' });
       return;
     }
     const noteNamespace = namespaceNoter();

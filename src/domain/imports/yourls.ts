@@ -1,5 +1,5 @@
 import { readCsv } from '../csvRead.js';
-import { linesOf, type ImportedRecord, type ImportFormat } from './format.js';
+import { brokenFile, linesOf, type ImportedRecord, type ImportFormat } from './format.js';
 import {
   caseSeparator,
   countOf,
@@ -179,7 +179,7 @@ export const yourlsJson: ImportFormat = {
     const links = isObject(doc.value) ? doc.value.links : undefined;
     const items = Array.isArray(links) ? links : isObject(links) ? Object.values(links) : null;
     if (items === null) {
-      yield { line: 1, error: 'expected YOURLS API JSON with a "links" object (action=stats or list, format=json)' };
+      yield brokenFile({ line: 1, error: 'expected YOURLS API JSON with a "links" object (action=stats or list, format=json)' });
       return;
     }
     const separate = caseSeparator('YOURLS');

@@ -57,7 +57,7 @@ export function registerImportRoute(app: FastifyInstance, deps: { links: LinkSer
         const body = req.body as Readable | undefined;
         const upload = await spoolUpload(body ?? Readable.from([]));
         try {
-          const run = await deps.links.importFile(asUser(user), upload.open(), {
+          const run = await deps.links.importFile(asUser(user), upload.open, {
             from: req.query.from,
             dryRun: req.query.dry_run === 'true',
             fallbackOwner: { id: user.id, label: user.email },

@@ -33,19 +33,25 @@ interface ImportForm {
 /** Reads the form; the file part is spooled to disk as it arrives (fields sent after it are ignored). */
 async function readForm(req: FastifyRequest): Promise<ImportForm> {
   const form: ImportForm = { from: '', mode: 'preview', keepOwners: false, upload: null };
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file' || form.upload) {
-        part.file.resume();
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || form.upload) {
+          part.file.resume();
+          continue;
+        }
+        form.upload = await spoolUpload(part.file);
         continue;
       }
-      form.upload = await spoolUpload(part.file);
-      continue;
+      const value = typeof part.value === 'string' ? part.value : '';
+      if (part.fieldname === 'from') form.from = value;
+      else if (part.fieldname === 'mode') form.mode = value;
+      else if (part.fieldname === 'keep_owners') form.keepOwners = value === 'true';
     }
-    const value = typeof part.value === 'string' ? part.value : '';
-    if (part.fieldname === 'from') form.from = value;
-    else if (part.fieldname === 'mode') form.mode = value;
-    else if (part.fieldname === 'keep_owners') form.keepOwners = value === 'true';
+  } catch (e) {
+    // A form refused after its file was spooled (a second file, too many fields) leaves nothing on disk.
+    await form.upload?.dispose();
+    throw e;
   }
   return form;
 }
@@ -89,7 +95,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: WebDeps): void 
           return await failure(req, reply, user, form, 'Choose a file to import (the one chosen is empty).', 400, 'BAD_REQUEST');
         }
         const upload = form.upload;
-        const run = await deps.links.importFile(asUser(user), upload.open(), {
+        const run = await deps.links.importFile(asUser(user), upload.open, {
           from: form.from || undefined,
           dryRun: form.mode !== 'import',
           fallbackOwner: { id: user.id, label: user.email },
