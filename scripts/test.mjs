@@ -42,9 +42,10 @@ function collect(dir, test = /\.test\.tsx?$/) {
   return out;
 }
 
-// Build first: CLI tests run the compiled entry point as users do, and pages
-// link to hashed CSS/JS, so browser tests see real styles.
-const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], { stdio: 'inherit' });
+// The CSS and static assets first: pages link to hashed CSS/JS, so browser tests
+// see real styles. TypeScript is compiled below, by esbuild; tsc's own build
+// (dist/src, `npm run build`) is not needed to test.
+const build = spawnSync(process.execPath, ['scripts/build.mjs', '--assets-only', '--if-needed'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 // The sources as tsx would run them (tsconfig.json: ES2022 modules, Preact's JSX), with
@@ -81,11 +82,19 @@ const timeoutMs = Number(process.env.JOE_TEST_TIMEOUT_MS ?? 600_000);
 
 const groupSize = Math.max(1, Number(process.env.JOE_TEST_GROUP ?? 8));
 const browserFile = (f) => /^test\/(e2e|extension)\//.test(f);
-// The long files start first, so the run does not end waiting on one of them
-// alone: the browser files, then the groups of the rest in order.
-const queue = files.filter(browserFile).map((f) => [f]);
+// The long processes start first, so the run does not end waiting on one of
+// them alone: the browser files, then the groups of the rest, each longest
+// first as far as their size in bytes tells.
+const bytes = (group) => group.reduce((sum, f) => sum + statSync(f).size, 0);
+const bySizeDown = (a, b) => bytes(b) - bytes(a);
+const queue = files
+  .filter(browserFile)
+  .map((f) => [f])
+  .sort(bySizeDown);
 const rest = files.filter((f) => !browserFile(f));
-for (let i = 0; i < rest.length; i += groupSize) queue.push(rest.slice(i, i + groupSize));
+const groups = [];
+for (let i = 0; i < rest.length; i += groupSize) groups.push(rest.slice(i, i + groupSize));
+queue.push(...groups.sort(bySizeDown));
 
 // One Chromium for the whole run, when a file will ask for one (test/helpers/browser.ts
 // launchBrowser): each file connects and works in contexts of its own.
