@@ -127,6 +127,29 @@ export async function htmxReady(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Waits until the short CSS animations and transitions running on the page (a modal fading
+ * in, a drawer sliding) have run their course: what is drawn then is what stays. Longer ones
+ * (a toast's countdown) and paused or endless ones are the page's state, not a change of it.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  // Bounded: an animation of a page being left (after a back navigation) may never report done.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => {
+            const timing = a.effect?.getComputedTiming();
+            return a.playState === 'running' && typeof timing?.endTime === 'number' && timing.endTime <= 1_000;
+          })
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((settle) => setTimeout(settle, 1_000)),
+    ]),
+  );
+}
+
 /** axe-core's browser build, read once per test process. */
 let axeSource: string | undefined;
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -137,6 +160,8 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  * node they matched, are not read here and took as long again to collect and copy out.
  */
 export async function assertAccessible(page: Page, label: string): Promise<void> {
+  // Colours half way through a fade (a modal opening) are not the page's colours.
+  await animationsSettled(page);
   if (!(await page.evaluate(() => 'axe' in window))) {
     axeSource ??= readFileSync(createRequire(join(ROOT, 'package.json')).resolve('axe-core/axe.min.js'), 'utf8');
     await page.evaluate(axeSource);
