@@ -1,5 +1,8 @@
 import { AppError } from './errors.js';
 import { expandGolinkTemplate, GolinkTemplateError, isGolinkTemplate, parseGolinkTemplate } from './golinkTemplate.js';
+import { encodeQueryValue, encodeSegment } from './urlEncoding.js';
+
+export { encodeQueryValue, encodeSegment } from './urlEncoding.js';
 
 /** `$name` placeholders of a link template (docs/links.md#prefixes-and-variables). Greedy: `$env_id` is one token. */
 export const PLACEHOLDER = /\$[a-z][a-z0-9_]*/g;
@@ -116,44 +119,6 @@ function hostnameOf(url: string): string | null {
   } catch {
     return null;
   }
-}
-
-const SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+:=@]/;
-const ALL_SEGMENT_SAFE = /^[A-Za-z0-9\-_.~$&+:=@]*$/;
-
-/** Re-encodes a decoded path segment for substitution into a template (docs/links.md#prefixes-and-variables). */
-export function encodeSegment(value: string): string {
-  // Most values (`ABC-123`) need no escape: test before building a copy.
-  if (ALL_SEGMENT_SAFE.test(value)) return value;
-  let out = '';
-  for (const ch of value) {
-    if (ch.length === 1 && SEGMENT_SAFE.test(ch)) {
-      out += ch;
-      continue;
-    }
-    for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-const QUERY_SAFE = /^[A-Za-z0-9\-_.~]*$/;
-
-/**
- * Encodes a decoded value for a query string (docs/links.md#prefixes-and-variables):
- * everything but the unreserved characters is escaped, so `c++` stays `c++`
- * (`c%2B%2B`, where a bare `+` reads as a space) and `a&b=c` stays one value.
- */
-export function encodeQueryValue(value: string): string {
-  if (QUERY_SAFE.test(value)) return value;
-  let out = '';
-  for (const ch of value) {
-    if (ch.length === 1 && QUERY_SAFE.test(ch)) {
-      out += ch;
-      continue;
-    }
-    for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
 }
 
 /** A value encoded for where its placeholder stands: the query, or a path segment. */
