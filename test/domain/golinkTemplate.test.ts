@@ -3,8 +3,6 @@ import { describe, test } from 'node:test';
 import {
   expandGolinkTemplate,
   goFormat,
-  goPathEscape,
-  goQueryEscape,
   GolinkTemplateError,
   OUTPUT_MAX,
   parseGolinkTemplate,
@@ -228,12 +226,5 @@ describe('what a template may not do', () => {
     const got = expand('https://a.test/{{if Match "^a*b$" .Path}}y{{else}}n{{end}}', { path: 'a'.repeat(100_000) });
     assert.deepEqual(got, { kind: 'destination', url: 'https://a.test/n' });
     assert.ok(performance.now() - started < 200);
-  });
-});
-
-describe("Go's escapes", () => {
-  test('PathEscape and QueryEscape escape as url.PathEscape and url.QueryEscape', () => {
-    assert.equal(goPathEscape('a b/c?d#e$&+:=@é'), 'a%20b%2Fc%3Fd%23e$&+:=@%C3%A9');
-    assert.equal(goQueryEscape('a b/c?d#e$&+:=@é'), 'a+b%2Fc%3Fd%23e%24%26%2B%3A%3D%40%C3%A9');
   });
 });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
-  encodeSegment,
   fillKeywordTemplate,
   fillTemplate,
   fillTemplateSafely,
@@ -181,45 +180,6 @@ describe('placeholders', () => {
     assert.deepEqual(placeholderNames('https://e.test/$1/$_x/$X/$'), []);
     assert.equal(hasPlaceholders('https://e.test/$1/$X'), false);
     assert.equal(hasPlaceholders('https://e.test/$x'), true);
-  });
-});
-
-describe('encodeSegment', () => {
-  test('ASCII letters, digits and -_.~$&+:=@ stay literal', () => {
-    const safe = 'AZaz09-_.~$&+:=@';
-    assert.equal(encodeSegment(safe), safe);
-  });
-
-  const cases: Array<[string, string]> = [
-    [' ', '%20'],
-    ['/', '%2F'],
-    [';', '%3B'],
-    [',', '%2C'],
-    ['?', '%3F'],
-    ['#', '%23'],
-    ['%', '%25'],
-    ['\\', '%5C'],
-    ['"', '%22'],
-    ['<>', '%3C%3E'],
-    ['\n', '%0A'],
-    ['é', '%C3%A9'],
-    ['日本', '%E6%97%A5%E6%9C%AC'],
-    ['😀', '%F0%9F%98%80'],
-    ['hello world', 'hello%20world'],
-    ['a%2Fb', 'a%252Fb'],
-  ];
-  for (const [value, encoded] of cases) {
-    test(`${JSON.stringify(value)} → ${encoded}`, () => assert.equal(encodeSegment(value), encoded));
-  }
-
-  test('property: decoding the encoded segment gives the value back, and the result is one path segment', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (v) => {
-        const enc = encodeSegment(v);
-        assert.equal(decodeURIComponent(enc), v);
-        assert.match(enc, /^(?:[A-Za-z0-9\-_.~$&+:=@]|%[0-9A-F]{2})*$/);
-      }),
-    );
   });
 });
 
