@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { asUser, LinkService, type ImportRequest, type ImportRow } from '../../src/links/index.js';
+import { asUser, LinkService, type ImportRequest } from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { runImport } from './support.js';
 
 /**
  * What an import carries from another tool's file and what it leaves alone,
@@ -21,17 +22,8 @@ describeEachDatabase('import fidelity', (ctx) => {
     const service = new LinkService(store);
     const user = (name: string): Promise<User> =>
       store.users.create({ email: `${name.toLowerCase()}-fid-${++n}@example.test`, displayName: name, role: 'user' });
-    const run = async (actor: Parameters<LinkService['importFile']>[0], text: string, request: Partial<ImportRequest> = {}) => {
-      const started = await service.importFile(actor, bytes(text), {
-        dryRun: false,
-        fallbackOwner: null,
-        keepFileOwners: false,
-        ...request,
-      });
-      const rows: ImportRow[] = [];
-      for await (const row of started.rows) rows.push(row);
-      return { format: started.format.name, rows };
-    };
+    const run = (actor: Parameters<LinkService['importFile']>[0], text: string, request: Partial<ImportRequest> = {}) =>
+      runImport(service, actor, bytes(text), request);
     return { store, service, user, run };
   };
 

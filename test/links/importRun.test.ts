@@ -12,6 +12,7 @@ import {
 } from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { runImport } from './support.js';
 import { IMPORT_FIXTURES } from '../helpers/paths.js';
 
 /**
@@ -40,18 +41,8 @@ describeEachDatabase('importing files', (ctx) => {
     service.events.subscribe((e) => void events.push(e));
     const user = (name: string, role: 'user' | 'admin' = 'user'): Promise<User> =>
       store.users.create({ email: `${name.toLowerCase()}-${++n}@example.test`, displayName: name, role });
-    const run = async (actor: Parameters<LinkService['importFile']>[0], text: string, request: Partial<ImportRequest> = {}) => {
-      const started = await service.importFile(actor, bytes(text), {
-        dryRun: false,
-        fallbackOwner: null,
-        keepFileOwners: false,
-        ...request,
-      });
-      const rows: ImportRow[] = [];
-      for await (const row of started.rows) rows.push(row);
-      await service.events.idle();
-      return { format: started.format.name, rows, summary: started.summary };
-    };
+    const run = (actor: Parameters<LinkService['importFile']>[0], text: string, request: Partial<ImportRequest> = {}) =>
+      runImport(service, actor, bytes(text), request);
     return { store, service, events, user, run };
   };
 
