@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
+import { CHROMIUM, chromiumSkip } from '../helpers/browser.js';
 import { eventually, startTestServer, type TestServer } from '../helpers/server.js';
 import { startRecordingProxy, startRecordingServer, type RecordingProxy, type RecordingServer, type SeenRequest } from './support.js';
 import { createLink } from '../helpers/links.js';
@@ -27,10 +28,9 @@ import { createLink } from '../helpers/links.js';
 // Functions passed to `sw.evaluate` run inside the extension's service worker, where `chrome` exists.
 declare const chrome: any;
 
-const CHROMIUM = '/usr/bin/chromium';
 const EXTENSION = resolve('integrations/extension');
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} not found`;
-if (skip) process.stderr.write(`NOTICE: ${CHROMIUM} is missing; the browser extension test is skipped\n`);
+// An extension needs the full browser, never the headless shell pages are tested in.
+const skip = chromiumSkip('browser extension');
 
 /** Evaluates script in an extension popup, which Playwright does not expose as a page. */
 class PopupDriver {
