@@ -129,11 +129,16 @@ export function golinkCandidates(path: string, tried: readonly string[] = []): s
   return out;
 }
 
+/** What golink's matching compares: a name without its hyphens (stored as `links.slug_key`). */
+export function slugKey(name: string): string {
+  return name.replaceAll('-', '');
+}
+
 /**
  * The key golink matches names by (its `linkID`): lower case, hyphens ignored, so
  * `go/meetingnotes` opens `Meeting-Notes`. Null when nothing is left to match.
  */
 export function hyphenlessKey(name: string): string | null {
-  const key = name.replace(/-/g, '');
+  const key = slugKey(name);
   return /^[a-z0-9]+$/.test(key) && key.length <= SLUG_MAX_LENGTH ? key : null;
 }

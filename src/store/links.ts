@@ -13,6 +13,7 @@ import { markDaysOfLinks } from './rollupMarks.js';
 import { LINK_COLUMNS, toLink } from './rows.js';
 import type { TagStore } from './tags.js';
 import type { Clock, Executor, Link, LinkView, Viewer } from './types.js';
+import { slugKey } from '../domain/slug.js';
 
 /** Columns of one link to write; absent ones are left as stored. */
 export interface LinkWrite {
@@ -31,8 +32,8 @@ function toLinkRow(l: Link): Insertable<LinksTable> {
   return {
     id: l.id,
     slug: l.slug,
-    // As migration 00029 fills it: the slug without hyphens, which golink's matching looks up.
-    slug_key: l.slug.replaceAll('-', ''),
+    // Set once, as migration 00029 filled it for older links: golink's matching looks it up.
+    slug_key: slugKey(l.slug),
     url: l.url,
     title: l.title,
     description: l.description,
