@@ -90,6 +90,31 @@ export interface KeywordsTable {
   created_at: number;
 }
 
+/** A group (docs/groups.md); `synced` is 1 when the identity provider keeps its membership. */
+export interface UserGroupsTable {
+  id: string;
+  name: string;
+  description: string;
+  synced: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+  /** `member` or `manager`. */
+  role: string;
+  created_at: number;
+}
+
+/** A group that owns a link (`link_owner_groups`) or that a link is shared with (`link_share_groups`). */
+export interface LinkGroupsTable {
+  link_id: string;
+  group_id: string;
+  created_at: number;
+}
+
 export interface LinkSharesTable {
   link_id: string;
   user_id: string;
@@ -278,6 +303,10 @@ export interface Database {
   api_tokens: ApiTokensTable;
   keywords: KeywordsTable;
   link_shares: LinkSharesTable;
+  user_groups: UserGroupsTable;
+  group_members: GroupMembersTable;
+  link_owner_groups: LinkGroupsTable;
+  link_share_groups: LinkGroupsTable;
   link_clicks: LinkClicksTable;
   link_click_rollups: LinkClickRollupsTable;
   click_referrer_rollups: ClickReferrerRollupsTable;

@@ -42,6 +42,8 @@ export interface NotificationDetail {
   fields?: string[];
   /** owner and share changes: the person added or removed. */
   member?: NotificationPerson;
+  /** group owner and share changes: the group's name. */
+  group?: string;
   /** transferred: the previous and the new primary owner. */
   from?: NotificationPerson;
   to?: NotificationPerson;
@@ -130,6 +132,14 @@ export function notificationText(n: NotificationFacts, opts: { prefix: string; r
       return `${who} shared ${link} with ${them(d.member)}`;
     case 'share_removed':
       return `${who} stopped sharing ${link} with ${them(d.member)}`;
+    case 'group_owner_added':
+      return `${who} made the group ${d.group ?? ''} an owner of ${link}`;
+    case 'group_owner_removed':
+      return `${who} removed the group ${d.group ?? ''} as an owner of ${link}`;
+    case 'group_share_added':
+      return `${who} shared ${link} with the group ${d.group ?? ''}`;
+    case 'group_share_removed':
+      return `${who} stopped sharing ${link} with the group ${d.group ?? ''}`;
     case 'transferred':
       return `${who} made ${them(d.to)} the primary owner of ${link} in place of ${them(d.from)}`;
     case 'deleted':

@@ -35,6 +35,12 @@ export interface EventMember {
   displayName: string;
 }
 
+/** The group an owner or share event is about (docs/groups.md). */
+export interface EventGroup {
+  groupId: string;
+  name: string;
+}
+
 /**
  * Who made a change: a signed-in user with the surface they used (`web`,
  * `api`, `mcp`; absent when a caller did not say), or the server itself
@@ -63,6 +69,8 @@ export type LinkEvent =
   | (EventBase & { kind: 'created'; changes: FieldChanges; source?: string })
   | (EventBase & { kind: 'updated' | 'archived' | 'unarchived' | 'renewed'; changes: FieldChanges; source?: string })
   | (EventBase & { kind: 'owner_added' | 'owner_removed' | 'share_added' | 'share_removed'; member: EventMember })
+  /** A group became, or stopped being, an owner or a share recipient of the link. */
+  | (EventBase & { kind: GroupMemberKind; group: EventGroup })
   /**
    * The fields were put back to what they were right after an earlier event
    * of the same link (docs/history.md#restoring-a-version): `restores` names it.
@@ -78,6 +86,8 @@ export type LinkEvent =
   | (EventBase & { kind: 'deleted'; changes: FieldChanges; owners: EventOwner[]; createdAt: number });
 
 export type LinkEventKind = LinkEvent['kind'];
+
+export type GroupMemberKind = 'group_owner_added' | 'group_owner_removed' | 'group_share_added' | 'group_share_removed';
 
 export function ownerOfEvent(o: { userId: string; email: string; displayName: string; isPrimary: boolean }): EventOwner {
   return { userId: o.userId, email: o.email, displayName: o.displayName, isPrimary: o.isPrimary };

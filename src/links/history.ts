@@ -29,6 +29,10 @@ export const HISTORY_KINDS = [
   'owner_removed',
   'share_added',
   'share_removed',
+  'group_owner_added',
+  'group_owner_removed',
+  'group_share_added',
+  'group_share_removed',
   'transferred',
   'deleted',
 ] as const;
@@ -36,7 +40,17 @@ export const HISTORY_KINDS = [
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
 /** Kinds about a person other than the actor: the person and the actor need CanManageShares. */
-export const MEMBER_KINDS: ReadonlySet<string> = new Set(['owner_added', 'owner_removed', 'share_added', 'share_removed', 'transferred']);
+export const MEMBER_KINDS: ReadonlySet<string> = new Set([
+  'owner_added',
+  'owner_removed',
+  'share_added',
+  'share_removed',
+  'group_owner_added',
+  'group_owner_removed',
+  'group_share_added',
+  'group_share_removed',
+  'transferred',
+]);
 
 /** Kinds whose `changes` leave the link's fields in a state a restore can go back to. */
 export const VERSION_KINDS: ReadonlySet<string> = new Set([
@@ -111,6 +125,8 @@ export interface HistoryEvent {
   changes: Record<string, FieldChange>;
   /** The owner or share recipient a member event is about; null otherwise and when redacted. */
   member: HistoryPerson | null;
+  /** The group a group owner or share event is about; null otherwise and when redacted. */
+  group: { id: string; name: string } | null;
   /** The import format of an imported change. */
   source: string | null;
   /** The event a `restored` event went back to. */
@@ -126,6 +142,11 @@ function record(value: unknown): Record<string, unknown> {
 function personOf(value: unknown): HistoryPerson | null {
   const m = record(value) as Partial<EventMember>;
   return typeof m.userId === 'string' ? { id: m.userId, email: String(m.email ?? ''), displayName: String(m.displayName ?? '') } : null;
+}
+
+function groupOf(value: unknown): { id: string; name: string } | null {
+  const g = record(value);
+  return typeof g.groupId === 'string' ? { id: g.groupId, name: String(g.name ?? '') } : null;
 }
 
 function changesOf(data: Record<string, unknown>): Record<string, FieldChange> {
@@ -159,6 +180,7 @@ export function toHistoryEvent(row: StoredLinkEvent, full: boolean): HistoryEven
     actor: row.actorId !== null ? { id: row.actorId, email: row.actorEmail ?? '', displayName: row.actorName ?? '' } : null,
     changes,
     member: personOf(data.member),
+    group: groupOf(data.group),
     source: typeof data.source === 'string' ? data.source : null,
     restores:
       typeof restores.eventId === 'string' && typeof restores.at === 'number' ? { eventId: restores.eventId, at: restores.at } : null,
@@ -166,7 +188,7 @@ export function toHistoryEvent(row: StoredLinkEvent, full: boolean): HistoryEven
   };
   // Governing: docs/history.md#who-sees-what — who changed the members, and whom, only with CanManageShares.
   if (!full && MEMBER_KINDS.has(row.kind)) {
-    return { ...event, actor: null, member: null, changes: {}, redacted: true };
+    return { ...event, actor: null, member: null, group: null, changes: {}, redacted: true };
   }
   return event;
 }

@@ -24,6 +24,7 @@ export interface HistoryEventResource {
   via: string | null;
   changes: Record<string, { from: ChangeValue; to: ChangeValue }>;
   member: PersonResource | null;
+  group: { id: string; name: string } | null;
   source: string | null;
   restores: { event_id: string; at: string } | null;
 }
@@ -66,6 +67,7 @@ export function toHistoryEventResource(e: HistoryEvent): HistoryEventResource {
     via: e.via,
     changes,
     member: e.member ? toPersonResource(e.member) : null,
+    group: e.group,
     source: e.source,
     restores: e.restores ? { event_id: e.restores.eventId, at: iso(e.restores.at) } : null,
   };

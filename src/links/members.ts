@@ -1,9 +1,12 @@
 import { AppError } from '../domain/errors.js';
+import { refuseNul } from '../domain/nul.js';
+import type { Group, LinkGroup } from '../store/groups.js';
+import type { Holding } from '../store/holdings.js';
 import type { Executor, LinkShare, User } from '../store/types.js';
 import { requireLink, type GrantedLink } from './access.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, userByEmail, type LinkContext } from './context.js';
-import type { EventMember, LinkEvent } from './events.js';
+import type { EventMember, GroupMemberKind, LinkEvent } from './events.js';
 
 /**
  * Co-owners and share rosters. Every operation needs CanManageShares, so a
@@ -88,5 +91,71 @@ export async function removeShare(ctx: LinkContext, actor: Actor, target: Grante
     const user = await memberUser(ctx, userId, tx);
     await store.shares.delete(granted.link.id, userId, tx);
     events.push(memberEvent(ctx, actor, granted, 'share_removed', user));
+  });
+}
+
+// --- groups as owners and share recipients (docs/groups.md#links-of-a-group) ---
+
+async function namedGroup(ctx: LinkContext, name: string, tx?: Executor): Promise<Group> {
+  refuseNul([['group', name]]);
+  const group = await ctx.store.groups.byName(name.trim().toLowerCase(), tx);
+  if (!group) throw new AppError('NOT_FOUND', 'group not found', 'group');
+  return group;
+}
+
+function groupEvent(ctx: LinkContext, actor: Actor, granted: GrantedLink, kind: GroupMemberKind, group: Group): LinkEvent {
+  return {
+    linkId: granted.link.id,
+    slug: granted.link.slug,
+    at: ctx.now(),
+    actor: eventActor(actor),
+    kind,
+    group: { groupId: group.id, name: group.name },
+  };
+}
+
+/**
+ * Makes a group an owner (`owner`) of the link or shares the link with it (`share`): every
+ * member then holds what a co-owner or share recipient holds, for as long as they are members.
+ */
+export async function addGroup(
+  ctx: LinkContext,
+  actor: Actor,
+  target: GrantedLink | string,
+  holding: Holding,
+  name: string,
+): Promise<LinkGroup> {
+  const granted = await requireLink(ctx.store, actor, target, 'canManageShares');
+  const group = await namedGroup(ctx, name);
+  const { store } = ctx;
+  await commit(ctx, async (tx, events) => {
+    const now = ctx.now();
+    await store.groups.addLink(holding, granted.link.id, group.id, now, tx);
+    if (holding === 'owner') await store.links.write(granted.link.id, { updatedAt: now }, tx);
+    events.push(groupEvent(ctx, actor, granted, holding === 'owner' ? 'group_owner_added' : 'group_share_added', group));
+  });
+  const added = (await store.groups.ofLinks(holding, [granted.link.id])).get(granted.link.id)?.find((g) => g.groupId === group.id);
+  // Removed again by a concurrent request between the commit and this read.
+  if (!added) throw new AppError('NOT_FOUND', 'group not found');
+  return added;
+}
+
+/** Stops a group owning the link, or sharing it; `groupId` names the group. */
+export async function removeGroup(
+  ctx: LinkContext,
+  actor: Actor,
+  target: GrantedLink | string,
+  holding: Holding,
+  groupId: string,
+): Promise<void> {
+  const granted = await requireLink(ctx.store, actor, target, 'canManageShares');
+  const { store } = ctx;
+  await commit(ctx, async (tx, events) => {
+    const group = await store.groups.byId(groupId, tx);
+    if (!group || !(await store.groups.removeLink(holding, granted.link.id, group.id, tx))) {
+      throw new AppError('NOT_FOUND', holding === 'owner' ? 'group is not an owner of this link' : 'share not found');
+    }
+    if (holding === 'owner') await store.links.write(granted.link.id, { updatedAt: ctx.now() }, tx);
+    events.push(groupEvent(ctx, actor, granted, holding === 'owner' ? 'group_owner_removed' : 'group_share_removed', group));
   });
 }

@@ -1,5 +1,7 @@
 import type { LinkChanges } from '../domain/linkInput.js';
 import type { LinkRecord } from '../domain/linkRecords.js';
+import type { LinkGroup } from '../store/groups.js';
+import type { Holding } from '../store/holdings.js';
 import type { Store } from '../store/index.js';
 import type { Link, LinkShare, LinkView, User } from '../store/types.js';
 import { accessLink, type Capability, type GrantedLink, type LinkAccess, type LinkLookup } from './access.js';
@@ -10,7 +12,18 @@ import { LinkEventBus } from './events.js';
 import { auditEvents, linkHistory, type AuditFilter, type HistoryPage, type HistoryPageRequest } from './history.js';
 import { importRecord, type ImportOptions, type ImportOutcome } from './importer.js';
 import { startImport, type ImportInput, type ImportRequest, type ImportRun } from './importRun.js';
-import { addOwner, addShare, removeOwner, removeShare } from './members.js';
+import {
+  addGroupMember,
+  createGroup,
+  deleteGroup,
+  getGroup,
+  removeGroupMember,
+  setGroupRole,
+  updateGroup,
+  type GroupDetails,
+  type GroupInput,
+} from './groups.js';
+import { addGroup, addOwner, addShare, removeGroup, removeOwner, removeShare } from './members.js';
 import { restoreLink } from './restore.js';
 import { archiveLink, createLink, deleteLink, renewLink, setHealthChecks, unarchiveLink, updateLink, type NewLink } from './writes.js';
 
@@ -86,6 +99,44 @@ export class LinkService {
 
   removeShare(actor: Actor, target: Target, userId: string): Promise<void> {
     return removeShare(this.ctx, actor, target, userId);
+  }
+
+  /** Makes a group an owner of the link (`owner`) or shares the link with it (`share`), by the group's name. */
+  addGroup(actor: Actor, target: Target, holding: Holding, groupName: string): Promise<LinkGroup> {
+    return addGroup(this.ctx, actor, target, holding, groupName);
+  }
+
+  removeGroup(actor: Actor, target: Target, holding: Holding, groupId: string): Promise<void> {
+    return removeGroup(this.ctx, actor, target, holding, groupId);
+  }
+
+  group(name: string): Promise<GroupDetails> {
+    return getGroup(this.ctx, name);
+  }
+
+  /** A new group; a user creating it becomes its manager, the operator may name one. */
+  createGroup(actor: Actor, input: GroupInput, manager?: User): Promise<GroupDetails> {
+    return createGroup(this.ctx, actor, input, manager);
+  }
+
+  updateGroup(actor: Actor, name: string, input: GroupInput): Promise<GroupDetails> {
+    return updateGroup(this.ctx, actor, name, input);
+  }
+
+  deleteGroup(actor: Actor, name: string): Promise<void> {
+    return deleteGroup(this.ctx, actor, name);
+  }
+
+  addGroupMember(actor: Actor, name: string, email: string, role?: string): Promise<GroupDetails> {
+    return addGroupMember(this.ctx, actor, name, email, role);
+  }
+
+  setGroupRole(actor: Actor, name: string, email: string, role: string): Promise<GroupDetails> {
+    return setGroupRole(this.ctx, actor, name, email, role);
+  }
+
+  removeGroupMember(actor: Actor, name: string, email: string): Promise<void> {
+    return removeGroupMember(this.ctx, actor, name, email);
   }
 
   importRecord(actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {

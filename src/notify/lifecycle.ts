@@ -30,8 +30,8 @@ async function tellOwners(
   note: Pick<NotificationDraft, 'kind' | 'detail'>,
   opts: NotifyOptions,
 ): Promise<void> {
-  const owners = await store.owners.list(link.id, tx);
-  const drafts = owners.map((o) => ({ userId: o.userId, linkId: link.id, linkSlug: link.slug, ...note }));
+  const owners = await store.owners.peopleOf(link.id, tx);
+  const drafts = owners.map((userId) => ({ userId, linkId: link.id, linkSlug: link.slug, ...note }));
   await recordNotifications(store, tx, drafts, opts);
 }
 

@@ -26,6 +26,12 @@ function detailOf(e: LinkEvent): NotificationDetail {
     case 'share_removed':
       d.member = person(e.member);
       break;
+    case 'group_owner_added':
+    case 'group_owner_removed':
+    case 'group_share_added':
+    case 'group_share_removed':
+      d.group = e.group.name;
+      break;
     case 'transferred':
       d.from = person(e.from);
       d.to = person(e.to);
@@ -47,7 +53,7 @@ export async function draftsForEvents(store: NotifyStore, tx: Executor, events: 
   const ownersOf = async (linkId: string) => {
     let ids = owners.get(linkId);
     if (!ids) {
-      ids = (await store.owners.list(linkId, tx)).map((o) => o.userId);
+      ids = await store.owners.peopleOf(linkId, tx);
       owners.set(linkId, ids);
     }
     return ids;

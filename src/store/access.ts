@@ -2,6 +2,7 @@ import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type 
 import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
+import { holds, holdsFlag, type Holding } from './holdings.js';
 import { contains, ilike } from './sql.js';
 import type { Clock, Executor, Viewer } from './types.js';
 
@@ -42,16 +43,9 @@ export function ownedBy(viewer: Viewer): (eb: LinksEb) => Expression<SqlBool> {
   };
 }
 
-/** `userId` is the link's primary owner or a co-owner, admin or not. */
+/** `userId` is the link's primary owner or a co-owner, themselves or through a group, admin or not. */
 export function hasOwnerRow(userId: string): (eb: LinksEb) => Expression<SqlBool> {
-  return (eb) =>
-    eb.exists(
-      eb
-        .selectFrom('link_owners')
-        .select(sql`1`.as('one'))
-        .whereRef('link_owners.link_id', '=', 'links.id')
-        .where('link_owners.user_id', '=', userId),
-    );
+  return () => holds('owner', sql.ref('links.id'), userId);
 }
 
 /** `userId` owns, co-owns or has been shared the link, admin or not. */
@@ -59,16 +53,9 @@ export function hasOwnerOrShareRow(userId: string): (eb: LinksEb) => Expression<
   return (eb) => eb.or([hasOwnerRow(userId)(eb), hasShareRow(userId)(eb)]);
 }
 
-/** The link is shared with `userId`, admin or not. */
+/** The link is shared with `userId` or a group of theirs, admin or not. */
 export function hasShareRow(userId: string): (eb: LinksEb) => Expression<SqlBool> {
-  return (eb) =>
-    eb.exists(
-      eb
-        .selectFrom('link_shares')
-        .select(sql`1`.as('one'))
-        .whereRef('link_shares.link_id', '=', 'links.id')
-        .where('link_shares.user_id', '=', userId),
-    );
+  return () => holds('share', sql.ref('links.id'), userId);
 }
 
 /**
@@ -100,27 +87,14 @@ export function activeAt(now: number): (eb: LinksEb) => Expression<SqlBool> {
 }
 
 /** Loads the three facts LinkCaps needs; the decision itself stays in `domain/caps.ts`. */
-/** Owner and share rows of one (link, user) pair, placeholders in that order twice. */
+/** What one user holds of one link, owner then share (placeholders: link, user, twice each, by `holds`). */
 function compileFacts(db: Kysely<Database>): CompiledQuery {
   const link = '\u0000link';
   const user = '\u0000user';
-  const compiled = db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('link_owners')
-        .select(sql<number>`1`.as('one'))
-        .where('link_id', '=', link)
-        .where('user_id', '=', user)
-        .as('owner'),
-      eb
-        .selectFrom('link_shares')
-        .select(sql<number>`1`.as('one'))
-        .where('link_id', '=', link)
-        .where('user_id', '=', user)
-        .as('share'),
-    ])
-    .compile();
-  if (compiled.parameters.join() !== [link, user, link, user].join()) throw new Error('access facts lookup: unexpected placeholder order');
+  const compiled = db.selectNoFrom([holdsFlag('owner', link, user).as('owner'), holdsFlag('share', link, user).as('share')]).compile();
+  if (compiled.parameters.join() !== [link, user, link, user, link, user, link, user].join()) {
+    throw new Error('access facts lookup: unexpected placeholder order');
+  }
   return compiled;
 }
 
@@ -141,7 +115,7 @@ export class AccessStore {
    */
   facts(linkId: string, viewer: Viewer): MaybePromise<LinkFacts | null> {
     if (!viewer) return null;
-    return andThen(this.factsQuery.first([linkId, viewer.id, linkId, viewer.id]), (r) => ({
+    return andThen(this.factsQuery.first([linkId, viewer.id, linkId, viewer.id, linkId, viewer.id, linkId, viewer.id]), (r) => ({
       isOwner: r?.[0] != null,
       hasShare: r?.[1] != null,
       isAdmin: viewer.isAdmin,
@@ -160,20 +134,10 @@ export class AccessStore {
    */
   async capsIn(linkId: string, viewer: Viewer, tx: Executor): Promise<LinkCaps> {
     if (!viewer) return NO_CAPS;
-    // One after the other: a transaction is one connection.
-    const owned = await tx
-      .selectFrom('link_owners')
-      .select('link_id')
-      .where('link_id', '=', linkId)
-      .where('user_id', '=', viewer.id)
-      .executeTakeFirst();
-    const shared = await tx
-      .selectFrom('link_shares')
-      .select('link_id')
-      .where('link_id', '=', linkId)
-      .where('user_id', '=', viewer.id)
-      .executeTakeFirst();
-    return linkCaps({ isOwner: owned !== undefined, hasShare: shared !== undefined, isAdmin: viewer.isAdmin });
+    const r = await tx
+      .selectNoFrom([holdsFlag('owner', linkId, viewer.id).as('owner'), holdsFlag('share', linkId, viewer.id).as('share')])
+      .executeTakeFirstOrThrow();
+    return linkCaps({ isOwner: r.owner != null, hasShare: r.share != null, isAdmin: viewer.isAdmin });
   }
 
   /** Capabilities for a whole list in two queries, identical to evaluating each link alone. */
@@ -184,15 +148,23 @@ export class AccessStore {
       return out;
     }
     const ids = [...new Set(linkIds)];
-    const [owned, shared] = await Promise.all([
-      this.db.selectFrom('link_owners').select('link_id').where('user_id', '=', viewer.id).where('link_id', 'in', ids).execute(),
-      this.db.selectFrom('link_shares').select('link_id').where('user_id', '=', viewer.id).where('link_id', 'in', ids).execute(),
-    ]);
-    const ownedSet = new Set(owned.map((r) => r.link_id));
-    const sharedSet = new Set(shared.map((r) => r.link_id));
+    const [owned, shared] = await Promise.all([this.heldAmong('owner', viewer.id, ids), this.heldAmong('share', viewer.id, ids)]);
+    const ownedSet = new Set(owned);
+    const sharedSet = new Set(shared);
     for (const id of ids) {
       out.set(id, linkCaps({ isOwner: ownedSet.has(id), hasShare: sharedSet.has(id), isAdmin: viewer.isAdmin }));
     }
     return out;
+  }
+
+  /** Which of `ids` the user holds `holding` of, themselves or through a group. */
+  private async heldAmong(holding: Holding, userId: string, ids: readonly string[]): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('links')
+      .select('links.id')
+      .where('links.id', 'in', ids)
+      .where(() => holds(holding, sql.ref('links.id'), userId))
+      .execute();
+    return rows.map((r) => r.id);
   }
 }

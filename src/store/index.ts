@@ -18,6 +18,7 @@ import { NotificationStore } from './notifications.js';
 import { OutboxStore } from './outbox.js';
 import { WebhookStore } from './webhooks.js';
 import { ExpiryNoticeStore } from './expiryNotices.js';
+import { GroupStore } from './groups.js';
 import { OwnerStore } from './owners.js';
 import { SessionStore } from './sessions.js';
 import { SettingsStore } from './settings.js';
@@ -42,6 +43,8 @@ export interface Store {
   linkNames: LinkNameStore;
   owners: OwnerStore;
   shares: ShareStore;
+  /** Groups, their members, and the links they own or are shared (docs/groups.md). */
+  groups: GroupStore;
   tags: TagStore;
   keywords: KeywordStore;
   access: AccessStore;
@@ -105,6 +108,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     linkNames,
     owners,
     shares: new ShareStore(k),
+    groups: new GroupStore(k),
     tags,
     keywords: new KeywordStore(k, now, hot),
     access: new AccessStore(k, now, hot),

@@ -81,4 +81,24 @@ export class OwnerStore {
       .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
+
+  /**
+   * Everyone who owns the link, themselves or as a member of an owning group, each once:
+   * whom owners' notifications reach (docs/groups.md#what-a-group-grants).
+   */
+  async peopleOf(linkId: string, db: Executor = this.db): Promise<string[]> {
+    const rows = await db
+      .selectFrom('link_owners')
+      .select('link_owners.user_id')
+      .where('link_owners.link_id', '=', linkId)
+      .union(
+        db
+          .selectFrom('link_owner_groups')
+          .innerJoin('group_members', 'group_members.group_id', 'link_owner_groups.group_id')
+          .select('group_members.user_id')
+          .where('link_owner_groups.link_id', '=', linkId),
+      )
+      .execute();
+    return rows.map((r) => r.user_id);
+  }
 }

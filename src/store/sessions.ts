@@ -3,6 +3,7 @@ import type { LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
 import type { Clock, Viewer } from './types.js';
+import { holdsFlag, type Holding } from './holdings.js';
 import { RESOLVE_COLUMNS, toResolveTarget, type ResolveTarget } from './linkLookups.js';
 
 export interface SessionData {
@@ -37,14 +38,12 @@ export interface SessionViewerOfLink {
 }
 
 /**
- * 1 when the joined user (`users.id`) holds a row of `table` for the link
- * `link` (a value, or a reference to the joined link), else null: the facts a
- * secure link is gated on.
+ * 1 when the joined user (`users.id`) holds `holding` of the link `link` (a value, or a
+ * reference to the joined link), themselves or through a group, else null: the facts a secure
+ * link is gated on.
  */
-function holdsRow(table: 'link_owners' | 'link_shares', link: string | RawBuilder<unknown>): RawBuilder<number | null> {
-  return sql<
-    number | null
-  >`(select 1 from ${sql.table(table)} where ${sql.ref(`${table}.link_id`)} = ${link} and ${sql.ref(`${table}.user_id`)} = ${sql.ref('users.id')})`;
+function holdsRow(holding: Holding, link: string | RawBuilder<unknown>): RawBuilder<number | null> {
+  return holdsFlag(holding, link, sql.ref('users.id'));
 }
 
 /** The viewer lookup with the user's owner and share rows of one link selected first. */
@@ -54,10 +53,11 @@ function compileViewerWithFacts(db: Kysely<Database>): CompiledQuery {
   const compiled = db
     .selectFrom('sessions')
     .leftJoin('users', 'users.id', 'sessions.user_id')
-    .select([holdsRow('link_owners', link).as('owner'), holdsRow('link_shares', link).as('share'), ...VIEWER_COLUMNS])
+    .select([holdsRow('owner', link).as('owner'), holdsRow('share', link).as('share'), ...VIEWER_COLUMNS])
     .where('sessions.token', '=', token)
     .compile();
-  if (compiled.parameters.join() !== [link, link, token].join()) throw new Error('session facts lookup: unexpected placeholder order');
+  if (compiled.parameters.join() !== [link, link, link, link, token].join())
+    throw new Error('session facts lookup: unexpected placeholder order');
   return compiled;
 }
 
@@ -98,13 +98,13 @@ function compileVisit(db: Kysely<Database>): { compiled: CompiledQuery; order: r
     .select((eb) => [
       eb.selectFrom('keywords').select('url_template').where('keyword', '=', marks.keyword).as('keyword_template'),
       ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const),
-      ...(['link_owners', 'link_shares'] as const).map((table) =>
+      ...(['owner', 'share'] as const).map((holding) =>
         eb
           .case()
           .when('links.visibility', '=', marks.secure)
-          .then(holdsRow(table, sql.ref('links.id')))
+          .then(holdsRow(holding, sql.ref('links.id')))
           .end()
-          .as(table === 'link_owners' ? 'owner' : 'share'),
+          .as(holding),
       ),
       ...VIEWER_COLUMNS,
     ])
@@ -161,7 +161,7 @@ export class SessionStore {
    * compiled lookup: a secure link is gated without a second query.
    */
   viewerOfLink(token: string, linkId: string): MaybePromise<SessionViewerOfLink> {
-    return andThen(this.viewerWithFactsQuery.first([linkId, linkId, token]), (r) => {
+    return andThen(this.viewerWithFactsQuery.first([linkId, linkId, linkId, linkId, token]), (r) => {
       const viewer = this.viewerFrom(r?.slice(2) as ViewerRow | undefined);
       if (viewer.kind !== 'user') return { viewer, facts: null };
       return { viewer, facts: { isOwner: r![0] != null, hasShare: r![1] != null, isAdmin: viewer.viewer.isAdmin } };

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { StatsScope } from '../domain/statsScope.js';
+import { heldLinkIds } from './holdings.js';
 
 export type { StatsScope };
 
@@ -12,16 +13,12 @@ export function linkInScope(scope: StatsScope, column: string) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the predicate applies to whichever table the caller's query starts from
   return (eb: ExpressionBuilder<Database, any>): Expression<SqlBool> => {
     if (scope.kind === 'all') return sql<SqlBool>`1 = 1`;
-    // One IN over a UNION rather than two ORed INs: planners can then seek the link id
-    // inside an index instead of filtering every row against both lists.
+    // One IN over a UNION rather than ORed INs: planners can then seek the link id
+    // inside an index instead of filtering every row against each list.
     return eb(
       sql.ref<string>(column),
       'in',
-      eb
-        .selectFrom('link_owners')
-        .select('link_owners.link_id')
-        .where('link_owners.user_id', '=', scope.viewerId)
-        .union(eb.selectFrom('link_shares').select('link_shares.link_id').where('link_shares.user_id', '=', scope.viewerId)),
+      sql<string>`(${heldLinkIds('owner', scope.viewerId)} union ${heldLinkIds('share', scope.viewerId)})`,
     );
   };
 }

@@ -16,7 +16,7 @@ const DRIVERS: Array<[DbDriver, string | undefined]> = [
   ['mysql', 'JOE_TEST_MYSQL_DSN'],
 ];
 
-const EVENT_KEYS = ['actor', 'at', 'changes', 'id', 'kind', 'member', 'restores', 'source', 'via'];
+const EVENT_KEYS = ['actor', 'at', 'changes', 'group', 'id', 'kind', 'member', 'restores', 'source', 'via'];
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 for (const [driver, env] of DRIVERS) {

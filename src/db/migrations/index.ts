@@ -3,6 +3,7 @@ import type { DbDriver } from '../../config.js';
 import { Ddl, type MigrationStep } from './ddl.js';
 import { analyticsMigrations, dirtyDayMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
+import { groupMigrations } from './groups.js';
 import { historyMigrations } from './history.js';
 import { linkNameMigrations } from './linkNames.js';
 import { notifyMigrations } from './notify.js';
@@ -19,6 +20,7 @@ const ALL: MigrationStep[] = [
   ...historyMigrations,
   ...notifyMigrations,
   ...linkNameMigrations,
+  ...groupMigrations,
 ];
 
 export function migrationNames(): string[] {

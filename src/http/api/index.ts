@@ -14,6 +14,7 @@ import { authenticate } from './guards.js';
 import { registerHistoryRoutes } from './history.js';
 import { registerKeywordRoutes } from './keywords.js';
 import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
+import { registerGroupRoutes } from './groups.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
 import { registerLinkRoutes } from './links.js';
 import { registerNotificationRoutes } from './notifications.js';
@@ -84,6 +85,7 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
     registerLinkRoutes(api, deps);
     registerLinkSuggestRoute(api, deps);
     registerLinkMemberRoutes(api, deps);
+    registerGroupRoutes(api, deps);
     registerHistoryRoutes(api, deps);
     registerStatsRoutes(api, deps);
     registerAnalyticsRoutes(api, deps);

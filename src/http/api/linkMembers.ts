@@ -1,11 +1,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { isUuid, toOwnerResource, toShareResource, type LinkService } from '../../links/index.js';
+import { AppError } from '../../domain/errors.js';
+import {
+  isUuid,
+  toGroupOwnerResource,
+  toGroupShareResource,
+  toOwnerResource,
+  toShareResource,
+  type LinkService,
+} from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { errorResponses, sendApiError } from './errors.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
 import { AddOwnerSchema, AddShareSchema, OwnerSchema, ShareSchema } from './schemas/links.js';
+import { GroupOwnerSchema, GroupShareSchema } from './schemas/groups.js';
 import { ref } from './schemas/ref.js';
 
 /**
@@ -16,13 +25,22 @@ import { ref } from './schemas/ref.js';
 
 const MemberParams = Type.Object({
   id: Type.String({ description: 'link id' }),
-  uid: Type.String({ description: 'user id' }),
+  uid: Type.String({ description: 'user id, or group id for a group' }),
 });
 const LinkParams = Type.Object({ id: Type.String({ description: 'link id' }) });
 
+/** A person by email or a group by name, exactly one: the body of an owner or share request. */
+function memberOf(body: { email?: string; group?: string }): { email: string } | { group: string } {
+  if (body.email !== undefined && body.group !== undefined)
+    throw new AppError('BAD_REQUEST', 'give either email or group, not both', 'group');
+  if (body.group !== undefined) return { group: body.group };
+  if (body.email !== undefined) return { email: body.email };
+  throw new AppError('BAD_REQUEST', 'email or group is required', 'email');
+}
+
 export function registerLinkMemberRoutes(
   app: FastifyInstance,
-  deps: { store: Pick<Store, 'owners' | 'shares'>; links: LinkService },
+  deps: { store: Pick<Store, 'owners' | 'shares' | 'groups'>; links: LinkService },
 ): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -33,14 +51,21 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
-        summary: 'List owners, primary first',
+        summary: 'List owners: people, primary first, then groups by name',
         tags: ['Owners'],
         security: BEARER,
         params: LinkParams,
-        response: { 200: Type.Array(ref(OwnerSchema), { description: 'Bare array of owners' }), ...errorResponses(401, 403, 404, 500) },
+        response: {
+          200: Type.Array(Type.Union([ref(OwnerSchema), ref(GroupOwnerSchema)]), { description: 'Bare array of owners' }),
+          ...errorResponses(401, 403, 404, 500),
+        },
       },
     },
-    async (req) => (await store.owners.list(requestLink(req).link.id)).map(toOwnerResource),
+    async (req) => {
+      const id = requestLink(req).link.id;
+      const [people, groups] = await Promise.all([store.owners.list(id), store.groups.ofLinks('owner', [id])]);
+      return [...people.map(toOwnerResource), ...(groups.get(id) ?? []).map(toGroupOwnerResource)];
+    },
   );
 
   api.post(
@@ -48,17 +73,24 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
-        summary: 'Add a co-owner by email',
+        summary: 'Add a co-owner: a person by email or a group by name',
         tags: ['Owners'],
         security: BEARER,
         params: LinkParams,
         body: ref(AddOwnerSchema),
-        response: { 201: ref(OwnerSchema, { description: 'The new co-owner' }), ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
+        response: {
+          201: Type.Union([ref(OwnerSchema), ref(GroupOwnerSchema)], { description: 'The new co-owner' }),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 500),
+        },
       },
     },
     async (req, reply) => {
       const granted = requestLink(req);
-      const user = await links.addOwner(granted.actor, granted, req.body.email);
+      const member = memberOf(req.body);
+      if ('group' in member) {
+        return reply.code(201).send(toGroupOwnerResource(await links.addGroup(granted.actor, granted, 'owner', member.group)));
+      }
+      const user = await links.addOwner(granted.actor, granted, member.email);
       return reply.code(201).send({ id: user.id, email: user.email, is_primary: false });
     },
   );
@@ -68,7 +100,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
-        summary: 'Remove a co-owner (never the primary owner)',
+        summary: 'Remove a co-owner, a person or a group (never the primary owner)',
         tags: ['Owners'],
         security: BEARER,
         params: MemberParams,
@@ -78,7 +110,11 @@ export function registerLinkMemberRoutes(
     async (req, reply) => {
       if (!isUuid(req.params.uid)) return sendApiError(reply, 'NOT_FOUND', 'owner not found');
       const granted = requestLink(req);
-      await links.removeOwner(granted.actor, granted, req.params.uid);
+      if (await store.groups.hasLink('owner', granted.link.id, req.params.uid)) {
+        await links.removeGroup(granted.actor, granted, 'owner', req.params.uid);
+      } else {
+        await links.removeOwner(granted.actor, granted, req.params.uid);
+      }
       return reply.code(204).send(null);
     },
   );
@@ -88,14 +124,21 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
-        summary: 'List the users the link is shared with, oldest first',
+        summary: 'List who the link is shared with: people, oldest first, then groups by name',
         tags: ['Shares'],
         security: BEARER,
         params: LinkParams,
-        response: { 200: Type.Array(ref(ShareSchema), { description: 'Bare array of shares' }), ...errorResponses(401, 403, 404, 500) },
+        response: {
+          200: Type.Array(Type.Union([ref(ShareSchema), ref(GroupShareSchema)]), { description: 'Bare array of shares' }),
+          ...errorResponses(401, 403, 404, 500),
+        },
       },
     },
-    async (req) => (await store.shares.list(requestLink(req).link.id)).map(toShareResource),
+    async (req) => {
+      const id = requestLink(req).link.id;
+      const [people, groups] = await Promise.all([store.shares.list(id), store.groups.ofLinks('share', [id])]);
+      return [...people.map(toShareResource), ...(groups.get(id) ?? []).map(toGroupShareResource)];
+    },
   );
 
   api.post(
@@ -103,17 +146,24 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
-        summary: 'Share the link with a user by email',
+        summary: 'Share the link with a person by email or a group by name',
         tags: ['Shares'],
         security: BEARER,
         params: LinkParams,
         body: ref(AddShareSchema),
-        response: { 201: ref(ShareSchema, { description: 'The new share' }), ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
+        response: {
+          201: Type.Union([ref(ShareSchema), ref(GroupShareSchema)], { description: 'The new share' }),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 500),
+        },
       },
     },
     async (req, reply) => {
       const granted = requestLink(req);
-      return reply.code(201).send(toShareResource(await links.addShare(granted.actor, granted, req.body.email)));
+      const member = memberOf(req.body);
+      if ('group' in member) {
+        return reply.code(201).send(toGroupShareResource(await links.addGroup(granted.actor, granted, 'share', member.group)));
+      }
+      return reply.code(201).send(toShareResource(await links.addShare(granted.actor, granted, member.email)));
     },
   );
 
@@ -122,7 +172,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
-        summary: 'Stop sharing the link with a user',
+        summary: 'Stop sharing the link with a person or a group',
         tags: ['Shares'],
         security: BEARER,
         params: MemberParams,
@@ -132,7 +182,11 @@ export function registerLinkMemberRoutes(
     async (req, reply) => {
       if (!isUuid(req.params.uid)) return sendApiError(reply, 'NOT_FOUND', 'share not found');
       const granted = requestLink(req);
-      await links.removeShare(granted.actor, granted, req.params.uid);
+      if (await store.groups.hasLink('share', granted.link.id, req.params.uid)) {
+        await links.removeGroup(granted.actor, granted, 'share', req.params.uid);
+      } else {
+        await links.removeShare(granted.actor, granted, req.params.uid);
+      }
       return reply.code(204).send(null);
     },
   );

@@ -28,6 +28,7 @@ export interface TimelineEvent {
   actor: TimelinePerson | null;
   changes: Record<string, { from: unknown; to: unknown }>;
   member: TimelinePerson | null;
+  group?: { id: string; name: string } | null;
   source: string | null;
   restores: { eventId: string; at: number } | null;
   redacted: boolean;
@@ -176,6 +177,14 @@ function Headline({ event }: { event: TimelineEvent }) {
       return <>{who ? `Shared with ${who}` : 'Shared with someone'}</>;
     case 'share_removed':
       return <>{who ? `Stopped sharing with ${who}` : 'Someone’s access was removed'}</>;
+    case 'group_owner_added':
+      return <>{event.group ? `Added owner group ${event.group.name}` : 'An owner group was added'}</>;
+    case 'group_owner_removed':
+      return <>{event.group ? `Removed owner group ${event.group.name}` : 'An owner group was removed'}</>;
+    case 'group_share_added':
+      return <>{event.group ? `Shared with group ${event.group.name}` : 'Shared with a group'}</>;
+    case 'group_share_removed':
+      return <>{event.group ? `Stopped sharing with group ${event.group.name}` : 'A group’s access was removed'}</>;
     case 'transferred':
       return <>Primary owner changed</>;
     case 'deleted':
@@ -198,6 +207,10 @@ const KIND_LABELS: Record<string, string> = {
   owner_removed: 'Co-owner removed',
   share_added: 'Shared',
   share_removed: 'Share removed',
+  group_owner_added: 'Owner group added',
+  group_owner_removed: 'Owner group removed',
+  group_share_added: 'Shared with a group',
+  group_share_removed: 'Group share removed',
   transferred: 'Primary owner changed',
   deleted: 'Deleted',
 };

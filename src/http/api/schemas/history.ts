@@ -38,6 +38,15 @@ const eventFields = {
   member: Nullable(
     ref(PersonSchema, { description: 'the owner or share recipient of a member event; null unless the caller holds CanManageShares' }),
   ),
+  group: Nullable(
+    Type.Object(
+      { id: Type.String(), name: Type.String() },
+      {
+        additionalProperties: false,
+        description: 'the group of a group owner or share event; null unless the caller holds CanManageShares',
+      },
+    ),
+  ),
   source: Nullable(Type.String({ description: 'the import format of an imported change' })),
   restores: Nullable(
     Type.Object(

@@ -26,6 +26,18 @@ import {
   NotificationSchema,
   UpdateNotificationPreferencesSchema,
 } from './notifications.js';
+import {
+  AddGroupMemberSchema,
+  CreateGroupSchema,
+  GroupDetailSchema,
+  GroupListSchema,
+  GroupMemberSchema,
+  GroupOwnerSchema,
+  GroupSchema,
+  GroupShareSchema,
+  SetGroupRoleSchema,
+  UpdateGroupSchema,
+} from './groups.js';
 import { TagListSchema, TagSchema } from './tags.js';
 import { CreateTokenSchema, TokenCreatedSchema, TokenListSchema, TokenSchema } from './tokens.js';
 import { ImportReportSchema, LinkExportRecordSchema } from './transfer.js';
@@ -69,6 +81,16 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   AddOwnerSchema,
   AddShareSchema,
   ShareSchema,
+  GroupOwnerSchema,
+  GroupShareSchema,
+  GroupSchema,
+  GroupMemberSchema,
+  GroupDetailSchema,
+  GroupListSchema,
+  CreateGroupSchema,
+  UpdateGroupSchema,
+  AddGroupMemberSchema,
+  SetGroupRoleSchema,
   TagSchema,
   TagListSchema,
   LinkHealthReportSchema,

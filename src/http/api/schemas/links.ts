@@ -132,9 +132,15 @@ export const EmailRequestFields = {
   email: Type.String({ description: 'email of an existing user, matched without regard to case or surrounding spaces' }),
 };
 
-export const AddOwnerSchema = Type.Object(EmailRequestFields, { $id: 'AddOwnerRequest' });
+/** A person by email or a group by name: exactly one of the two. */
+const MemberRequestFields = {
+  email: Type.Optional(EmailRequestFields.email),
+  group: Type.Optional(Type.String({ description: 'name of a group (docs/groups.md); give this or `email`, not both' })),
+};
 
-export const AddShareSchema = Type.Object(EmailRequestFields, { $id: 'AddShareRequest' });
+export const AddOwnerSchema = Type.Object(MemberRequestFields, { $id: 'AddOwnerRequest' });
+
+export const AddShareSchema = Type.Object(MemberRequestFields, { $id: 'AddShareRequest' });
 
 export const ShareSchema = Type.Object(
   {
