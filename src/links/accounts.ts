@@ -1,15 +1,19 @@
 import { AppError } from '../domain/errors.js';
 import type { Executor, LinkView, User } from '../store/types.js';
 import { eventActor, type Actor } from './actor.js';
-import { commit, fieldsOf, type LinkContext } from './context.js';
+import { commit, fieldsOf, userByEmail, type LinkContext } from './context.js';
 import { fieldChanges, ownerOfEvent, type EventMember, type LinkEvent } from './events.js';
 
 /**
  * Deleting a user account and what happens to their links
- * (docs/auth.md#deleting-a-user): with `reassign` the acting admin becomes
- * primary owner of the user's links and grantor of their shares; with
- * `delete` those links go and the user's grants on surviving links are
- * revoked. Either way their co-ownerships, tokens, received shares and
+ * (docs/auth.md#deleting-a-user). With `reassign` (the default when they own
+ * links) nothing is orphaned: a link they co-owned just loses them; a link
+ * they were primary owner of goes to its longest-standing co-owner, or, when
+ * no other person owns it, to the successor the admin names (the acting
+ * admin without one), who also becomes the grantor of their shares and the
+ * manager of every group they managed alone. With `delete` the links they
+ * were primary owner of go and their grants on surviving links are revoked.
+ * Either way their co-ownerships, memberships, tokens, received shares and
  * account go; their clicks stay, anonymised. Each link that changes makes
  * its event, in the one transaction of the deletion.
  */
@@ -18,10 +22,26 @@ export type LinkAction = 'reassign' | 'delete';
 
 export interface UserDeletion {
   linkAction: LinkAction;
-  /** Links whose primary ownership moved to the acting admin. */
+  /** Links whose primary ownership moved: to a co-owner or to the successor. */
   reassignedLinks: number;
+  /** Of those, the links that went to the successor (no other person owned them). */
+  toSuccessor: number;
+  /** Of those, the links whose longest-standing co-owner became primary owner. */
+  toCoOwners: number;
+  /** Links the user co-owned, which simply lost them. */
+  coOwnedLinks: number;
   /** Links deleted along with the user. */
   deletedLinks: number;
+  /** Groups the user managed alone, now managed by the successor. */
+  groupsHandedOver: number;
+  /** Who took over: the named successor or the acting admin; null for `delete`. */
+  successor: User | null;
+}
+
+export interface DeleteUserOptions {
+  linkAction?: LinkAction;
+  /** The email of who takes over what the user held alone; the acting admin when absent. */
+  successor?: string;
 }
 
 const LINK_ACTION_REQUIRED = 'link_action required (reassign or delete)';
@@ -37,14 +57,23 @@ async function views(ctx: LinkContext, ids: readonly string[], tx: Executor): Pr
   return out;
 }
 
-/** Without an action it defaults to `delete` only when the user is primary owner of nothing. */
-export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: string, linkAction?: LinkAction): Promise<UserDeletion> {
+/**
+ * Without an action it is `reassign` when a successor is named, else `delete` only when the
+ * user is primary owner of nothing (BAD_REQUEST otherwise, so links never go by default).
+ */
+export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: string, opts: DeleteUserOptions = {}): Promise<UserDeletion> {
   if (actor.kind !== 'user' || actor.user.role !== 'admin') throw new AppError('FORBIDDEN', 'only an admin may delete users');
   const admin = actor.user;
   if (targetId === admin.id) throw new AppError('BAD_REQUEST', 'cannot delete yourself');
+  const { linkAction } = opts;
   if (linkAction !== undefined && linkAction !== 'reassign' && linkAction !== 'delete') {
     throw new AppError('BAD_REQUEST', LINK_ACTION_REQUIRED, 'link_action');
   }
+  if (linkAction === 'delete' && opts.successor !== undefined) {
+    throw new AppError('BAD_REQUEST', 'a successor takes over links: it cannot go with link_action delete', 'successor');
+  }
+  const named = opts.successor === undefined ? null : await userByEmail(ctx, opts.successor, 'successor');
+  if (named?.id === targetId) throw new AppError('BAD_REQUEST', 'the successor cannot be the user being deleted', 'successor');
   const accounts = ctx.store.userAdmin;
   return commit(
     ctx,
@@ -56,17 +85,36 @@ export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: strin
       const current = await ctx.store.users.findById(admin.id, tx);
       if (current?.role !== 'admin') throw new AppError('FORBIDDEN', 'only an admin may delete users');
       const owned = await accounts.ownedLinkIds(targetId, tx);
-      if (owned.primary.length > 0 && linkAction === undefined) throw new AppError('BAD_REQUEST', LINK_ACTION_REQUIRED, 'link_action');
-      const action: LinkAction = linkAction ?? 'delete';
+      if (linkAction === undefined && !named && owned.primary.length > 0)
+        throw new AppError('BAD_REQUEST', LINK_ACTION_REQUIRED, 'link_action');
+      const action: LinkAction = linkAction ?? (named ? 'reassign' : 'delete');
       const base = { at: now, actor: eventActor(actor) };
       const primary = await views(ctx, owned.primary, tx);
       const coOwned = await views(ctx, owned.co, tx);
       const shared = await views(ctx, await accounts.sharedLinkIds(targetId, tx), tx);
+      let successor: User | null = null;
+      let toCoOwners = 0;
+      let groupsHandedOver = 0;
 
       if (action === 'reassign') {
-        await accounts.reassignPrimary(targetId, admin.id, owned.primary, now, tx);
+        successor = named ? ((await ctx.store.users.findById(named.id, tx)) ?? null) : current;
+        if (!successor) throw new AppError('NOT_FOUND', 'user not found', 'successor');
+        const heirs = await accounts.oldestCoOwners(owned.primary, targetId, tx);
+        const bySuccessor = owned.primary.filter((id) => !heirs.has(id));
+        const byHeir = new Map<string, string[]>();
+        for (const [linkId, heir] of heirs) byHeir.set(heir, [...(byHeir.get(heir) ?? []), linkId]);
+        await accounts.movePrimary(targetId, successor.id, bySuccessor, now, tx);
+        for (const [heir, ids] of byHeir) await accounts.movePrimary(targetId, heir, ids, now, tx);
+        await accounts.regrantShares(targetId, successor.id, tx);
+        const orphanedGroups = await accounts.groupsManagedAlone(targetId, tx);
+        await accounts.makeManager(orphanedGroups, successor.id, now, tx);
+        groupsHandedOver = orphanedGroups.length;
+        toCoOwners = heirs.size;
+        const people = new Map<string, User>([[successor.id, successor]]);
+        for (const heir of byHeir.keys()) people.set(heir, (await ctx.store.users.findById(heir, tx))!);
         for (const l of primary) {
-          events.push({ ...base, linkId: l.id, slug: l.slug, kind: 'transferred', from: memberOf(target), to: memberOf(current) });
+          const to = people.get(heirs.get(l.id) ?? successor.id)!;
+          events.push({ ...base, linkId: l.id, slug: l.slug, kind: 'transferred', from: memberOf(target), to: memberOf(to) });
         }
       } else {
         await accounts.deleteLinks(owned.primary, tx);
@@ -100,10 +148,16 @@ export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: strin
           .map((l): LinkEvent => ({ ...base, linkId: l.id, slug: l.slug, kind: 'share_removed', member: memberOf(target) })),
       ];
       events.push(...memberEvents);
+      const moved = action === 'reassign' ? owned.primary.length : 0;
       return {
         linkAction: action,
-        reassignedLinks: action === 'reassign' ? owned.primary.length : 0,
+        reassignedLinks: moved,
+        toSuccessor: moved - toCoOwners,
+        toCoOwners,
+        coOwnedLinks: owned.co.length,
         deletedLinks: action === 'delete' ? owned.primary.length : 0,
+        groupsHandedOver,
+        successor,
       };
     },
     // Repeatable read: on PostgreSQL a link or share the user commits

@@ -1,5 +1,5 @@
 export { accessLink, isUuid, type Capability, type GrantedLink, type LinkAccess, type LinkLookup } from './access.js';
-export type { LinkAction, UserDeletion } from './accounts.js';
+export type { DeleteUserOptions, LinkAction, UserDeletion } from './accounts.js';
 export { actorViewer, asSystem, asUser, type Actor, type Surface } from './actor.js';
 export { LinkEventBus, type LinkEvent, type LinkEventKind, type LinkEventListener } from './events.js';
 export { createLinkService, type LinkServiceOptions } from './factory.js';

@@ -5,7 +5,7 @@ import type { Holding } from '../store/holdings.js';
 import type { Store } from '../store/index.js';
 import type { Link, LinkShare, LinkView, User } from '../store/types.js';
 import { accessLink, type Capability, type GrantedLink, type LinkAccess, type LinkLookup } from './access.js';
-import { deleteUser, type LinkAction, type UserDeletion } from './accounts.js';
+import { deleteUser, type DeleteUserOptions, type UserDeletion } from './accounts.js';
 import type { Actor } from './actor.js';
 import { userByEmail, type EventRecorder, type LinkContext } from './context.js';
 import { LinkEventBus } from './events.js';
@@ -163,8 +163,8 @@ export class LinkService {
     return startImport(this.ctx, actor, input, request);
   }
 
-  /** Deletes a user account, reassigning or deleting the links they are primary owner of. */
-  deleteUser(actor: Actor, targetId: string, linkAction?: LinkAction): Promise<UserDeletion> {
-    return deleteUser(this.ctx, actor, targetId, linkAction);
+  /** Deletes a user account, handing on or deleting the links they are primary owner of. */
+  deleteUser(actor: Actor, targetId: string, opts?: DeleteUserOptions): Promise<UserDeletion> {
+    return deleteUser(this.ctx, actor, targetId, opts);
   }
 }

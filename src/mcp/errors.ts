@@ -16,6 +16,7 @@ export type ToolErrorCode =
   | 'duplicate_share'
   | 'duplicate_owner'
   | 'restore_conflict'
+  | 'group_conflict'
   | 'llm_error'
   | 'internal_error';
 
@@ -51,6 +52,11 @@ const FROM_REST: Partial<Record<ErrorCode, ToolErrorCode>> = {
   ALIAS_CONFLICT: 'duplicate_alias',
   DUPLICATE_SHARE: 'duplicate_share',
   DUPLICATE_OWNER: 'duplicate_owner',
+  INVALID_GROUP_NAME: 'validation_failed',
+  GROUP_CONFLICT: 'group_conflict',
+  DUPLICATE_MEMBER: 'group_conflict',
+  LAST_MANAGER: 'group_conflict',
+  GROUP_SYNCED: 'group_conflict',
   LLM_ERROR: 'llm_error',
   LLM_NOT_CONFIGURED: 'llm_error',
 };

@@ -136,6 +136,12 @@ const TABLE: Row[] = [
     body: () => ({ role: 'admin' }),
     expect: [403, 403, 403, 403, 200, 401],
   },
+  {
+    route: 'DELETE /admin/users/{id}',
+    method: 'DELETE',
+    path: (f) => `/api/v1/admin/users/${f.candidate.id}`,
+    expect: [403, 403, 403, 403, 200, 401],
+  },
   { route: '#31 GET /admin/links', method: 'GET', path: () => '/api/v1/admin/links', expect: [403, 403, 403, 403, 200, 401] },
   { route: '#32 GET /links/export', method: 'GET', path: () => '/api/v1/links/export', expect: [403, 403, 403, 403, 200, 401] },
   { route: '#33 GET /admin/link-health', method: 'GET', path: () => '/api/v1/admin/link-health', expect: [403, 403, 403, 403, 200, 401] },

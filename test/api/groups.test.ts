@@ -216,5 +216,67 @@ for (const [driver, env] of DRIVERS) {
       assert.equal((await follow(ben)).status, 403);
       assertError(await call(s, 'POST', `/api/v1/links/${link.id}/shares`, { as: ann, body: { group: name } }), 404, 'NOT_FOUND');
     });
+
+    test('people leave, links stay: co-owners and a successor take over, and the answer says where links went', async () => {
+      const t = await actor(s, 'tess');
+      const eng = unique('eng');
+      await group(ann, eng, [[ben, 'member']]);
+      // A group Tess manages alone, with Cat as a member.
+      const hers = unique('tess-team');
+      await group(t, hers, [[cat, 'member']]);
+      const alone = await createLink(s, t, { slug: unique('alone') });
+      const withAnn = await createLink(s, t, { slug: unique('with-ann'), visibility: 'secure' });
+      await call(s, 'POST', `/api/v1/links/${withAnn.id}/owners`, { as: t, body: { email: ann.user.email } });
+      await call(s, 'POST', `/api/v1/links/${withAnn.id}/shares`, { as: t, body: { email: cat.user.email } });
+      const withGroup = await createLink(s, t, { slug: unique('with-group') });
+      await call(s, 'POST', `/api/v1/links/${withGroup.id}/owners`, { as: t, body: { group: eng } });
+      const bens = await createLink(s, ben, { slug: unique('bens') });
+      await call(s, 'POST', `/api/v1/links/${bens.id}/owners`, { as: ben, body: { email: t.user.email } });
+
+      // Refusals change nothing.
+      const path = `/api/v1/admin/users/${t.user.id}`;
+      assertError(await call(s, 'DELETE', path, { as: ann }), 403, 'FORBIDDEN');
+      assertError(await call(s, 'DELETE', `${path}?successor=nobody%40example.test`, { as: admin }), 404, 'NOT_FOUND');
+      assertError(await call(s, 'DELETE', `${path}?successor=${encodeURIComponent(t.user.email)}`, { as: admin }), 400, 'BAD_REQUEST');
+      assert.equal((await call(s, 'GET', `/api/v1/links/${alone.id}/owners`, { as: t })).status, 200);
+
+      const r = await call(s, 'DELETE', `${path}?successor=${encodeURIComponent(ben.user.email)}`, { as: admin });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body, {
+        link_action: 'reassign',
+        links: { to_successor: 2, to_co_owners: 1, co_owned: 1, deleted: 0 },
+        groups_handed_over: 1,
+        successor: { id: ben.user.id, email: ben.user.email, display_name: ben.user.displayName },
+      });
+      const owners = async (id: string) =>
+        (await call(s, 'GET', `/api/v1/links/${id}/owners`, { as: admin })).body.map(
+          (o: { email?: string; group?: string; is_primary: boolean }) =>
+            o.group ? `group:${o.group}` : `${o.email}${o.is_primary ? ' (primary)' : ''}`,
+        );
+      assert.deepEqual(await owners(alone.id), [`${ben.user.email} (primary)`]);
+      assert.deepEqual(await owners(withAnn.id), [`${ann.user.email} (primary)`]);
+      assert.deepEqual(await owners(withGroup.id), [`${ben.user.email} (primary)`, `group:${eng}`]);
+      assert.deepEqual(await owners(bens.id), [`${ben.user.email} (primary)`]);
+      // The share Tess granted still lets Cat in, now granted by the successor.
+      const shares = await call(s, 'GET', `/api/v1/links/${withAnn.id}/shares`, { as: admin });
+      assert.deepEqual(
+        shares.body.map((x: { email: string; shared_by: string }) => [x.email, x.shared_by]),
+        [[cat.user.email, ben.user.id]],
+      );
+      // Her group now has a manager: the successor.
+      const team = await call(s, 'GET', `/api/v1/groups/${hers}`, { as: admin });
+      assert.deepEqual(
+        team.body.members.map((m: { email: string; role: string }) => [m.email, m.role]).sort(),
+        [
+          [ben.user.email, 'manager'],
+          [cat.user.email, 'member'],
+        ].sort(),
+      );
+      // History says who took over.
+      const history = await call(s, 'GET', `/api/v1/links/${alone.id}/history`, { as: ben });
+      const moved = history.body.events.find((e: { kind: string }) => e.kind === 'transferred');
+      assert.equal(moved.changes.primary_owner.to.email, ben.user.email);
+      assertError(await call(s, 'DELETE', path, { as: admin }), 404, 'NOT_FOUND');
+    });
   });
 }

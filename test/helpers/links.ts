@@ -87,5 +87,5 @@ export function removeShare(store: Store, linkId: string, userId: string): Promi
 
 /** Deletes a user as the admin `actingAdminId` would from the admin page. */
 export async function deleteUser(store: Store, targetId: string, actingAdminId: string, linkAction?: LinkAction): Promise<UserDeletion> {
-  return linkService(store).deleteUser(asUser(await userById(store, actingAdminId)), targetId, linkAction);
+  return linkService(store).deleteUser(asUser(await userById(store, actingAdminId)), targetId, { linkAction });
 }

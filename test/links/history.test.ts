@@ -178,7 +178,7 @@ describeEachDatabase('link history', (ctx) => {
     const owned = await service.create(asUser(gone), { slug: unique('owned'), url: 'https://o.test' });
     const coOwned = await service.create(asUser(other), { slug: unique('co'), url: 'https://c.test' });
     await service.addOwner(asUser(other), coOwned.id, gone.email);
-    await service.deleteUser(asUser(admin, 'web'), gone.id, 'reassign');
+    await service.deleteUser(asUser(admin, 'web'), gone.id, { linkAction: 'reassign' });
     const [transferred] = await all(owned.id);
     assert.equal(transferred!.kind, 'transferred');
     assert.deepEqual(transferred!.actor, { id: admin.id, email: admin.email, displayName: 'Root' });

@@ -6,20 +6,21 @@ import { decodeCursor, encodeCursor, pageLimit } from '../../domain/keysetCursor
 import type { Store } from '../../store/index.js';
 import { viewerOf } from '../../store/types.js';
 import { errorResponses } from './errors.js';
-import type { UserService } from '../../links/index.js';
+import { isUuid, type LinkService, type UserService } from '../../links/index.js';
+import { AppError } from '../../domain/errors.js';
 import { requestActor } from '../shared/actor.js';
 import { adminOnly, BEARER } from './guards.js';
 import { linkPage, PageQueryFields } from './links.js';
 import { toOwnerResource, isoOrNull } from '../../links/index.js';
 import { LinkHealthReportSchema, LinkListSchema } from './schemas/links.js';
-import { ref } from './schemas/ref.js';
+import { ref, StringEnum } from './schemas/ref.js';
 import { toUserBody } from './users.js';
-import { UpdateRoleSchema, UserListSchema, UserSchema } from './schemas/users.js';
+import { UpdateRoleSchema, UserDeletionSchema, UserListSchema, UserSchema } from './schemas/users.js';
 
 /** Instance-wide views and role changes for admins (docs/api.md#admin-endpoints). */
 export function registerAdminRoutes(
   app: FastifyInstance,
-  deps: { store: Pick<Store, 'discovery' | 'health' | 'links' | 'now' | 'users'>; users: UserService },
+  deps: { store: Pick<Store, 'discovery' | 'health' | 'links' | 'now' | 'users'>; users: UserService; links: LinkService },
 ): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -67,6 +68,51 @@ export function registerAdminRoutes(
     async (req) => {
       // A role set here is never revoked by configuration at the next login (docs/auth.md#roles-and-admin-grants).
       return toUserBody(await deps.users.setRole(requestActor(req), req.params.id, req.body.role));
+    },
+  );
+
+  api.delete(
+    '/admin/users/:id',
+    {
+      onRequest: admin,
+      schema: {
+        summary: 'Delete a user; their links and groups go to co-owners or a successor (docs/auth.md#deleting-a-user)',
+        tags: ['Admin'],
+        security: BEARER,
+        params: Type.Object({ id: Type.String({ description: 'user id' }) }),
+        querystring: Type.Object({
+          successor: Type.Optional(
+            Type.String({ description: 'email of who takes over what the user held alone; the calling admin when absent' }),
+          ),
+          link_action: Type.Optional(
+            StringEnum(['reassign', 'delete'], {
+              description: '`reassign` (the default) hands links on; `delete` deletes the links the user was primary owner of',
+            }),
+          ),
+        }),
+        response: { 200: ref(UserDeletionSchema), ...errorResponses(400, 401, 403, 404, 500) },
+      },
+    },
+    async (req) => {
+      if (!isUuid(req.params.id)) throw new AppError('NOT_FOUND', 'user not found');
+      const { successor, link_action } = req.query;
+      const result = await deps.links.deleteUser(requestActor(req), req.params.id, {
+        linkAction: link_action ?? 'reassign',
+        successor,
+      });
+      return {
+        link_action: result.linkAction,
+        links: {
+          to_successor: result.toSuccessor,
+          to_co_owners: result.toCoOwners,
+          co_owned: result.coOwnedLinks,
+          deleted: result.deletedLinks,
+        },
+        groups_handed_over: result.groupsHandedOver,
+        successor: result.successor
+          ? { id: result.successor.id, email: result.successor.email, display_name: result.successor.displayName }
+          : null,
+      };
     },
   );
 

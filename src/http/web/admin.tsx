@@ -93,7 +93,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const action: LinkAction | undefined = raw === 'reassign' || raw === 'delete' ? raw : undefined;
     if (raw !== '' && action === undefined) return textError(reply, 400, 'link_action required (reassign or delete)');
     try {
-      await deps.links.deleteUser(requestActor(req), target.id, action);
+      await deps.links.deleteUser(requestActor(req), target.id, { linkAction: action });
     } catch (e) {
       if (isAppError(e) && e.status < 500) return textError(reply, e.status, e.message);
       throw e;

@@ -41,7 +41,7 @@ import {
 import { TagListSchema, TagSchema } from './tags.js';
 import { CreateTokenSchema, TokenCreatedSchema, TokenListSchema, TokenSchema } from './tokens.js';
 import { ImportReportSchema, LinkExportRecordSchema } from './transfer.js';
-import { UpdateRoleSchema, UserListSchema, UserSchema } from './users.js';
+import { UpdateRoleSchema, UserDeletionSchema, UserListSchema, UserSchema } from './users.js';
 import {
   CreateWebhookSchema,
   DeliveryAttemptSchema,
@@ -67,6 +67,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   UserSchema,
   UserListSchema,
   UpdateRoleSchema,
+  UserDeletionSchema,
   TokenSchema,
   TokenCreatedSchema,
   TokenListSchema,
