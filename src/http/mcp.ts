@@ -79,7 +79,10 @@ function bearerUser(req: FastifyRequest): User | null {
 
 export interface McpDeps {
   config: Config;
-  store: Pick<Store, 'analytics' | 'browse' | 'health' | 'links' | 'now' | 'owners' | 'sessions' | 'shares' | 'tokens' | 'users'>;
+  store: Pick<
+    Store,
+    'analytics' | 'browse' | 'groups' | 'health' | 'links' | 'now' | 'owners' | 'sessions' | 'shares' | 'tokens' | 'users'
+  >;
   links: LinkService;
   keywords: KeywordService;
   suggestions: LinkSuggestions | null;

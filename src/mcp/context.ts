@@ -10,7 +10,7 @@ import type { Payload } from './payloads.js';
 
 /** What every tool call runs with: the token's user, the request's origin, and the shared services. */
 export interface ToolContext {
-  store: Pick<Store, 'analytics' | 'browse' | 'health' | 'links' | 'now' | 'owners' | 'shares'>;
+  store: Pick<Store, 'analytics' | 'browse' | 'groups' | 'health' | 'links' | 'now' | 'owners' | 'shares'>;
   /** The links application layer: every change a tool makes goes through it. */
   links: LinkService;
   keywords: KeywordService;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../domain/errors.js';
+import { AppError, isAppError } from '../domain/errors.js';
 import { iso, toOwnerResource } from '../links/index.js';
 import { defineTool, grantedLink, LinkRef, unknownUser, type AuthedContext } from './context.js';
 import { ToolError } from './errors.js';
@@ -13,58 +13,108 @@ import type { Payload } from './payloads.js';
 
 const MANAGE_SHARES = 'only owners and admins may manage shares';
 const EmailArg = Type.String({ description: 'email of an existing user (case does not matter)' });
+const GroupArg = Type.String({ description: 'name of a group (instead of email): every member holds it' });
 
-async function roster(ctx: AuthedContext, linkId: string): Promise<string[]> {
-  return (await ctx.store.shares.list(linkId)).map((s) => s.email).sort();
+/** A person or a group, exactly one, as REST's owner and share bodies take them. */
+const MemberArgs = { link: LinkRef, email: Type.Optional(EmailArg), group: Type.Optional(GroupArg) };
+
+type Member = { email: string } | { group: string };
+
+function memberOf(args: { email?: string; group?: string }): Member {
+  if (args.email !== undefined && args.group !== undefined)
+    throw new ToolError('validation_failed', 'give either email or group, not both');
+  if (args.group !== undefined) return { group: args.group };
+  if (args.email !== undefined) return { email: args.email };
+  throw new ToolError('validation_failed', 'email or group is required');
+}
+
+/** A group named in a tool call that does not exist. */
+function unknownGroup(e: unknown, name: string): unknown {
+  if (isAppError(e) && e.code === 'NOT_FOUND' && e.field === 'group') return new ToolError('not_found', `no group named ${name.trim()}`);
+  return e;
+}
+
+/**
+ * Who holds the link as `holding`: people's emails (or owner records) and, when there are
+ * any, groups' names, each sorted; empty members are left out as elsewhere in MCP.
+ */
+async function holders(ctx: AuthedContext, linkId: string, holding: 'owner' | 'share'): Promise<Payload> {
+  const groups = ((await ctx.store.groups.ofLinks(holding, [linkId])).get(linkId) ?? []).map((g) => g.name).sort();
+  const out: Payload =
+    holding === 'owner'
+      ? { owners: (await ctx.store.owners.list(linkId)).map(toOwnerResource) }
+      : { shared_with: (await ctx.store.shares.list(linkId)).map((s) => s.email).sort() };
+  if (groups.length > 0) out[holding === 'owner' ? 'owner_groups' : 'shared_with_groups'] = groups;
+  return out;
 }
 
 export const shareLinkTool = defineTool({
   name: 'share_link',
   description:
-    'Share a link you own or co-own with a user by email (they must have signed in once). Secure links admit only owners and share recipients.',
-  input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
+    'Share a link you own or co-own with a user by email (they must have signed in once) or with a group by name. ' +
+    "Secure links admit only owners and share recipients, a group's members included.",
+  input: Type.Object(MemberArgs, { additionalProperties: false }),
   async run(args, ctx) {
+    const member = memberOf(args);
     const granted = await grantedLink(ctx, args.link, 'canManageShares', MANAGE_SHARES);
-    const { link } = granted;
-    await ctx.links.addShare(ctx.actor, granted, args.email).catch((e: unknown) => {
-      throw unknownUser(e, args.email);
-    });
-    return { link: link.slug, shared_with: await roster(ctx, link.id) };
+    if ('group' in member) {
+      await ctx.links.addGroup(ctx.actor, granted, 'share', member.group).catch((e: unknown) => {
+        throw unknownGroup(e, member.group);
+      });
+    } else {
+      await ctx.links.addShare(ctx.actor, granted, member.email).catch((e: unknown) => {
+        throw unknownUser(e, member.email);
+      });
+    }
+    return { link: granted.link.slug, ...(await holders(ctx, granted.link.id, 'share')) };
   },
 });
 
 export const unshareLinkTool = defineTool({
   name: 'unshare_link',
   description:
-    'Stop sharing a link with a user by email. Succeeds when the link was not shared with them, and returns the current recipients.',
-  input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
+    'Stop sharing a link with a user by email or a group by name. Succeeds when the link was not shared with them, and returns the current recipients.',
+  input: Type.Object(MemberArgs, { additionalProperties: false }),
   async run(args, ctx) {
+    const member = memberOf(args);
     const granted = await grantedLink(ctx, args.link, 'canManageShares', MANAGE_SHARES);
-    const { link } = granted;
-    const user = await ctx.links.userByEmail(args.email).catch((e: unknown) => {
-      throw unknownUser(e, args.email);
-    });
     try {
-      await ctx.links.removeShare(ctx.actor, granted, user.id);
+      if ('group' in member) {
+        const group = await ctx.store.groups.byName(member.group.trim().toLowerCase());
+        if (!group) throw new ToolError('not_found', `no group named ${member.group.trim()}`);
+        await ctx.links.removeGroup(ctx.actor, granted, 'share', group.id);
+      } else {
+        const user = await ctx.links.userByEmail(member.email).catch((e: unknown) => {
+          throw unknownUser(e, member.email);
+        });
+        await ctx.links.removeShare(ctx.actor, granted, user.id);
+      }
     } catch (e) {
       // Idempotent by design: "not shared with them" is the state the caller asked for.
       if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e;
     }
-    return { link: link.slug, shared_with: await roster(ctx, link.id) };
+    return { link: granted.link.slug, ...(await holders(ctx, granted.link.id, 'share')) };
   },
 });
 
 export const addCoOwnerTool = defineTool({
   name: 'add_co_owner',
-  description: 'Make a user (by email) a co-owner of a link you own or co-own: they may then edit, delete and share it.',
-  input: Type.Object({ link: LinkRef, email: EmailArg }, { additionalProperties: false }),
+  description:
+    'Make a user (by email) or a group (by name) a co-owner of a link you own or co-own: they may then edit, delete and share it.',
+  input: Type.Object(MemberArgs, { additionalProperties: false }),
   async run(args, ctx) {
+    const member = memberOf(args);
     const granted = await grantedLink(ctx, args.link, 'canManageShares', MANAGE_SHARES);
-    const { link } = granted;
-    await ctx.links.addOwner(ctx.actor, granted, args.email).catch((e: unknown) => {
-      throw unknownUser(e, args.email);
-    });
-    return { link: link.slug, owners: (await ctx.store.owners.list(link.id)).map(toOwnerResource) };
+    if ('group' in member) {
+      await ctx.links.addGroup(ctx.actor, granted, 'owner', member.group).catch((e: unknown) => {
+        throw unknownGroup(e, member.group);
+      });
+    } else {
+      await ctx.links.addOwner(ctx.actor, granted, member.email).catch((e: unknown) => {
+        throw unknownUser(e, member.email);
+      });
+    }
+    return { link: granted.link.slug, ...(await holders(ctx, granted.link.id, 'owner')) };
   },
 });
 

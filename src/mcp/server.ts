@@ -16,6 +16,7 @@ import type { Metrics } from '../metrics.js';
 import { APP_VERSION } from '../version.js';
 import type { AuthedContext, ToolContext, ToolDefinition } from './context.js';
 import { ToolError, toToolError } from './errors.js';
+import { addGroupMemberTool, createGroupTool, getGroupTool, listGroupsTool, removeGroupMemberTool } from './groupTools.js';
 import { getLinkHistoryTool, restoreLinkVersionTool } from './historyTools.js';
 import { createLinkTool, deleteLinkTool, getLinkTool, listLinksTool, updateLinkTool } from './linkTools.js';
 import {
@@ -52,6 +53,11 @@ export const TOOLS: readonly ToolDefinition[] = [
   restoreLinkVersionTool,
   suggestLinkMetadataTool,
   listKeywordsTool,
+  listGroupsTool,
+  getGroupTool,
+  createGroupTool,
+  addGroupMemberTool,
+  removeGroupMemberTool,
 ];
 
 interface CompiledTool {

@@ -18,13 +18,18 @@ import { ACCEPT, counter, mcpClient, ok, rawMcp, tool } from './support.js';
 
 const NON_LLM_TOOLS = [
   'add_co_owner',
+  'add_group_member',
+  'create_group',
   'create_link',
   'delete_link',
+  'get_group',
   'get_link',
   'get_link_history',
   'get_link_stats',
+  'list_groups',
   'list_keywords',
   'list_links',
+  'remove_group_member',
   'restore_link_version',
   'share_link',
   'unshare_link',
@@ -54,7 +59,7 @@ describe('MCP endpoint', () => {
   });
   after(async () => s.stop());
 
-  test('tools/list works without initialize and lists exactly the twelve tools, each with an input schema', async () => {
+  test('tools/list works without initialize and lists exactly the seventeen tools, each with an input schema', async () => {
     const r = await rawMcp(s, alice, rpc('tools/list'));
     assert.equal(r.status, 200, r.text);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/, 'one JSON response, no event stream');

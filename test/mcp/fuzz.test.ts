@@ -24,6 +24,11 @@ const TOOLS = [
   'get_link_history',
   'restore_link_version',
   'list_keywords',
+  'list_groups',
+  'get_group',
+  'create_group',
+  'add_group_member',
+  'remove_group_member',
 ];
 const ARG_NAMES = [
   'link',
@@ -44,6 +49,10 @@ const ARG_NAMES = [
   'filter',
   'limit',
   'email',
+  'group',
+  'name',
+  'role',
+  'mine',
 ];
 const VOCABULARY = new Set([
   'unauthorized',
@@ -55,6 +64,7 @@ const VOCABULARY = new Set([
   'unknown_user',
   'duplicate_share',
   'duplicate_owner',
+  'group_conflict',
 ]);
 
 /** Values an agent might plausibly (or implausibly) send. */
