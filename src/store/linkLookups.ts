@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { asVisibility, type Visibility } from '../domain/caps.js';
+import { SLUG_MAX_SEGMENTS } from '../domain/slug.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 
@@ -31,6 +32,18 @@ const KEYWORD_AND_SLUG_COLUMNS = ['keyword_template', ...RESOLVE_COLUMNS] as con
 type KeywordAndSlugRow = { [K in keyof LinkRow]: LinkRow[K] | null } & { keyword_template: string | null };
 
 type LinkRow = Selectable<LinksTable>;
+
+/** The name found, then RESOLVE_COLUMNS (HotQuery's values). */
+const NAME_AND_RESOLVE_COLUMNS = ['name', ...RESOLVE_COLUMNS] as const;
+
+/** How many names one longest-name lookup compares: every prefix of two segments or more. */
+export const LONGEST_NAME_CANDIDATES = SLUG_MAX_SEGMENTS - 1;
+
+/** The link a name of several segments leads to, and that name. */
+export interface NamedTarget {
+  name: string;
+  link: ResolveTarget;
+}
 
 /** A keyword's template, if there is such a keyword, and the link a slug names. */
 export interface KeywordAndSlug {
@@ -87,6 +100,7 @@ export class LinkLookups {
   private readonly keywordAndSlugQuery: HotQuery<ValuesOf<KeywordAndSlugRow, typeof KEYWORD_AND_SLUG_COLUMNS>>;
   private readonly aliasQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
   private readonly hyphenlessQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
+  private readonly longestNameQuery: HotQuery<ValuesOf<LinkRow & { name: string }, typeof NAME_AND_RESOLVE_COLUMNS>>;
 
   constructor(db: Kysely<Database>, hot: HotLookups = VIA_KYSELY) {
     // Compiled once: the resolver pays only for execution, never for query building.
@@ -115,6 +129,46 @@ export class LinkLookups {
       RESOLVE_COLUMNS,
       hot,
     );
+    // A fixed number of placeholders, so the statement is compiled and prepared once; the
+    // caller repeats a name to fill the ones it does not need. Every name of every link,
+    // slug or alias, is a `link_names` row: one probe of its key per name.
+    this.longestNameQuery = new HotQuery(
+      db,
+      db
+        .selectFrom('link_names')
+        .innerJoin('links', 'links.id', 'link_names.link_id')
+        .select(['link_names.name', ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const)])
+        .where(
+          'link_names.name',
+          'in',
+          Array.from({ length: LONGEST_NAME_CANDIDATES }, () => ''),
+        )
+        .orderBy(sql`length(link_names.name)`, 'desc')
+        // Written into the statement: PostgreSQL's batched form passes every parameter as text.
+        .limit(sql<number>`1`)
+        .compile(),
+      NAME_AND_RESOLVE_COLUMNS,
+      hot,
+    );
+  }
+
+  /**
+   * The link named by the longest of `names`, its slug or an alias
+   * (docs/links.md#resolution): `names` are a path's prefixes of two segments or more, at
+   * most LONGEST_NAME_CANDIDATES of them. One query whatever their number; synchronous on an
+   * SQLite file.
+   */
+  lookupLongestForResolve(names: readonly string[]): MaybePromise<NamedTarget | null> {
+    if (names.length === 0 || names.length > LONGEST_NAME_CANDIDATES) {
+      throw new Error(`longest-name lookup: 1 to ${LONGEST_NAME_CANDIDATES} names`);
+    }
+    const params = Array.from({ length: LONGEST_NAME_CANDIDATES }, (_, i) => names[Math.min(i, names.length - 1)]);
+    return andThen(this.longestNameQuery.first(params), (r) => {
+      if (!r) return null;
+      const [name, ...rest] = r;
+      const link = toResolveTarget(...rest);
+      return link ? { name, link } : null;
+    });
   }
 
   /**
