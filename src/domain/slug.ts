@@ -34,6 +34,11 @@ const SEGMENT = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
 const SEGMENT_PATTERN = new RegExp(`^${SEGMENT}$`);
 const SLUG_PATTERN = new RegExp(`^${SEGMENT}(?:/${SEGMENT}){0,${SLUG_MAX_SEGMENTS - 1}}$`);
 
+/** The rule in one line, for the API's and the tools' descriptions of a slug field. */
+export const SLUG_RULE_SUMMARY =
+  `one to ${SLUG_MAX_SEGMENTS} segments joined by single "/" (blog/launch), each lower-case letters, digits and inner ` +
+  `hyphens ([a-z0-9][a-z0-9-]*[a-z0-9]); at most ${SLUG_MAX_LENGTH} characters in all; the first segment not reserved`;
+
 /** Whether `slug` is refused for its first segment: a reserved word, as `admin` or `admin/x`. */
 export function isReservedSlug(slug: string): boolean {
   return RESERVED.has(firstSegment(slug));
