@@ -57,8 +57,8 @@ export type Resolution =
   | { kind: 'expired'; slug: string; link: ResolveTarget }
   | { kind: 'archived'; slug: string; link: ResolveTarget }
   /**
-   * `slug` is the first path segment as typed (decoded), or the whole path when it could be a
-   * name of several segments (`blog/launch`); a create offer only for plain misses.
+   * `slug` is the first path segment as typed (decoded), or the whole path when it is, as
+   * typed, a name of several segments (`blog/launch`); a create offer only for plain misses.
    */
   | { kind: 'not_found'; slug: string; offerCreate: boolean }
   /**
@@ -234,7 +234,8 @@ export class Resolver {
       const forgiven = yield* this.forgiven(slug, [slug]);
       if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, segments.slice(1), viewer, query);
       // A whole path that could be a name is what was missed, and what may be created.
-      if (!nested.details && nested.names.length === segments.length - 1) return miss(segments.join('/'), true);
+      const whole = segments.join('/');
+      if (!nested.details && isSlugShaped(whole)) return miss(whole, true);
     }
     return miss(first, true);
   }

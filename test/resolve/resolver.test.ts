@@ -224,6 +224,11 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.equal((await ask('blog-launch', anonymous)).kind, 'not_found');
     assert.deepEqual(await ask('nowhere/at-all', session('Owner')), { kind: 'not_found', slug: 'nowhere/at-all', offerCreate: true });
     assert.deepEqual(await ask('nowhere/at_all', session('Owner')), { kind: 'not_found', slug: 'nowhere', offerCreate: true });
+    assert.deepEqual(
+      await ask('nowhere/At-All', session('Owner')),
+      { kind: 'not_found', slug: 'nowhere', offerCreate: true },
+      'the whole path only when it is a name as typed',
+    );
   });
 
   test('names of several segments pass their rest to a template and to forwarding; aliases, gates and `+` alike', async () => {

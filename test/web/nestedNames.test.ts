@@ -62,6 +62,13 @@ describe('names with "/" in the web pages', () => {
     assert.equal(miss.status, 404);
     has(miss.body, /Nobody has made go\/blog\/next\./);
     has(miss.body, /href="\/dashboard\/links\/new\?slug=blog%2Fnext"[^>]*>Create go\/blog\/next</);
+    // Did-you-mean tries the whole name, then its first segment, which may be the typo.
+    await alice.send('POST', '/dashboard/links', { slug: 'roadmap', url: 'https://example.com/roadmap' });
+    const typo = await alice.page('/roadmop/q3');
+    has(typo.body, /Open go\/roadmap/);
+    has(typo.body, /Create go\/roadmop\/q3/);
+    await alice.send('POST', '/dashboard/links', { slug: 'roadmap/q3', url: 'https://example.com/roadmap/q3' });
+    has((await alice.page('/roadmup/q3')).body, /Open go\/roadmap\/q3/, 'a near name of several segments');
     const reserved = await alice.page('/nope/admin');
     has(reserved.body, /Create go\/nope\/admin/, 'only the first segment is checked against the reserved words');
   });
