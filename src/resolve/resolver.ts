@@ -16,7 +16,7 @@ import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/h
 import type { Store } from '../store/index.js';
 import type { SessionViewerOfLink } from '../store/sessions.js';
 import { viewerOf, type User, type Viewer } from '../store/types.js';
-import type { ResolveTarget } from '../store/linkLookups.js';
+import type { NamedTarget, ResolveTarget } from '../store/linkLookups.js';
 
 /**
  * How the resolver learns who is asking: nobody; a session cookie's token or
@@ -118,6 +118,8 @@ interface SlugRead {
 /** The suffix that asks for a link's page instead of its destination (`go/jira+`). */
 const DETAILS_SUFFIX = '+';
 
+const NO_NESTED_NAMES: { names: string[]; details: boolean } = Object.freeze({ names: [], details: false });
+
 /**
  * The names of several segments a path could open (docs/links.md#resolution), shortest
  * first: each of its case-folded prefixes of two segments or more, while every segment could
@@ -173,21 +175,43 @@ export class Resolver {
     const folded = segments.length === 1 ? slug : null;
     // What the slug's read found; undefined while it is still to read.
     let read: SlugRead | undefined;
+    const nested = folded === null ? nestedNameCandidates(segments) : NO_NESTED_NAMES;
+    // The longest name of several segments the path starts with: null when there is none or
+    // the path could hold none, undefined while it is still to look up.
+    let longest: NamedTarget | null | undefined = nested.names.length === 0 ? null : undefined;
 
     // Keywords match exactly and case-sensitively, before any slug lookup: a first path segment
     // that is a keyword (and not the request host), then the request host itself. Each keyword
-    // is read in one query with the slug's link, which is what a miss asks for next.
+    // is read in one query with what a miss asks for next: the longest name of several
+    // segments when the path could hold one, else the slug's link.
     const slash = path.indexOf('/');
     if (slash > 0 && slash < path.length - 1) {
       const keyword = path.slice(0, slash);
       if (keyword !== host && KEYWORD_PATTERN.test(keyword)) {
-        read = yield* this.read(keyword, slug, viewer);
-        if (read.template !== null) return keywordRedirect(read.template, path.slice(slash + 1), path);
+        let template: string | null;
+        if (longest === undefined) {
+          const both = yield* wait(store.links.lookupKeywordAndLongest(keyword, nested.names));
+          template = both.keywordTemplate;
+          longest = both.hit;
+        } else {
+          read = yield* this.read(keyword, slug, viewer);
+          template = read.template;
+        }
+        if (template !== null) return keywordRedirect(template, path.slice(slash + 1), path);
       }
     }
     if (KEYWORD_PATTERN.test(host)) {
-      const template =
-        read === undefined ? (read = yield* this.read(host, slug, viewer)).template : yield* wait(store.keywords.templateFor(host));
+      let template: string | null;
+      if (longest === undefined) {
+        const both = yield* wait(store.links.lookupKeywordAndLongest(host, nested.names));
+        template = both.keywordTemplate;
+        longest = both.hit;
+      } else if (read === undefined && longest === null) {
+        // Nothing found yet: the host keyword is read with the slug's link, asked for next.
+        template = (read = yield* this.read(host, slug, viewer)).template;
+      } else {
+        template = yield* wait(store.keywords.templateFor(host));
+      }
       if (template !== null) return keywordRedirect(template, path, path);
     }
 
@@ -211,17 +235,15 @@ export class Resolver {
     } else {
       // The longest name of several segments the path starts with wins over its first segment
       // (`go/blog/launch/x` opens `blog/launch`), in one lookup of every candidate.
-      const nested = nestedNameCandidates(segments);
-      if (nested.names.length > 0) {
-        const hit = yield* wait(store.links.lookupLongestForResolve(nested.names));
-        if (hit) {
-          if (nested.details && hit.name === nested.names.at(-1)) return { kind: 'details', slug: hit.name, linkId: hit.link.id };
-          const rest = segments.slice(hit.name.split('/').length);
-          // The session's viewer read with the first segment serves here too; the facts read with
-          // it were of another link, which only a secure link would ask for.
-          const known = read?.session && hit.link.visibility !== 'secure' ? { viewer: read.session.viewer, facts: null } : undefined;
-          return yield* this.follow(hit.link, hit.name, rest, viewer, query, known);
-        }
+      if (longest === undefined) longest = yield* wait(store.links.lookupLongestForResolve(nested.names));
+      if (longest) {
+        const hit = longest;
+        if (nested.details && hit.name === nested.names.at(-1)) return { kind: 'details', slug: hit.name, linkId: hit.link.id };
+        const rest = segments.slice(hit.name.split('/').length);
+        // A session's viewer read with the host keyword serves here too; the facts read with it
+        // were of another link, which only a secure link would ask for.
+        const known = read?.session && hit.link.visibility !== 'secure' ? { viewer: read.session.viewer, facts: null } : undefined;
+        return yield* this.follow(hit.link, hit.name, rest, viewer, query, known);
       }
       if (isSlugShaped(slug)) {
         // Prefix matching: the slug, then an alias of that name.

@@ -277,25 +277,36 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await lookups('plain', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'a keyword-shaped host: one query for both');
     assert.deepEqual(await lookups('plain', session('Owner')), ['sessions.visit'], 'signed in: the session is read with the slug');
     assert.deepEqual(await lookups('plain', session('Owner'), 'go'), ['sessions.visit'], 'and with the host keyword');
-    // A path of several segments is first asked whether it starts with a keyword, in the same query as its prefix,
-    // then, in one more lookup, for the longest name of several segments it starts with (docs/links.md#resolution).
-    const prefixed = ['links.lookupKeywordAndSlug', 'links.lookupLongestForResolve'];
+    // A path of several segments is first asked whether it starts with a keyword, in the same query as the longest
+    // name of several segments it starts with (docs/links.md#resolution); only when there is none, its prefix.
+    const prefixed = ['links.lookupKeywordAndLongest', 'links.lookupForResolve'];
     assert.deepEqual(await lookups('jira/ABC-1', anonymous), prefixed, 'a template by prefix');
     assert.deepEqual(await lookups('docs/a/b?c=d', anonymous), prefixed, 'a forwarding link');
-    assert.deepEqual(await lookups('docs/a_b', anonymous), ['links.lookupKeywordAndSlug'], 'no name can hold `a_b`: no lookup for one');
+    assert.deepEqual(await lookups('docs/a_b', anonymous), ['links.lookupKeywordAndSlug'], 'no name can hold `a_b`: as before');
     assert.deepEqual(
       await lookups('jira/ABC-1', anonymous, 'go'),
-      ['links.lookupKeywordAndSlug', 'keywords.templateFor', 'links.lookupLongestForResolve'],
+      ['links.lookupKeywordAndLongest', 'links.lookupKeywordAndSlug'],
       'a prefix behind a keyword host',
     );
     assert.deepEqual(await lookups('Jira', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'case-folded like the slug lookup');
     assert.deepEqual(await lookups('vault', session('Owner')), ['sessions.visit'], "a secure link's facts come in the same query");
-    assert.deepEqual(await lookups('jira/ABC-1', session('Owner')), ['sessions.visit', 'links.lookupLongestForResolve']);
-    // A name of several segments: the same lookups, the session's viewer read once.
+    assert.deepEqual(await lookups('jira/ABC-1', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.visit']);
+    // No keyword-shaped first segment: the longest name on its own, then the prefix.
+    await createLink(store, { slug: '2fa', url: 'https://2fa.test/' }, owner.id);
+    assert.deepEqual(await lookups('2fa/x', anonymous), ['links.lookupLongestForResolve', 'links.lookupForResolve']);
+    // A name of several segments found: as cheap as a one-segment name, the visitor read afterwards.
     await createLink(store, { slug: 'costs/nested', url: 'https://nested.test/' }, owner.id);
-    assert.deepEqual(await lookups('costs/nested', anonymous), prefixed);
-    assert.deepEqual(await lookups('costs/nested/a/b/c/d/e/f/g', anonymous), prefixed, 'every prefix in the one lookup');
-    assert.deepEqual(await lookups('costs/nested', session('Owner')), ['sessions.visit', 'links.lookupLongestForResolve']);
+    await createLink(store, { slug: 'costs/locked', url: 'https://locked.test/', visibility: 'secure' }, owner.id);
+    assert.deepEqual(await lookups('costs/nested', anonymous), ['links.lookupKeywordAndLongest']);
+    assert.deepEqual(await lookups('costs/nested/a/b/c/d/e/f/g', anonymous), ['links.lookupKeywordAndLongest'], 'every prefix at once');
+    assert.deepEqual(await lookups('costs/nested', anonymous, 'go'), ['links.lookupKeywordAndLongest', 'keywords.templateFor']);
+    assert.deepEqual(await lookups('costs/nested', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.viewer']);
+    assert.deepEqual(await lookups('costs/locked', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.viewerOfLink']);
+    assert.deepEqual(await lookups('costs/nested', session('Owner'), 'go'), [
+      'links.lookupKeywordAndLongest',
+      'keywords.templateFor',
+      'sessions.viewer',
+    ]);
     // Aliases cost one more lookup, only once the slug has missed.
     assert.deepEqual(await lookups('handbook', anonymous), ['links.lookupForResolve', 'links.lookupAliasForResolve']);
   });
