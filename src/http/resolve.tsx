@@ -60,7 +60,11 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
 
   const notFound = async (req: FastifyRequest, reply: FastifyReply, slug: string, offerCreate: boolean, user: User | null) => {
     metrics.redirects.inc({ status: 'not_found' });
-    const suggestions = await store.discovery.didYouMean(slug, viewerOf(user));
+    const viewer = viewerOf(user);
+    let suggestions = await store.discovery.didYouMean(slug, viewer);
+    // A name of several segments missed: its first segment may be the typo (`go/jiar/abc-1`).
+    const slash = slug.indexOf('/');
+    if (suggestions.length === 0 && slash > 0) suggestions = await store.discovery.didYouMean(slug.slice(0, slash), viewer);
     const createSlug = offerCreate && slugError(slug) === null ? slug : null;
     reply.header('cache-control', NO_STORE);
     const ctx = await pageContext(deps, req, user);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SLUG_RULE_SUMMARY } from '../domain/slug.js';
 import { AppError, isAppError } from '../domain/errors.js';
 import { expiryFromRfc3339, type LinkChanges } from '../domain/linkInput.js';
 import { tagSlug } from '../domain/tags.js';
@@ -37,7 +38,7 @@ export const createLinkTool = defineTool({
     'duplicate_alias when an alias is.',
   input: Type.Object(
     {
-      slug: text('lower-case letters, digits and inner hyphens; at most 128 characters; not reserved'),
+      slug: text(SLUG_RULE_SUMMARY),
       url: text('http(s) destination; may contain $name placeholders, each at most once'),
       title: Type.Optional(text('at most 200 characters')),
       description: Type.Optional(text('at most 2000 characters')),

@@ -1,14 +1,22 @@
 import { resolveAccess, type LinkFacts } from '../domain/caps.js';
 import { KEYWORD_PATTERN } from '../domain/keywords.js';
 import { lifecycleState } from '../domain/lifecycle.js';
-import { golinkCandidates, hyphenlessKey, isSlugShaped, normalizationCandidates } from '../domain/slug.js';
+import {
+  golinkCandidates,
+  hyphenlessKey,
+  isSegmentShaped,
+  isSlugShaped,
+  normalizationCandidates,
+  SLUG_MAX_LENGTH,
+  SLUG_MAX_SEGMENTS,
+} from '../domain/slug.js';
 import { expandGolinkTemplate, isGolinkTemplate, parseGolinkTemplate } from '../domain/golinkTemplate.js';
 import { fillKeywordTemplate, fillTemplateSafely, forwardPathAndQuery, hasPlaceholders, templateVariables } from '../domain/url.js';
 import { runMaybeSync, wait, type MaybePromise, type Pipeline } from '../store/hotQuery.js';
 import type { Store } from '../store/index.js';
 import type { SessionViewerOfLink } from '../store/sessions.js';
 import { viewerOf, type User, type Viewer } from '../store/types.js';
-import type { ResolveTarget } from '../store/linkLookups.js';
+import type { NamedTarget, ResolveTarget } from '../store/linkLookups.js';
 
 /**
  * How the resolver learns who is asking: nobody; a session cookie's token or
@@ -48,7 +56,10 @@ export type Resolution =
   | { kind: 'forbidden' }
   | { kind: 'expired'; slug: string; link: ResolveTarget }
   | { kind: 'archived'; slug: string; link: ResolveTarget }
-  /** `slug` is the first path segment as typed (decoded); a create offer only for plain misses. */
+  /**
+   * `slug` is the first path segment as typed (decoded), or the whole path when it is, as
+   * typed, a name of several segments (`blog/launch`); a create offer only for plain misses.
+   */
   | { kind: 'not_found'; slug: string; offerCreate: boolean }
   /**
    * A template visited without all of its values (docs/links.md#fill-in-page): the page
@@ -107,9 +118,37 @@ interface SlugRead {
 /** The suffix that asks for a link's page instead of its destination (`go/jira+`). */
 const DETAILS_SUFFIX = '+';
 
+const NO_NESTED_NAMES: { names: string[]; details: boolean } = Object.freeze({ names: [], details: false });
+
+/**
+ * The names of several segments a path could open (docs/links.md#resolution), shortest
+ * first: each of its case-folded prefixes of two segments or more, while every segment could
+ * be one of a name's and the name stays within the rules. A `+` ending the path is left off
+ * its last name, which then asks for that link's page (`blog/launch+`). Empty when the path
+ * cannot hold such a name: a one-segment path pays nothing for them.
+ */
+export function nestedNameCandidates(segments: readonly string[]): { names: string[]; details: boolean } {
+  const names: string[] = [];
+  let details = false;
+  const first = segments[0]!.toLowerCase();
+  if (segments.length < 2 || !isSegmentShaped(first)) return { names, details };
+  let name = first;
+  for (let i = 1; i < segments.length && i < SLUG_MAX_SEGMENTS; i++) {
+    let segment = segments[i]!.toLowerCase();
+    const last = i === segments.length - 1;
+    if (last && segment.endsWith(DETAILS_SUFFIX)) segment = segment.slice(0, -DETAILS_SUFFIX.length);
+    if (!isSegmentShaped(segment) || name.length + 1 + segment.length > SLUG_MAX_LENGTH) break;
+    name = `${name}/${segment}`;
+    names.push(name);
+    details = last && segment.length < segments[i]!.length;
+  }
+  return { names, details };
+}
+
 /**
  * The one go-link resolver: path keyword → host keyword → exact (case-folded)
- * → normalisation forgiveness → prefix; each hit passes the
+ * → normalisation forgiveness, or for a path of several segments the longest
+ * name it starts with → its first segment as a prefix; each hit passes the
  * visibility gate, then the lifecycle gate, then template substitution
  * (docs/links.md#resolution, docs/lifecycle.md#resolving-expired-and-archived-links).
  *
@@ -130,27 +169,49 @@ export class Resolver {
 
     const segments = path.split('/').map(decodeSegment);
     const first = segments[0]!;
-    // The one name a link can have here: the whole path of one segment, else its first segment
-    // as a prefix (slugs never contain `/`, so no longer prefix can name a link).
+    // The name a one-segment path asks for; a longer path asks first for the longest name of
+    // several segments it starts with, then for its first segment as a prefix.
     const slug = first.toLowerCase();
     const folded = segments.length === 1 ? slug : null;
     // What the slug's read found; undefined while it is still to read.
     let read: SlugRead | undefined;
+    const nested = folded === null ? nestedNameCandidates(segments) : NO_NESTED_NAMES;
+    // The longest name of several segments the path starts with: null when there is none or
+    // the path could hold none, undefined while it is still to look up.
+    let longest: NamedTarget | null | undefined = nested.names.length === 0 ? null : undefined;
 
     // Keywords match exactly and case-sensitively, before any slug lookup: a first path segment
     // that is a keyword (and not the request host), then the request host itself. Each keyword
-    // is read in one query with the slug's link, which is what a miss asks for next.
+    // is read in one query with what a miss asks for next: the longest name of several
+    // segments when the path could hold one, else the slug's link.
     const slash = path.indexOf('/');
     if (slash > 0 && slash < path.length - 1) {
       const keyword = path.slice(0, slash);
       if (keyword !== host && KEYWORD_PATTERN.test(keyword)) {
-        read = yield* this.read(keyword, slug, viewer);
-        if (read.template !== null) return keywordRedirect(read.template, path.slice(slash + 1), path);
+        let template: string | null;
+        if (longest === undefined) {
+          const both = yield* wait(store.links.lookupKeywordAndLongest(keyword, nested.names));
+          template = both.keywordTemplate;
+          longest = both.hit;
+        } else {
+          read = yield* this.read(keyword, slug, viewer);
+          template = read.template;
+        }
+        if (template !== null) return keywordRedirect(template, path.slice(slash + 1), path);
       }
     }
     if (KEYWORD_PATTERN.test(host)) {
-      const template =
-        read === undefined ? (read = yield* this.read(host, slug, viewer)).template : yield* wait(store.keywords.templateFor(host));
+      let template: string | null;
+      if (longest === undefined) {
+        const both = yield* wait(store.links.lookupKeywordAndLongest(host, nested.names));
+        template = both.keywordTemplate;
+        longest = both.hit;
+      } else if (read === undefined && longest === null) {
+        // Nothing found yet: the host keyword is read with the slug's link, asked for next.
+        template = (read = yield* this.read(host, slug, viewer)).template;
+      } else {
+        template = yield* wait(store.keywords.templateFor(host));
+      }
       if (template !== null) return keywordRedirect(template, path, path);
     }
 
@@ -172,6 +233,18 @@ export class Resolver {
       const forgiven = yield* this.forgiven(folded, [folded, ...normalizationCandidates(folded)]);
       if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, null, viewer, query);
     } else {
+      // The longest name of several segments the path starts with wins over its first segment
+      // (`go/blog/launch/x` opens `blog/launch`), in one lookup of every candidate.
+      if (longest === undefined) longest = yield* wait(store.links.lookupLongestForResolve(nested.names));
+      if (longest) {
+        const hit = longest;
+        if (nested.details && hit.name === nested.names.at(-1)) return { kind: 'details', slug: hit.name, linkId: hit.link.id };
+        const rest = segments.slice(hit.name.split('/').length);
+        // A session's viewer read with the host keyword serves here too; the facts read with it
+        // were of another link, which only a secure link would ask for.
+        const known = read?.session && hit.link.visibility !== 'secure' ? { viewer: read.session.viewer, facts: null } : undefined;
+        return yield* this.follow(hit.link, hit.name, rest, viewer, query, known);
+      }
       if (isSlugShaped(slug)) {
         // Prefix matching: the slug, then an alias of that name.
         read ??= yield* this.read(null, slug, viewer);
@@ -182,6 +255,9 @@ export class Resolver {
       // golink forgives the first segment before a path too (`go/who,/p`, `go/Foo.Bar/x`).
       const forgiven = yield* this.forgiven(slug, [slug]);
       if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, segments.slice(1), viewer, query);
+      // A whole path that could be a name is what was missed, and what may be created.
+      const whole = segments.join('/');
+      if (!nested.details && isSlugShaped(whole)) return miss(whole, true);
     }
     return miss(first, true);
   }

@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { asVisibility, type Visibility } from '../domain/caps.js';
+import { SLUG_MAX_SEGMENTS } from '../domain/slug.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise, type ValuesOf } from './hotQuery.js';
 
@@ -31,6 +32,82 @@ const KEYWORD_AND_SLUG_COLUMNS = ['keyword_template', ...RESOLVE_COLUMNS] as con
 type KeywordAndSlugRow = { [K in keyof LinkRow]: LinkRow[K] | null } & { keyword_template: string | null };
 
 type LinkRow = Selectable<LinksTable>;
+
+/** The name found, then RESOLVE_COLUMNS (HotQuery's values). */
+const NAME_AND_RESOLVE_COLUMNS = ['name', ...RESOLVE_COLUMNS] as const;
+
+/** How many names one longest-name lookup compares: every prefix of two segments or more. */
+export const LONGEST_NAME_CANDIDATES = SLUG_MAX_SEGMENTS - 1;
+
+/** The link a name of several segments leads to, and that name. */
+export interface NamedTarget {
+  name: string;
+  link: ResolveTarget;
+}
+
+/** A keyword's template, then NAME_AND_RESOLVE_COLUMNS (HotQuery's values). */
+const KEYWORD_AND_NAME_COLUMNS = ['keyword_template', ...NAME_AND_RESOLVE_COLUMNS] as const;
+
+/** A keyword's template, if there is such a keyword, and the link the longest of some names leads to. */
+export interface KeywordAndLongest {
+  keywordTemplate: string | null;
+  hit: NamedTarget | null;
+}
+
+/** The longest-name query: `names` are its placeholders, in order. */
+function longestNameSelect(db: Kysely<Database>, names: readonly string[]) {
+  return (
+    db
+      .selectFrom('link_names')
+      .innerJoin('links', 'links.id', 'link_names.link_id')
+      .select(['link_names.name', ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const)])
+      .where('link_names.name', 'in', names)
+      .orderBy(sql`length(link_names.name)`, 'desc')
+      // Written into the statement: PostgreSQL's batched form passes every parameter as text.
+      .limit(sql<number>`1`)
+  );
+}
+
+/** Placeholder values that mark their place in a compiled statement, to check its parameter order. */
+const marks = (what: string) => Array.from({ length: LONGEST_NAME_CANDIDATES }, (_, i) => `\u0000${what}${i}`);
+
+/**
+ * One query for a keyword and the longest of some names, shaped as compileKeywordAndSlug:
+ * a probe row left-joined to the longest name's link, the keyword's template a scalar
+ * subquery. A path of several segments asks it instead of the keyword with its first
+ * segment, so its keyword step and its longest name cost one query together.
+ */
+function compileKeywordAndLongest(db: Kysely<Database>): CompiledQuery {
+  const keyword = '\u0000keyword';
+  const names = marks('name');
+  const compiled = db
+    .selectFrom(db.selectNoFrom(sql<number>`1`.as('one')).as('probe'))
+    .leftJoin(longestNameSelect(db, names).as('hit'), (join) => join.onTrue())
+    .select((eb) => [
+      eb.selectFrom('keywords').select('url_template').where('keyword', '=', keyword).as('keyword_template'),
+      'hit.name',
+      ...RESOLVE_COLUMNS.map((c) => `hit.${c}` as const),
+    ])
+    .compile();
+  const expected = [keyword, ...names];
+  if (compiled.parameters.length !== expected.length || compiled.parameters.some((p, i) => p !== expected[i])) {
+    throw new Error('keyword-and-longest lookup: unexpected placeholder order');
+  }
+  return compiled;
+}
+
+/** The values for the longest-name placeholders: `names`, the last repeated into those left over. */
+function namesParams(names: readonly string[]): string[] {
+  if (names.length === 0 || names.length > LONGEST_NAME_CANDIDATES) {
+    throw new Error(`longest-name lookup: 1 to ${LONGEST_NAME_CANDIDATES} names`);
+  }
+  return Array.from({ length: LONGEST_NAME_CANDIDATES }, (_, i) => names[Math.min(i, names.length - 1)]!);
+}
+
+function toNamedTarget(name: string | null, ...link: Parameters<typeof toResolveTarget>): NamedTarget | null {
+  const target = toResolveTarget(...link);
+  return name !== null && target ? { name, link: target } : null;
+}
 
 /** A keyword's template, if there is such a keyword, and the link a slug names. */
 export interface KeywordAndSlug {
@@ -87,6 +164,8 @@ export class LinkLookups {
   private readonly keywordAndSlugQuery: HotQuery<ValuesOf<KeywordAndSlugRow, typeof KEYWORD_AND_SLUG_COLUMNS>>;
   private readonly aliasQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
   private readonly hyphenlessQuery: HotQuery<ValuesOf<LinkRow, typeof RESOLVE_COLUMNS>>;
+  private readonly longestNameQuery: HotQuery<ValuesOf<LinkRow & { name: string }, typeof NAME_AND_RESOLVE_COLUMNS>>;
+  private readonly keywordAndLongestQuery: HotQuery<ValuesOf<KeywordAndSlugRow & { name: string | null }, typeof KEYWORD_AND_NAME_COLUMNS>>;
 
   constructor(db: Kysely<Database>, hot: HotLookups = VIA_KYSELY) {
     // Compiled once: the resolver pays only for execution, never for query building.
@@ -115,6 +194,34 @@ export class LinkLookups {
       RESOLVE_COLUMNS,
       hot,
     );
+    // A fixed number of placeholders, so the statement is compiled and prepared once; the
+    // caller repeats a name to fill the ones it does not need. Every name of every link,
+    // slug or alias, is a `link_names` row: one probe of its key per name.
+    this.longestNameQuery = new HotQuery(db, longestNameSelect(db, marks('name')).compile(), NAME_AND_RESOLVE_COLUMNS, hot);
+    this.keywordAndLongestQuery = new HotQuery(db, compileKeywordAndLongest(db), KEYWORD_AND_NAME_COLUMNS, hot);
+  }
+
+  /**
+   * The link named by the longest of `names`, its slug or an alias
+   * (docs/links.md#resolution): `names` are a path's prefixes of two segments or more, at
+   * most LONGEST_NAME_CANDIDATES of them. One query whatever their number; synchronous on an
+   * SQLite file.
+   */
+  lookupLongestForResolve(names: readonly string[]): MaybePromise<NamedTarget | null> {
+    return andThen(this.longestNameQuery.first(namesParams(names)), (r) => (r ? toNamedTarget(...r) : null));
+  }
+
+  /**
+   * `keywords.templateFor(keyword)` and `lookupLongestForResolve(names)` in one query, for
+   * the keyword step of a path of several segments: its longest name is what it asks for
+   * next. Synchronous on an SQLite file.
+   */
+  lookupKeywordAndLongest(keyword: string, names: readonly string[]): MaybePromise<KeywordAndLongest> {
+    return andThen(this.keywordAndLongestQuery.first([keyword, ...namesParams(names)]), (r) => {
+      if (!r) return { keywordTemplate: null, hit: null };
+      const [keywordTemplate, ...hit] = r;
+      return { keywordTemplate, hit: toNamedTarget(...hit) };
+    });
   }
 
   /**

@@ -5,7 +5,7 @@ import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
 import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesSearch } from './access.js';
 import { VIA_KYSELY, type HotLookups, type MaybePromise } from './hotQuery.js';
-import { LinkLookups, type KeywordAndSlug, type ResolveTarget } from './linkLookups.js';
+import { LinkLookups, type KeywordAndLongest, type KeywordAndSlug, type NamedTarget, type ResolveTarget } from './linkLookups.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
 import type { LinkNameStore } from './linkNames.js';
 import type { OwnerStore } from './owners.js';
@@ -111,6 +111,16 @@ export class LinkStore {
   /** The link a name leads to by its aliases, once the slug lookup has missed (LinkLookups). */
   lookupAliasForResolve(name: string): MaybePromise<ResolveTarget | null> {
     return this.lookups.lookupAliasForResolve(name);
+  }
+
+  /** The link the longest of a path's prefixes names, slug or alias (LinkLookups.lookupLongestForResolve). */
+  lookupLongestForResolve(names: readonly string[]): MaybePromise<NamedTarget | null> {
+    return this.lookups.lookupLongestForResolve(names);
+  }
+
+  /** A keyword's template and the link the longest of `names` leads to, in one query (LinkLookups). */
+  lookupKeywordAndLongest(keyword: string, names: readonly string[]): MaybePromise<KeywordAndLongest> {
+    return this.lookups.lookupKeywordAndLongest(keyword, names);
   }
 
   /** The link whose slug without hyphens is `key` (LinkLookups.lookupHyphenlessForResolve). */

@@ -89,4 +89,27 @@ describeEachDatabase('joe-links links import from other tools', (ctx) => {
     assert.match(trotto.stdout, /^refused  line 5 \(broken\/%s\): the keyword has 1 %s placeholder/m);
     assert.equal((await store.links.getBySlug('gh'))!.url, 'https://github.com/acme/$arg');
   });
+
+  test('names with "/": links create takes one and refuses a reserved first segment; a Trotto namespace names its links', async () => {
+    const { store } = ctx();
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [...CLI_ARGS, 'links', 'create', ...args, '--owner', 'keeper@example.test'], {
+        cwd: dir,
+        env: { ...process.env, JOE_DB_DRIVER: ctx().config.driver, JOE_DB_DSN: ctx().config.dsn },
+        encoding: 'utf8',
+      });
+    const made = cli(['--slug', 'blog/launch', '--url', 'https://example.com/launch']);
+    assert.equal(made.status, 0, made.stderr);
+    assert.equal((await store.links.getBySlug('blog/launch'))!.url, 'https://example.com/launch');
+    const refused = cli(['--slug', 'admin/x', '--url', 'https://example.com/x']);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /slug starts with a reserved word and cannot be used: "admin"/);
+    assert.equal(await store.links.getBySlug('admin/x'), null);
+    const trotto = run(
+      ['-', '--from', 'trotto', '--owner', 'keeper@example.test'],
+      readFileSync(new URL('trotto-namespaces.json', FIXTURES), 'utf8'),
+    );
+    assert.match(trotto.stdout, /^created  eng\/1 \(was 1 in Trotto’s eng\/ namespace/m);
+    assert.match(trotto.stdout, /^created  eng\/onboarding\b/m);
+  });
 });

@@ -5,11 +5,15 @@ import { AppError } from '../../src/domain/errors.js';
 import {
   assertValidSlug,
   isReservedSlug,
+  isSegmentShaped,
   isSlugShaped,
   normalizationCandidates,
   RESERVED_SLUGS,
   slugAdvice,
   slugError,
+  SLUG_MAX_SEGMENTS,
+  slugKey,
+  hyphenlessKey,
   suggestSlug,
 } from '../../src/domain/slug.js';
 
@@ -30,7 +34,7 @@ describe('slug format', () => {
     });
   }
 
-  for (const slug of ['Jira', '-foo', 'bar-', 'a b', '', '-', 'a_b', 'a/b', 'a.b', 'café', 'jira\n', '_admin']) {
+  for (const slug of ['Jira', '-foo', 'bar-', 'a b', '', '-', 'a_b', 'a.b', 'café', 'jira\n', '_admin']) {
     test(`${JSON.stringify(slug)} is refused with the format error`, () => {
       assert.equal(slugError(slug), FORMAT_ERROR);
       assert.throws(() => assertValidSlug(slug), { name: 'AppError', code: 'INVALID_SLUG', field: 'slug', message: FORMAT_ERROR });
@@ -46,6 +50,83 @@ describe('slug format', () => {
   test('validation is strict: no case folding or trimming at write time', () => {
     assert.equal(slugError('JIRA'), FORMAT_ERROR);
     assert.equal(slugError(' jira'), FORMAT_ERROR);
+  });
+});
+
+describe('names of several segments (docs/links.md#slugs)', () => {
+  const SEGMENTS_ERROR = 'slug must be segments joined by single "/", each matching [a-z0-9][a-z0-9-]*[a-z0-9]';
+
+  for (const slug of ['blog/launch', 'eng/1', 'a/b/c/d/e/f/g/h', 'links-roundup/q3', 'u-foo/bar', 'x/admin', 'team/s/u']) {
+    test(`"${slug}" is accepted`, () => {
+      assert.equal(slugError(slug), null);
+      assert.equal(slugError(slug, 'alias'), null);
+      assert.equal(isSlugShaped(slug), true);
+      assert.doesNotThrow(() => assertValidSlug(slug));
+    });
+  }
+
+  for (const slug of ['/blog', 'blog/', 'blog//launch', '/', 'Blog/launch', 'blog/-x', 'blog/x-', 'blog/a_b', 'blog/ launch', 'a/b.c']) {
+    test(`${JSON.stringify(slug)} is refused: every segment follows the one-segment rule, none empty`, () => {
+      assert.equal(slugError(slug), SEGMENTS_ERROR);
+      assert.equal(isSlugShaped(slug), false);
+      assert.throws(() => assertValidSlug(slug), { name: 'AppError', code: 'INVALID_SLUG', field: 'slug', message: SEGMENTS_ERROR });
+    });
+  }
+
+  test(`at most ${SLUG_MAX_SEGMENTS} segments`, () => {
+    assert.equal(SLUG_MAX_SEGMENTS, 8);
+    assert.equal(slugError('a/b/c/d/e/f/g/h/i'), 'slug must have at most 8 segments');
+    assert.equal(slugError('a/b/c/d/e/f/g/h/i', 'alias'), 'alias must have at most 8 segments');
+    assert.equal(isSlugShaped('a/b/c/d/e/f/g/h/i'), false);
+  });
+
+  test('at most 128 characters in all, slashes counted', () => {
+    const longest = `${'a'.repeat(63)}/${'b'.repeat(64)}`;
+    assert.equal(longest.length, 128);
+    assert.equal(slugError(longest), null);
+    assert.equal(slugError(`${longest}b`), LENGTH_ERROR);
+    assert.equal(isSlugShaped(`${longest}b`), false);
+  });
+
+  for (const first of RESERVED_SLUGS) {
+    test(`a reserved first segment is refused: "${first}/x"`, () => {
+      const want = `slug starts with a reserved word and cannot be used: "${first}" (reserved: ${RESERVED_SLUGS.join(', ')})`;
+      assert.equal(isReservedSlug(`${first}/x`), true);
+      assert.equal(slugError(`${first}/x`), want);
+      assert.throws(() => assertValidSlug(`${first}/x`), { code: 'INVALID_SLUG', message: want });
+    });
+  }
+
+  test('only the first segment is checked against the reserved words', () => {
+    assert.equal(isReservedSlug('x/admin'), false);
+    assert.equal(isReservedSlug('admins/x'), false);
+    assert.equal(slugError('api2/v1'), null);
+  });
+
+  test('isSegmentShaped is the one-segment rule', () => {
+    assert.equal(isSegmentShaped('launch'), true);
+    assert.equal(isSegmentShaped('blog/launch'), false);
+    assert.equal(isSegmentShaped(''), false);
+  });
+
+  test("golink's hyphen-less key keeps the `/`, so a name of several segments never matches a one-segment key", () => {
+    assert.equal(slugKey('blog/launch-day'), 'blog/launchday');
+    assert.equal(hyphenlessKey('blog/launch-day'), null);
+    assert.equal(hyphenlessKey('launch-day'), 'launchday');
+  });
+
+  test('advice for a name of several segments: the rule with slashes, the reserved word, the name meant', () => {
+    assert.equal(slugAdvice('blog/launch'), null);
+    assert.deepEqual(slugAdvice('Blog/Launch'), {
+      message:
+        'A short name may have up to 8 parts joined by single slashes; each uses lowercase letters, digits and hyphens, and starts and ends with a letter or digit.',
+      suggestion: 'blog/launch',
+    });
+    assert.deepEqual(slugAdvice('blog//launch')!.suggestion, 'blog/launch');
+    assert.deepEqual(slugAdvice('admin/tools'), {
+      message: "'admin' is used by the app: a short name cannot start with it. Choose another name.",
+      suggestion: null,
+    });
   });
 });
 
@@ -162,7 +243,11 @@ describe('slug suggestions (docs/links.md#slug-suggestions)', () => {
     ['Slack', 'slack'],
     ['  team   wiki  ', 'team-wiki'],
     ['Café Menü', 'cafe-menu'],
-    ['a_b.c/d', 'a-b-c-d'],
+    ['a_b.c/d', 'a-b-c/d'],
+    ['Blog/Launch', 'blog/launch'],
+    ['/Blog//Launch Day/', 'blog/launch-day'],
+    ['a/b/c/d/e/f/g/h/i/j', 'a/b/c/d/e/f/g/h-i-j'],
+    ['Admin/Tools', null],
     ['--x--', 'x'],
     ['!!!', null],
     ['', null],

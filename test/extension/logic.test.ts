@@ -401,7 +401,10 @@ describe('popup rules', () => {
       ]),
       'abc-123',
     );
-    assert.equal(prefillSlug([{ keyword: 'gh', slug: 'joestump/joe-links' }]), '');
+    assert.equal(prefillSlug([{ keyword: 'gh', slug: 'joestump/joe-links' }]), 'joestump/joe-links', 'a name of several segments');
+    assert.equal(prefillSlug([{ keyword: 'gh', slug: 'joestump//joe-links' }]), '', 'an empty segment');
+    assert.equal(prefillSlug([{ keyword: 'gh', slug: 'a/b/c/d/e/f/g/h/i' }]), '', 'more than eight segments');
+    assert.equal(prefillSlug([{ keyword: 'gh', slug: `a/${'b'.repeat(127)}` }]), '', 'longer than 128 characters');
     assert.equal(prefillSlug([{ keyword: 'gh', slug: '-edge' }]), '');
     assert.equal(prefillSlug([]), '');
   });

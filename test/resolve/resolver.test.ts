@@ -191,6 +191,77 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await ask('nothing+', { kind: 'anonymous' }), { kind: 'details', slug: 'nothing', linkId: null });
   });
 
+  test('names of several segments: the longest the path starts with wins, as typed in any case', async () => {
+    const { store } = ctx();
+    const blog = await createLink(store, { slug: 'blog', url: 'https://blog.test/' }, owner.id);
+    const launch = await createLink(store, { slug: 'blog/launch', url: 'https://launch.test/' }, owner.id);
+    const deeper = await createLink(store, { slug: 'blog/launch/day-two', url: 'https://two.test/' }, owner.id);
+    const anonymous: ViewerSource = { kind: 'anonymous' };
+    const target = async (path: string, viewer: ViewerSource = anonymous) => {
+      const r = await ask(path, viewer);
+      return r.kind === 'redirect' ? [r.linkId, r.location] : r;
+    };
+    assert.deepEqual(await target('blog/launch'), [launch.id, 'https://launch.test/']);
+    assert.deepEqual(await target('Blog/Launch'), [launch.id, 'https://launch.test/'], 'case-folded');
+    assert.deepEqual(await target('blog/launch/x'), [launch.id, 'https://launch.test/'], 'a longer path: its rest dropped');
+    assert.deepEqual(await target('blog/launch/'), [launch.id, 'https://launch.test/']);
+    assert.deepEqual(await target('blog/launch/day-two'), [deeper.id, 'https://two.test/'], 'the longest name wins');
+    assert.deepEqual(await target('blog/launch/day-two/more'), [deeper.id, 'https://two.test/']);
+    assert.deepEqual(await target('blog'), [blog.id, 'https://blog.test/'], 'the one-segment name stays itself');
+    assert.deepEqual(await target('blog/other'), [blog.id, 'https://blog.test/'], 'no longer name: the first segment as a prefix');
+    assert.deepEqual(await target('blog/launch%2Fx'), [blog.id, 'https://blog.test/'], 'an escaped slash is no separator');
+    // Asked at once, as a busy server is: PostgreSQL answers the round's lookups in one batched query.
+    assert.deepEqual(await Promise.all(['blog/launch', 'blog/launch/day-two/x', 'blog/x', 'nowhere/x'].map((p) => target(p))), [
+      [launch.id, 'https://launch.test/'],
+      [deeper.id, 'https://two.test/'],
+      [blog.id, 'https://blog.test/'],
+      { kind: 'not_found', slug: 'nowhere/x', offerCreate: true },
+    ]);
+    const signedIn = await ask('blog/launch', session('Owner'));
+    assert.equal(signedIn.kind === 'redirect' && signedIn.userId, owner.id, 'the click names the signed-in user');
+    // golink's forgiveness and normalisation never reach a name of several segments.
+    assert.equal((await ask('bloglaunch', anonymous)).kind, 'not_found');
+    assert.equal((await ask('blog-launch', anonymous)).kind, 'not_found');
+    assert.deepEqual(await ask('nowhere/at-all', session('Owner')), { kind: 'not_found', slug: 'nowhere/at-all', offerCreate: true });
+    assert.deepEqual(await ask('nowhere/at_all', session('Owner')), { kind: 'not_found', slug: 'nowhere', offerCreate: true });
+    assert.deepEqual(
+      await ask('nowhere/At-All', session('Owner')),
+      { kind: 'not_found', slug: 'nowhere', offerCreate: true },
+      'the whole path only when it is a name as typed',
+    );
+  });
+
+  test('names of several segments pass their rest to a template and to forwarding; aliases, gates and `+` alike', async () => {
+    const { store } = ctx();
+    const tix = await createLink(store, { slug: 'eng/tix', url: 'https://jira.test/browse/$ticket', aliases: ['eng/tickets'] }, owner.id);
+    await createLink(store, { slug: 'eng/docs', url: 'https://docs.test/eng', forwardPathAndQuery: true }, owner.id);
+    const locker = await createLink(store, { slug: 'team/locker', url: 'https://locker.test/', visibility: 'secure' }, owner.id);
+    await createLink(store, { slug: 'wiki/home', url: 'https://not-the-keyword.test/' }, owner.id);
+    const anonymous: ViewerSource = { kind: 'anonymous' };
+    const location = async (path: string, viewer: ViewerSource = anonymous, host?: string) => {
+      const r = await ask(path, viewer, host);
+      return r.kind === 'redirect' ? r.location : r.kind;
+    };
+    assert.equal(await location('eng/tix/ABC-1'), 'https://jira.test/browse/ABC-1', 'the rest fills the template');
+    assert.equal(await location('eng/tickets/ABC-2'), 'https://jira.test/browse/ABC-2', 'through an alias with a slash');
+    assert.equal(await location('ENG/Tickets/ABC-3'), 'https://jira.test/browse/ABC-3');
+    const bare = await ask('eng/tix', anonymous);
+    assert.deepEqual(bare.kind === 'fill_in' && [bare.slug, bare.link.id], ['eng/tix', tix.id]);
+    assert.equal(await location('eng/tix?ticket=X-9'), 'https://jira.test/browse/X-9');
+    assert.equal(await location('eng/docs/a/b?x=1'), 'https://docs.test/eng/a/b?x=1', 'the rest forwarded');
+    assert.equal(await location('team/locker'), 'login');
+    assert.equal(await location('team/locker', session('Stranger')), 'forbidden');
+    assert.equal(await location('team/locker/x', session('Owner')), 'https://locker.test/');
+    // Keywords come first, by path and by host.
+    assert.equal(await location('wiki/home'), 'https://wiki.test/home');
+    assert.equal(await location('eng/tix/ABC-1', anonymous, 'wiki'), 'https://wiki.test/eng/tix/ABC-1');
+    // `+` asks for the page of the whole name, slug or alias.
+    assert.deepEqual(await ask('eng/tix+', anonymous), { kind: 'details', slug: 'eng/tix', linkId: tix.id });
+    assert.deepEqual(await ask('Eng/Tickets+', anonymous), { kind: 'details', slug: 'eng/tickets', linkId: tix.id });
+    assert.deepEqual(await ask('team/locker+', anonymous), { kind: 'details', slug: 'team/locker', linkId: locker.id });
+    assert.equal(await location('eng/tix/ABC-1+'), 'https://jira.test/browse/ABC-1+', 'a longer path: `+` is part of the value');
+  });
+
   test('a hit on a slug costs exactly the lookups it did before aliases existed', async () => {
     const { store } = ctx();
     const counted = countingStore(store);
@@ -206,18 +277,36 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await lookups('plain', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'a keyword-shaped host: one query for both');
     assert.deepEqual(await lookups('plain', session('Owner')), ['sessions.visit'], 'signed in: the session is read with the slug');
     assert.deepEqual(await lookups('plain', session('Owner'), 'go'), ['sessions.visit'], 'and with the host keyword');
-    // A path of several segments is first asked whether it starts with a keyword, in the same query as its prefix.
-    const prefixed = ['links.lookupKeywordAndSlug'];
+    // A path of several segments is first asked whether it starts with a keyword, in the same query as the longest
+    // name of several segments it starts with (docs/links.md#resolution); only when there is none, its prefix.
+    const prefixed = ['links.lookupKeywordAndLongest', 'links.lookupForResolve'];
     assert.deepEqual(await lookups('jira/ABC-1', anonymous), prefixed, 'a template by prefix');
     assert.deepEqual(await lookups('docs/a/b?c=d', anonymous), prefixed, 'a forwarding link');
+    assert.deepEqual(await lookups('docs/a_b', anonymous), ['links.lookupKeywordAndSlug'], 'no name can hold `a_b`: as before');
     assert.deepEqual(
       await lookups('jira/ABC-1', anonymous, 'go'),
-      ['links.lookupKeywordAndSlug', 'keywords.templateFor'],
+      ['links.lookupKeywordAndLongest', 'links.lookupKeywordAndSlug'],
       'a prefix behind a keyword host',
     );
     assert.deepEqual(await lookups('Jira', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'case-folded like the slug lookup');
     assert.deepEqual(await lookups('vault', session('Owner')), ['sessions.visit'], "a secure link's facts come in the same query");
-    assert.deepEqual(await lookups('jira/ABC-1', session('Owner')), ['sessions.visit']);
+    assert.deepEqual(await lookups('jira/ABC-1', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.visit']);
+    // No keyword-shaped first segment: the longest name on its own, then the prefix.
+    await createLink(store, { slug: '2fa', url: 'https://2fa.test/' }, owner.id);
+    assert.deepEqual(await lookups('2fa/x', anonymous), ['links.lookupLongestForResolve', 'links.lookupForResolve']);
+    // A name of several segments found: as cheap as a one-segment name, the visitor read afterwards.
+    await createLink(store, { slug: 'costs/nested', url: 'https://nested.test/' }, owner.id);
+    await createLink(store, { slug: 'costs/locked', url: 'https://locked.test/', visibility: 'secure' }, owner.id);
+    assert.deepEqual(await lookups('costs/nested', anonymous), ['links.lookupKeywordAndLongest']);
+    assert.deepEqual(await lookups('costs/nested/a/b/c/d/e/f/g', anonymous), ['links.lookupKeywordAndLongest'], 'every prefix at once');
+    assert.deepEqual(await lookups('costs/nested', anonymous, 'go'), ['links.lookupKeywordAndLongest', 'keywords.templateFor']);
+    assert.deepEqual(await lookups('costs/nested', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.viewer']);
+    assert.deepEqual(await lookups('costs/locked', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.viewerOfLink']);
+    assert.deepEqual(await lookups('costs/nested', session('Owner'), 'go'), [
+      'links.lookupKeywordAndLongest',
+      'keywords.templateFor',
+      'sessions.viewer',
+    ]);
     // Aliases cost one more lookup, only once the slug has missed.
     assert.deepEqual(await lookups('handbook', anonymous), ['links.lookupForResolve', 'links.lookupAliasForResolve']);
   });

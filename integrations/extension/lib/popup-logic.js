@@ -5,8 +5,13 @@
  */
 import { serverBase, serverKeyword } from './settings.js';
 
-/** The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug. */
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/**
+ * The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug: up to
+ * eight segments joined by single `/` (`blog/launch`), each lowercase letters, digits and inner hyphens.
+ */
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\/[a-z0-9](?:[a-z0-9-]*[a-z0-9])?){0,7}$/;
+/** The server's longest slug. */
+const SLUG_MAX_LENGTH = 128;
 export const VISIBILITIES = /** @type {const} */ (['public', 'private', 'secure', 'internal']);
 
 /**
@@ -80,7 +85,7 @@ export function templateShortcuts(templates, tabUrl) {
  */
 export function prefillSlug(shortcuts) {
   const first = shortcuts[0]?.slug.toLowerCase() ?? '';
-  return SLUG_PATTERN.test(first) ? first : '';
+  return first.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(first) ? first : '';
 }
 
 /**

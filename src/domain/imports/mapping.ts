@@ -1,5 +1,5 @@
 import type { LinkRecord } from '../linkRecords.js';
-import { isReservedSlug, RESERVED_SLUGS, SLUG_MAX_LENGTH } from '../slug.js';
+import { isReservedSlug, RESERVED_SLUGS, SLUG_MAX_LENGTH, slugError } from '../slug.js';
 
 /**
  * The rules that turn another tool's names into ours (docs/import-formats.md#mapping),
@@ -8,19 +8,34 @@ import { isReservedSlug, RESERVED_SLUGS, SLUG_MAX_LENGTH } from '../slug.js';
 
 export type SlugMapping = { slug: string; changed: boolean } | { error: string };
 
-/**
- * A slug from a name as another tool wrote it: lower-cased, accents dropped,
- * every run of characters our slug rules refuse made one `-`, and `-` at
- * either end removed. A name that leaves nothing, is too long or is reserved
- * cannot be made valid.
- */
-export function importSlug(written: string): SlugMapping {
-  const slug = written
+/** One name as another tool wrote it made one segment: runs of what our rules refuse become `-`. */
+function segmentOf(written: string): string {
+  return written
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * A slug from a name as another tool wrote it: lower-cased, accents dropped,
+ * every run of characters our slug rules refuse made one `-`, and `-` at
+ * either end removed. A `/` between words stays a segment separator
+ * (`blog/Launch` → `blog/launch`, docs/links.md#slugs) when the name it
+ * makes is one we accept; otherwise it is joined like any other character.
+ * A name that leaves nothing, is too long or is reserved cannot be made valid.
+ */
+export function importSlug(written: string): SlugMapping {
+  if (written.includes('/')) {
+    const nested = written
+      .split('/')
+      .map(segmentOf)
+      .filter((s) => s !== '')
+      .join('/');
+    if (nested.includes('/') && slugError(nested) === null) return { slug: nested, changed: nested !== written };
+  }
+  const slug = segmentOf(written);
   if (slug === '') return { error: `"${written}" has no letters or digits to make a slug of` };
   if (slug.length > SLUG_MAX_LENGTH) return { error: `"${written}" makes a slug longer than ${SLUG_MAX_LENGTH} characters` };
   if (isReservedSlug(slug)) return { error: `"${slug}" is reserved and cannot be a slug (reserved: ${RESERVED_SLUGS.join(', ')})` };

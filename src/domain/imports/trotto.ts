@@ -39,17 +39,19 @@ export function trottoLink(shortpath: string, destination: string): { slug: stri
   return { slug: words.join('/'), url, notes };
 }
 
-/** Notes a link outside the file's first namespace (go/, eng/…): here they share one set of slugs. */
-function namespaceNoter(): (namespace: string | undefined) => string[] {
-  let first: string | undefined;
-  return (namespace) => {
-    if (!namespace) return [];
-    first ??= namespace;
-    return namespace === first ? [] : [`was in Trotto’s ${namespace}/ namespace (the file’s first links were in ${first}/)`];
-  };
+/** The namespace a Trotto instance puts links in unless told otherwise; its names need no prefix. */
+const DEFAULT_NAMESPACE = 'go';
+
+/**
+ * A link of another namespace is reached in Trotto as `go/<namespace>/<shortpath>`
+ * (`eng/1` is `go/eng/1`): here that is its name, of several segments.
+ */
+function namespacedSlug(namespace: string, slug: string): string {
+  if (namespace === '' || namespace === DEFAULT_NAMESPACE) return slug;
+  return slug === '' ? namespace : `${namespace}/${slug}`;
 }
 
-function linkRecord(item: unknown, line: number, noteNamespace: (d: string | undefined) => string[]): ImportedRecord {
+function linkRecord(item: unknown, line: number): ImportedRecord {
   if (!isObject(item)) return { line, error: 'expected a Trotto link object' };
   const shortpath = stringOf(item.shortpath);
   const destination = stringOf(item.destination_url);
@@ -59,9 +61,11 @@ function linkRecord(item: unknown, line: number, noteNamespace: (d: string | und
   const link = trottoLink(shortpath, destination);
   if ('error' in link) return { line, slug: shortpath, error: link.error };
   const owner = stringOf(item.owner);
+  const namespace = stringOf(item.namespace);
+  const slug = namespacedSlug(namespace, link.slug);
   return rowRecord({
     line,
-    slug: link.slug,
+    slug,
     url: link.url,
     urlIsTemplate: true,
     // Trotto follows a link only for a signed-in member of the organisation, and lists an
@@ -70,7 +74,7 @@ function linkRecord(item: unknown, line: number, noteNamespace: (d: string | und
     createdAt: looseTime(item.created),
     sourceClicks: countOf(item.visits_count),
     ...(owner !== '' && { owners: [owner] }),
-    notes: [...noteNamespace(stringOf(item.namespace) || undefined), ...link.notes],
+    notes: [...(slug === link.slug ? [] : [`was ${shortpath} in Trotto’s ${namespace}/ namespace`]), ...link.notes],
   });
 }
 
@@ -99,7 +103,6 @@ export const trotto: ImportFormat = {
       yield brokenFile({ line: 1, error: 'expected Trotto’s link list: [{"shortpath","destination_url",…}]' });
       return;
     }
-    const noteNamespace = namespaceNoter();
-    for (const [i, item] of items.entries()) yield linkRecord(item, i + 1, noteNamespace);
+    for (const [i, item] of items.entries()) yield linkRecord(item, i + 1);
   },
 };

@@ -126,7 +126,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
         id="link-slug"
         label="Slug"
         error={slugErr}
-        hint={create ? 'Lowercase letters, digits and hyphens.' : 'The slug cannot be changed.'}
+        hint={create ? 'Lowercase letters, digits and hyphens; "/" joins parts, as in blog/launch.' : 'The slug cannot be changed.'}
       >
         <div class={`input w-full font-mono${slugErr ? ' input-error' : ''}`}>
           <span class="text-base-content/70 select-none">{`${shortKeyword}/`}</span>

@@ -30,6 +30,7 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'golink.jsonl': 'golink',
   'golink-own-tests.jsonl': 'golink',
   'trotto.json': 'trotto',
+  'trotto-namespaces.json': 'trotto',
   'slash.json': 'slash',
   'joe-links.jsonl': 'jsonl',
   'joe-links.csv': 'csv',
@@ -42,6 +43,7 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'yourls-headerless.csv': 'yourls-csv',
   'bitly.csv': 'bitly-csv',
   'dub.csv': 'dub-csv',
+  'dub-nested.csv': 'dub-csv',
   'kutt.json': 'kutt',
 };
 
@@ -185,7 +187,8 @@ describe('Trotto', () => {
     assert.equal(rows[1]!.record!.visibility, 'internal', 'an unlisted Trotto link needs sign-in and is listed to no one else');
     assert.equal(rows[2]!.slug, 'jira');
     assert.equal(rows[2]!.record!.url, 'https://acme.atlassian.net/browse/$arg1-$arg2');
-    assert.deepEqual(rows[3]!.notes, ['was in Trotto’s eng/ namespace (the file’s first links were in go/)']);
+    // A link of another namespace is named as Trotto reached it, go/eng/oncall.
+    assert.deepEqual([rows[3]!.slug, rows[3]!.notes], ['eng/oncall', ['was oncall in Trotto’s eng/ namespace']]);
     assert.match(rows[4]!.error!, /1 %s placeholder\(s\) but the destination has 0/);
   });
 

@@ -11,7 +11,14 @@ test('names become slugs: lower case, accents dropped, refused characters one hy
     ['Team_Wiki', 'team-wiki'],
     ['  Q3 Plan!! ', 'q3-plan'],
     ['café', 'cafe'],
-    ['eng/onboarding', 'eng-onboarding'],
+    ['eng/onboarding', 'eng/onboarding'],
+    ['Blog/Launch', 'blog/launch'],
+    ['/eng//On Boarding/', 'eng/on-boarding'],
+    ['eng.team/q3_plan', 'eng-team/q3-plan'],
+    // Where our rules refuse the name with its `/`, it is joined as before.
+    ['admin/tools', 'admin-tools'],
+    ['a/b/c/d/e/f/g/h/i', 'a-b-c-d-e-f-g-h-i'],
+    ['/meet', 'meet'],
     ['a--b', 'a-b'],
     ['ok', 'ok'],
   ];

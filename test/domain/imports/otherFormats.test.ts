@@ -38,6 +38,7 @@ const OWNER: Record<string, ImportFormat> = {
   'yourls-headerless.csv': yourlsCsv,
   'bitly.csv': bitlyCsv,
   'dub.csv': dubCsv,
+  'dub-nested.csv': dubCsv,
   'kutt.json': kuttJson,
 };
 
@@ -193,6 +194,14 @@ describe('Dub', () => {
     assert.equal(rows[0]!.sourceClicks, 1204);
     assert.equal(rows[1]!.record!.archivedAt, at('2024-02-01T10:00:00Z'));
     assert.deepEqual(rows[2]!.notes, ["was a short link on acme.link (the file's first links were on dub.sh)"]);
+  });
+
+  test('a key with `/` is the whole path of the short link, as Dub wrote it', async () => {
+    const rows = await parse(dubCsv, fixture('dub-nested.csv'));
+    assert.deepEqual(
+      rows.map((r) => r.slug),
+      ['blog/launch', 'blog', 'Docs/API_v2', 'admin/panel'],
+    );
   });
 });
 

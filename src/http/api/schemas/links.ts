@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SLUG_RULE_SUMMARY } from '../../../domain/slug.js';
 import type { HealthResource, LinkResource, OwnerResource, ShareResource } from '../../../links/index.js';
 import { Id, Nullable, ref, StringEnum, Timestamp } from './ref.js';
 
@@ -83,7 +84,7 @@ const linkFields = {
 
 export const CreateLinkSchema = Type.Object(
   {
-    slug: Type.String({ description: 'lower-case letters, digits and inner hyphens; at most 128 characters; not reserved' }),
+    slug: Type.String({ description: SLUG_RULE_SUMMARY }),
     url: Type.String({ description: 'http(s) destination; may contain `$name` placeholders' }),
     title: Type.Optional(linkFields.title),
     description: Type.Optional(linkFields.description),
