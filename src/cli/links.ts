@@ -78,6 +78,7 @@ export function registerLinkCommands(program: Command): void {
     .description('create a link')
     .requiredOption('--slug <slug>', 'short name, e.g. jira')
     .requiredOption('--url <url>', 'destination (http/https; may contain $variables)')
+    .option('--default-url <url>', 'with $variables in --url: where the link goes when visited with no value')
     .requiredOption('--owner <email>', 'email of the owning user')
     .option('--title <title>', 'title')
     .option('--description <text>', 'description')
@@ -90,6 +91,7 @@ export function registerLinkCommands(program: Command): void {
       async (o: {
         slug: string;
         url: string;
+        defaultUrl?: string;
         owner: string;
         title?: string;
         description?: string;
@@ -104,6 +106,7 @@ export function registerLinkCommands(program: Command): void {
           const link = await cliLinkService(store).create(await cliOperator(store, o.as), {
             slug: o.slug,
             url: o.url,
+            defaultUrl: o.defaultUrl,
             title: o.title,
             description: o.description,
             visibility: o.visibility,
@@ -113,7 +116,8 @@ export function registerLinkCommands(program: Command): void {
             ownerId: owner.id,
           });
           const aka = link.aliases.length > 0 ? `, also ${link.aliases.join(', ')}` : '';
-          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id}${aka})`);
+          const fallback = link.defaultUrl !== null ? `, with no value → ${link.defaultUrl}` : '';
+          out(`created ${link.slug} → ${link.url} (${link.visibility}, ${link.id}${aka}${fallback})`);
         });
       },
     );

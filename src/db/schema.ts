@@ -42,6 +42,8 @@ export interface LinksTable {
   forward_path_and_query: Generated<number>;
   /** The slug without its hyphens, for golink's matching (migration 00029); null never after it ran. */
   slug_key: string | null;
+  /** A templated link's destination when no value is given (docs/links.md#default-destination); null: none. */
+  default_url: string | null;
 }
 
 /** Every name of every link, slug or alias, under one unique key (docs/links.md#aliases). */

@@ -6,7 +6,8 @@ import { assertValidSlug } from './slug.js';
 import { normalizeTags, type TagInput } from './tags.js';
 import { codePointLength } from './text.js';
 import { parseRfc3339 } from './timeseries.js';
-import { validateDestination } from './url.js';
+import { hasPlaceholders, validateDestination } from './url.js';
+import { isGolinkTemplate } from './golinkTemplate.js';
 
 /**
  * The rules every link write obeys, whatever surface it came from. The links
@@ -81,6 +82,38 @@ export function validateExpiry(expiresAt: ExpiryInput, now: number, stored: numb
 
 const present = (v: string | null | undefined): v is string => v !== undefined && v !== null && v.trim() !== '';
 
+/** A `$name` template (docs/links.md#destinations-and-templates): the only kind of link a default destination belongs to. */
+const isVariableTemplate = (url: string): boolean => hasPlaceholders(url) && !isGolinkTemplate(url);
+
+/**
+ * A templated link's default destination (docs/links.md#default-destination): blank or null
+ * is none; anything else meets every rule `url` meets, and is one fixed destination itself.
+ */
+export function validateDefaultUrl(raw: string | null | undefined): string | null {
+  if (!present(raw)) return null;
+  const url = validateDestination(raw, 'default_url');
+  if (hasPlaceholders(url) || isGolinkTemplate(url)) {
+    throw new AppError('INVALID_URL', 'default_url must be one destination, without placeholders', 'default_url');
+  }
+  return url;
+}
+
+/**
+ * A default destination stands only beside a `$name` template: a plain link goes to its
+ * `url` whenever it is visited, so a default there would never be used. An update that
+ * takes the placeholders out of `url` is refused while a default stays, rather than
+ * dropping the default unasked.
+ */
+export function assertDefaultFits(url: string, defaultUrl: string | null): void {
+  if (defaultUrl !== null && !isVariableTemplate(url)) {
+    throw new AppError(
+      'INVALID_URL',
+      'default_url is only for a url with $placeholders; clear it or keep placeholders in url',
+      'default_url',
+    );
+  }
+}
+
 /** A new link as a surface received it. */
 export interface LinkDraft {
   slug?: string | null;
@@ -95,6 +128,8 @@ export interface LinkDraft {
   aliases?: readonly string[];
   /** Append a visit's extra path and query to the destination (docs/links.md#path-and-query-forwarding). */
   forwardPathAndQuery?: boolean;
+  /** Where a templated link goes when visited with no value (docs/links.md#default-destination); blank: none. */
+  defaultUrl?: string | null;
 }
 
 export interface ValidLink {
@@ -107,12 +142,14 @@ export interface ValidLink {
   aliases: string[];
   expiresAt: number | null;
   forwardPathAndQuery: boolean;
+  defaultUrl: string | null;
 }
 
 /** A link's text fields as given, in the order the rules check them: what the NUL rule looks at. */
 function changedText(d: LinkDraft | LinkChanges): Array<readonly [string, unknown]> {
   return [
     ['url', d.url],
+    ['default_url', d.defaultUrl],
     ['title', d.title],
     ['description', d.description],
     ['tags', d.tags],
@@ -124,17 +161,20 @@ function changedText(d: LinkDraft | LinkChanges): Array<readonly [string, unknow
 /**
  * Every rule for a new link, checked before any write, first failure wins:
  * a NUL character in any field (domain/nul.ts), presence of slug and url,
- * then slug → URL → title → description → tags → aliases → visibility →
- * expiry.
+ * then slug → URL → default URL → title → description → tags → aliases →
+ * visibility → expiry.
  */
 export function validateLinkDraft(draft: LinkDraft, now: number): ValidLink {
   refuseNul([['slug', draft.slug], ...changedText(draft)]);
   if (!present(draft.slug)) throw new AppError('BAD_REQUEST', 'slug is required', 'slug');
   if (!present(draft.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
   assertValidSlug(draft.slug);
+  const url = validateDestination(draft.url);
+  const defaultUrl = validateDefaultUrl(draft.defaultUrl);
+  assertDefaultFits(url, defaultUrl);
   return {
     slug: draft.slug,
-    url: validateDestination(draft.url),
+    url,
     title: validateTitle(draft.title),
     description: validateDescription(draft.description),
     tags: normalizeTags(draft.tags ?? []),
@@ -142,6 +182,7 @@ export function validateLinkDraft(draft: LinkDraft, now: number): ValidLink {
     visibility: validateVisibility(draft.visibility),
     expiresAt: validateExpiry(draft.expiresAt, now),
     forwardPathAndQuery: draft.forwardPathAndQuery === true,
+    defaultUrl,
   };
 }
 
@@ -160,6 +201,8 @@ export interface LinkChanges {
   /** Replaces every alias; absent keeps them. */
   aliases?: readonly string[];
   forwardPathAndQuery?: boolean;
+  /** Blank or null clears it; absent keeps it. */
+  defaultUrl?: string | null;
 }
 
 export interface ValidChanges {
@@ -173,19 +216,28 @@ export interface ValidChanges {
   archived?: boolean;
   healthChecksDisabled?: boolean;
   forwardPathAndQuery?: boolean;
+  defaultUrl?: string | null;
 }
 
 /**
  * Every given field checked in the create order (NUL characters, then URL →
- * title → description → tags → aliases → visibility → expiry), against the
- * link as stored.
+ * default URL → title → description → tags → aliases → visibility → expiry),
+ * against the link as stored.
  */
-export function validateLinkChanges(changes: LinkChanges, stored: { slug: string; expiresAt: number | null }, now: number): ValidChanges {
+export function validateLinkChanges(
+  changes: LinkChanges,
+  stored: { slug: string; expiresAt: number | null; url: string; defaultUrl: string | null },
+  now: number,
+): ValidChanges {
   refuseNul(changedText(changes));
   const out: ValidChanges = {};
   if (changes.url !== undefined) {
     if (!present(changes.url)) throw new AppError('BAD_REQUEST', 'url is required', 'url');
     out.url = validateDestination(changes.url);
+  }
+  if (changes.defaultUrl !== undefined) out.defaultUrl = validateDefaultUrl(changes.defaultUrl);
+  if (out.url !== undefined || out.defaultUrl !== undefined) {
+    assertDefaultFits(out.url ?? stored.url, out.defaultUrl !== undefined ? out.defaultUrl : stored.defaultUrl);
   }
   if (changes.title !== undefined) out.title = validateTitle(changes.title);
   if (changes.description !== undefined) out.description = validateDescription(changes.description);

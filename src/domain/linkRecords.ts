@@ -33,6 +33,8 @@ export interface LinkRecord {
   aliases?: string[];
   /** Append the visit's extra path and query to the destination (docs/links.md#path-and-query-forwarding). */
   forwardPathAndQuery?: boolean;
+  /** A templated link's destination when visited with no value (docs/links.md#default-destination); null: none, undefined: leave as is. */
+  defaultUrl?: string | null;
 }
 
 /** A record's text fields in the order its rules are checked: what the NUL rule (domain/nul.ts) looks at. */
@@ -40,6 +42,7 @@ export function recordText(r: LinkRecord): Array<readonly [string, unknown]> {
   return [
     ['slug', r.slug],
     ['url', r.url],
+    ['default_url', r.defaultUrl],
     ['title', r.title],
     ['description', r.description],
     ['tags', r.tags],
@@ -72,6 +75,7 @@ export interface LinkExportLine {
   health_checks_disabled: boolean;
   aliases: string[];
   forward_path_and_query: boolean;
+  default_url: string | null;
   created_at: string;
 }
 
@@ -142,6 +146,7 @@ export function parseJsonRecord(text: string): LinkRecord {
     createdAt: createdAt ?? undefined,
     aliases: strings(r, 'aliases'),
     forwardPathAndQuery: typeof forward === 'boolean' ? forward : undefined,
+    defaultUrl: r.default_url === undefined ? undefined : r.default_url === null ? null : str(r, 'default_url', false),
   };
 }
 

@@ -59,6 +59,7 @@ export interface NotificationFacts {
 
 const FIELD_NAMES: Record<string, string> = {
   url: 'destination',
+  defaultUrl: 'default destination',
   title: 'title',
   description: 'description',
   tags: 'tags',

@@ -43,16 +43,16 @@ const LOCAL_PATH = /^\/(?![/\\])[^\s\p{C}]*$/u;
  * visit with and without a path, yields a destination whose scheme and host are the
  * author's. `{{.User}}` counts as known here: a visitor without one is asked to sign in.
  */
-function validateGolinkDestination(url: string): string {
+function validateGolinkDestination(url: string, field: string): string {
   try {
     parseGolinkTemplate(url);
   } catch (e) {
-    if (e instanceof GolinkTemplateError) throw new AppError('INVALID_URL', `url template: ${e.message}`, 'url');
+    if (e instanceof GolinkTemplateError) throw new AppError('INVALID_URL', `${field} template: ${e.message}`, field);
     throw e;
   }
   for (const path of ['', 'x']) {
     const run = expandGolinkTemplate(url, { path, user: 'user@example.com', now: new Date(0) });
-    if (run.kind === 'error') throw new AppError('INVALID_URL', `url template: ${run.message}`, 'url');
+    if (run.kind === 'error') throw new AppError('INVALID_URL', `${field} template: ${run.message}`, field);
   }
   return url;
 }
@@ -70,29 +70,30 @@ const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
  * Validates a destination and returns it trimmed. http(s) only, with a host;
  * placeholders may stand in the host only in front of a literal domain
  * (docs/links.md#placeholders-in-the-host) and must be unique
- * (docs/links.md#destinations-and-templates). Throws INVALID_URL.
+ * (docs/links.md#destinations-and-templates). Throws INVALID_URL. `field` names the
+ * input in errors: a templated link's default destination meets the same rules.
  */
-export function validateDestination(raw: string): string {
+export function validateDestination(raw: string, field = 'url'): string {
   // A UTF-16 length is at most the UTF-8 one, and at least a third of it: most URLs are decided without encoding.
   if (raw.length > URL_MAX_BYTES || (raw.length > URL_MAX_BYTES / 3 && utf8Length(raw) > URL_MAX_BYTES)) {
-    throw new AppError('INVALID_FIELD_LENGTH', `url must be at most ${URL_MAX_BYTES / 1024 / 1024} MiB`, 'url');
+    throw new AppError('INVALID_FIELD_LENGTH', `${field} must be at most ${URL_MAX_BYTES / 1024 / 1024} MiB`, field);
   }
   const url = raw.trim();
-  if (isGolinkTemplate(url)) return validateGolinkDestination(url);
+  if (isGolinkTemplate(url)) return validateGolinkDestination(url, field);
   // `//host/…` and `/\host/…` lead to another host: they meet the scheme rule below.
   if (url.startsWith('/') && !/^\/[/\\]/.test(url)) {
-    if (!LOCAL_PATH.test(url)) throw new AppError('INVALID_URL', 'a destination on this server is a path such as /meet', 'url');
+    if (!LOCAL_PATH.test(url)) throw new AppError('INVALID_URL', 'a destination on this server is a path such as /meet', field);
     return url;
   }
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') {
-    throw new AppError('INVALID_URL', 'url must start with http:// or https://', 'url');
+    throw new AppError('INVALID_URL', `${field} must start with http:// or https://`, field);
   }
   // `http:opaque` and `https:` have a scheme but no authority; `https:///path` has an empty
   // one that a WHATWG parser would skip, taking `path` for the host.
   const afterScheme = url.slice(scheme.length + 1);
   if (!/^\/\/[^/\\?#]/.test(afterScheme)) {
-    throw new AppError('INVALID_URL', 'url must include a host (e.g. https://example.com)', 'url');
+    throw new AppError('INVALID_URL', `${field} must include a host (e.g. https://example.com)`, field);
   }
   // A placeholder where only digits are allowed (`https://h.test:$port/`) stops a template
   // from parsing as written, so it is judged again with each placeholder standing in for a
@@ -100,15 +101,15 @@ export function validateDestination(raw: string): string {
   // parse (a space or `<` in the host, an unclosed `[`, a port out of range) has no usable host.
   const host = hostnameOf(url) ?? hostnameOf(url.replace(PLACEHOLDER, '0')) ?? '';
   if (host === '') {
-    throw new AppError('INVALID_URL', 'url must include a host (e.g. https://example.com)', 'url');
+    throw new AppError('INVALID_URL', `${field} must include a host (e.g. https://example.com)`, field);
   }
   const hostError = templateHostError(url);
-  if (hostError !== null) throw new AppError('INVALID_URL', hostError, 'url');
+  if (hostError !== null) throw new AppError('INVALID_URL', hostError, field);
   const counts = new Map<string, number>();
   for (const m of url.matchAll(PLACEHOLDER)) {
     const n = (counts.get(m[0]) ?? 0) + 1;
     counts.set(m[0], n);
-    if (n === 2) throw new AppError('INVALID_URL', `duplicate variable name in URL template: ${m[0]}`, 'url');
+    if (n === 2) throw new AppError('INVALID_URL', `duplicate variable name in URL template: ${m[0]}`, field);
   }
   return url;
 }

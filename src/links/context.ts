@@ -63,6 +63,7 @@ export function fieldsOf(link: Link, tagNames: readonly string[], aliases: reado
     archivedAt: link.archivedAt,
     healthChecksDisabled: link.healthChecksDisabled,
     forwardPathAndQuery: link.forwardPathAndQuery,
+    defaultUrl: link.defaultUrl,
   };
 }
 

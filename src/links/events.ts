@@ -21,6 +21,8 @@ export interface LinkFields {
   archivedAt: number | null;
   healthChecksDisabled: boolean;
   forwardPathAndQuery: boolean;
+  /** docs/links.md#default-destination */
+  defaultUrl: string | null;
 }
 
 export type LinkField = keyof LinkFields;
@@ -95,6 +97,7 @@ export function ownerOfEvent(o: { userId: string; email: string; displayName: st
 
 const FIELD_ORDER: readonly LinkField[] = [
   'url',
+  'defaultUrl',
   'title',
   'description',
   'tags',

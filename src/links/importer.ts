@@ -77,6 +77,7 @@ async function ownersOf(ctx: LinkContext, actor: Actor, record: LinkRecord, opts
 function changesOf(record: LinkRecord): LinkChanges {
   return {
     url: record.url,
+    ...(record.defaultUrl !== undefined && { defaultUrl: record.defaultUrl }),
     ...(record.title !== undefined && { title: record.title }),
     ...(record.description !== undefined && { description: record.description }),
     ...(record.tags !== undefined && { tags: record.tags }),
@@ -94,6 +95,7 @@ function draftOf(record: LinkRecord): NewLink {
   return {
     slug: record.slug,
     url: record.url,
+    defaultUrl: record.defaultUrl,
     title: record.title,
     description: record.description,
     tags: record.tags,

@@ -33,6 +33,7 @@ export function toExportLine(l: LinkView): LinkExportLine {
     health_checks_disabled: l.healthChecksDisabled,
     aliases: [...l.aliases],
     forward_path_and_query: l.forwardPathAndQuery,
+    default_url: l.defaultUrl,
     created_at: iso(l.createdAt),
   };
 }

@@ -42,6 +42,8 @@ export interface LinkResource {
   aliases: string[];
   /** docs/links.md#path-and-query-forwarding */
   forward_path_and_query: boolean;
+  /** docs/links.md#default-destination */
+  default_url: string | null;
   owners: OwnerResource[];
   created_at: string;
   updated_at: string;
@@ -79,6 +81,7 @@ export function toLinkResource(link: LinkView, now: number, health: LinkHealth |
     tags: link.tags.map((t) => t.name),
     aliases: [...link.aliases],
     forward_path_and_query: link.forwardPathAndQuery,
+    default_url: link.defaultUrl,
     owners: link.owners.map(toOwnerResource),
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),

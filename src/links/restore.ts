@@ -27,6 +27,7 @@ type RestorableField = Exclude<LinkField, 'archivedAt'>;
  */
 const RESTORE: { [F in RestorableField]: (value: LinkFields[F], out: LinkChanges) => void } = {
   url: (v, o) => (o.url = v),
+  defaultUrl: (v, o) => (o.defaultUrl = v),
   title: (v, o) => (o.title = v),
   description: (v, o) => (o.description = v),
   tags: (v, o) => (o.tags = v),

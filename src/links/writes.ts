@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors.js';
-import { validateLinkChanges, validateLinkDraft, type LinkChanges, type LinkDraft, type ValidChanges } from '../domain/linkInput.js';
+import {
+  assertDefaultFits,
+  validateLinkChanges,
+  validateLinkDraft,
+  type LinkChanges,
+  type LinkDraft,
+  type ValidChanges,
+} from '../domain/linkInput.js';
 import { refuseNul } from '../domain/nul.js';
 import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
@@ -101,6 +108,7 @@ export async function insertLink(ctx: LinkContext, actor: Actor, input: NewLink,
     archivedAt: imported.archivedAt ?? null,
     healthChecksDisabled: input.healthChecksDisabled === true,
     forwardPathAndQuery: valid.forwardPathAndQuery,
+    defaultUrl: valid.defaultUrl,
   };
   await commit(
     ctx,
@@ -163,6 +171,7 @@ function writeFor(current: Link, valid: ValidChanges, now: number): LinkWrite | 
     changed = true;
   };
   set('url', valid.url, current.url);
+  set('defaultUrl', valid.defaultUrl, current.defaultUrl);
   set('title', valid.title, current.title);
   set('description', valid.description, current.description);
   set('visibility', valid.visibility, current.visibility);
@@ -183,6 +192,7 @@ function kindOf(requested: ChangeKind | null, before: Link, after: Link, listsCh
     !listsChanged &&
     before.forwardPathAndQuery === after.forwardPathAndQuery &&
     before.url === after.url &&
+    before.defaultUrl === after.defaultUrl &&
     before.title === after.title &&
     before.description === after.description &&
     before.visibility === after.visibility &&
@@ -265,6 +275,8 @@ export async function applyToLocked(
     ...Object.fromEntries(Object.entries(write ?? {}).filter(([, v]) => v !== undefined)),
     updatedAt: now,
   } as Link;
+  // Checked again on the locked row: the url the changes were validated against may have changed since.
+  assertDefaultFits(after.url, after.defaultUrl);
   const afterTags = tagsChange ? ((await store.tags.forLinks([id], tx)).get(id) ?? []) : storedTags;
   const base = { linkId: id, slug: current.slug, at: now, actor: eventActor(actor) };
   const changes = fieldChanges(

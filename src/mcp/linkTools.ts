@@ -40,6 +40,11 @@ export const createLinkTool = defineTool({
     {
       slug: text(SLUG_RULE_SUMMARY),
       url: text('http(s) destination; may contain $name placeholders, each at most once'),
+      default_url: Type.Optional(
+        text(
+          'only when url has $name placeholders: where the link goes when visited with no value, instead of the fill-in page; no placeholders',
+        ),
+      ),
       title: Type.Optional(text('at most 200 characters')),
       description: Type.Optional(text('at most 2000 characters')),
       tags: Type.Optional(
@@ -73,6 +78,7 @@ export const createLinkTool = defineTool({
       .create(ctx.actor, {
         slug: args.slug,
         url: args.url,
+        defaultUrl: args.default_url,
         title: args.title,
         description: args.description,
         visibility,
@@ -153,6 +159,12 @@ export const updateLinkTool = defineTool({
     {
       link: LinkRef,
       url: Type.Optional(text('new http(s) destination; cannot be empty')),
+      default_url: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], {
+          description:
+            'where a $name template goes when visited with no value; null or "" clears it; omit to keep it; refused beside a url without placeholders',
+        }),
+      ),
       title: Type.Optional(text('at most 200 characters')),
       description: Type.Optional(text('at most 2000 characters')),
       tags: Type.Optional(Type.Array(Type.String(), { description: 'replaces every tag; at most 20' })),
@@ -171,6 +183,7 @@ export const updateLinkTool = defineTool({
     const granted = await grantedLink(ctx, args.link, 'canEdit', 'only owners and admins may update a link');
     const changes: LinkChanges = {
       url: args.url,
+      defaultUrl: args.default_url,
       title: args.title,
       description: args.description,
       tags: args.tags,

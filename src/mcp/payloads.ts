@@ -46,6 +46,7 @@ export function linkPayload(body: LinkResource, origin: string, sharedWith?: rea
   if (body.tags.length > 0) out.tags = body.tags;
   if (body.aliases.length > 0) out.aliases = body.aliases;
   out.forward_path_and_query = body.forward_path_and_query;
+  putIfSet(out, 'default_url', body.default_url);
   if (body.owners.length > 0) out.owners = body.owners;
   putHealth(out, body);
   if (sharedWith && sharedWith.length > 0) out.shared_with = [...sharedWith].sort();

@@ -30,6 +30,7 @@ export function actorBody(a: EventActor): ActorBody {
 
 const REST_FIELDS: Record<string, string> = {
   url: 'url',
+  defaultUrl: 'default_url',
   title: 'title',
   description: 'description',
   tags: 'tags',
@@ -87,6 +88,7 @@ function deletedLink(e: Extract<LinkEvent, { kind: 'deleted' }>, now: number): L
     tags: from<string[]>('tags', []),
     aliases: from<string[]>('aliases', []),
     forward_path_and_query: from('forwardPathAndQuery', false),
+    default_url: from<string | null>('defaultUrl', null),
     owners: e.owners.map((o) => ({ id: o.userId, email: o.email, is_primary: o.isPrimary })),
     created_at: iso(e.createdAt),
     updated_at: iso(e.at),

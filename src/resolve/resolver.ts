@@ -373,7 +373,8 @@ export class Resolver {
       const given = rest ?? [];
       // More values than variables: a forwarding link passes the others on, any other link misses.
       if (given.length > names.length && !link.forwardPathAndQuery) return miss(slug, false);
-      let values: readonly string[];
+      // Null: no value at all, for a link with a default destination (docs/links.md#default-destination).
+      let values: readonly string[] | null;
       if (given.length === names.length && !given.includes('')) {
         // Every value in the path, as a template is mostly used: taken as they are.
         values = given;
@@ -390,10 +391,11 @@ export class Resolver {
           params!.delete(name.slice(1));
           return byName;
         });
-        if (found.includes(null)) return { kind: 'fill_in', slug, link, values: found };
-        values = found as string[];
+        if (link.defaultUrl !== null && found.every((v) => v === null)) values = null;
+        else if (found.includes(null)) return { kind: 'fill_in', slug, link, values: found };
+        else values = found as string[];
       }
-      const filled = fillTemplateSafely(link.url, values);
+      const filled = values === null ? link.defaultUrl : fillTemplateSafely(link.url, values);
       if (filled === null) return miss(slug, false);
       location = filled;
     }

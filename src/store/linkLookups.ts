@@ -20,10 +20,12 @@ export interface ResolveTarget {
   archivedAt: number | null;
   /** docs/links.md#path-and-query-forwarding */
   forwardPathAndQuery: boolean;
+  /** docs/links.md#default-destination */
+  defaultUrl: string | null;
 }
 
 /** What the resolver reads of a link, in this order (HotQuery's values). */
-export const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at', 'forward_path_and_query'] as const;
+export const RESOLVE_COLUMNS = ['id', 'url', 'visibility', 'expires_at', 'archived_at', 'forward_path_and_query', 'default_url'] as const;
 
 /** A keyword's template, then RESOLVE_COLUMNS (HotQuery's values). */
 const KEYWORD_AND_SLUG_COLUMNS = ['keyword_template', ...RESOLVE_COLUMNS] as const;
@@ -122,6 +124,7 @@ export function toResolveTarget(
   expiresAt: number | bigint | null,
   archivedAt: number | bigint | null,
   forward: number | bigint | null,
+  defaultUrl: string | null,
 ): ResolveTarget | null {
   if (id === null || url === null || visibility === null) return null;
   return {
@@ -132,6 +135,7 @@ export function toResolveTarget(
     archivedAt: archivedAt === null ? null : Number(archivedAt),
     // Loose on purpose: drivers answer a number, a bigint or (MySQL) a string.
     forwardPathAndQuery: Number(forward) === 1,
+    defaultUrl,
   };
 }
 

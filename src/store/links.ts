@@ -26,6 +26,8 @@ export interface LinkWrite {
   archivedAt?: number | null;
   healthChecksDisabled?: boolean;
   forwardPathAndQuery?: boolean;
+  /** Null clears it. */
+  defaultUrl?: string | null;
 }
 
 function toLinkRow(l: Link): Insertable<LinksTable> {
@@ -44,6 +46,7 @@ function toLinkRow(l: Link): Insertable<LinksTable> {
     archived_at: l.archivedAt,
     health_checks_disabled: l.healthChecksDisabled ? 1 : 0,
     forward_path_and_query: l.forwardPathAndQuery ? 1 : 0,
+    default_url: l.defaultUrl,
   };
 }
 
@@ -213,6 +216,7 @@ export class LinkStore {
     if (changes.archivedAt !== undefined) set.archived_at = changes.archivedAt;
     if (changes.healthChecksDisabled !== undefined) set.health_checks_disabled = changes.healthChecksDisabled ? 1 : 0;
     if (changes.forwardPathAndQuery !== undefined) set.forward_path_and_query = changes.forwardPathAndQuery ? 1 : 0;
+    if (changes.defaultUrl !== undefined) set.default_url = changes.defaultUrl;
     await tx.updateTable('links').set(set).where('id', '=', id).execute();
   }
 

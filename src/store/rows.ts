@@ -54,6 +54,7 @@ export const LINK_COLUMNS = [
   'links.archived_at',
   'links.health_checks_disabled',
   'links.forward_path_and_query',
+  'links.default_url',
 ] as const;
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
@@ -73,5 +74,6 @@ export function toLink(r: Omit<Selectable<LinksTable>, 'slug_key'>): Link {
     archivedAt: num(r.archived_at),
     healthChecksDisabled: Number(r.health_checks_disabled) === 1,
     forwardPathAndQuery: Number(r.forward_path_and_query) === 1,
+    defaultUrl: r.default_url ?? null,
   };
 }

@@ -177,11 +177,11 @@ export class SessionStore {
   visit(token: string, slug: string, keyword: string | null): MaybePromise<SessionVisit> {
     return andThen(this.visitQuery.first([keyword, 'secure', 'secure', slug, token]), (r) => {
       if (!r) throw new Error('session visit lookup answered no row');
-      const link = toResolveTarget(r[1], r[2], r[3], r[4], r[5], r[6]);
-      const viewer = this.viewerFrom([r[9], r[10], r[11], r[12]]);
+      const link = toResolveTarget(r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
+      const viewer = this.viewerFrom([r[10], r[11], r[12], r[13]]);
       const facts =
         link?.visibility === 'secure' && viewer.kind === 'user'
-          ? { isOwner: r[7] != null, hasShare: r[8] != null, isAdmin: viewer.viewer.isAdmin }
+          ? { isOwner: r[8] != null, hasShare: r[9] != null, isAdmin: viewer.viewer.isAdmin }
           : null;
       return { keywordTemplate: r[0], link, session: { viewer, facts } };
     });

@@ -39,6 +39,8 @@ export interface Link {
   healthChecksDisabled: boolean;
   /** docs/links.md#path-and-query-forwarding */
   forwardPathAndQuery: boolean;
+  /** A templated link's destination when visited with no value (docs/links.md#default-destination). */
+  defaultUrl: string | null;
 }
 
 export interface LinkOwner {

@@ -56,6 +56,7 @@ describe('GET /api/v1/links/export', () => {
       health_checks_disabled: true,
       aliases: [],
       forward_path_and_query: false,
+      default_url: null,
       created_at: lines[0].created_at,
     });
     assert.match(lines[0].archived_at, /Z$/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sessionCookie, type TestServer } from '../helpers/server.js';
+import { get, sessionCookie, type TestServer } from '../helpers/server.js';
 import { actor, assertError, call, createLink, snapshot, startApi, type Actor } from './support.js';
 import { addOwner, addShare } from '../helpers/links.js';
 
@@ -8,6 +8,7 @@ const LINK_KEYS = [
   'aliases',
   'archived_at',
   'created_at',
+  'default_url',
   'description',
   'expires_at',
   'forward_path_and_query',
@@ -456,5 +457,91 @@ describe('REST links: create, read, update, delete', () => {
       'UNAUTHORIZED',
       'a session is no credential here',
     );
+  });
+});
+
+describe('REST links: a default destination (docs/links.md#default-destination)', () => {
+  let s: TestServer;
+  let dee: Actor;
+  before(async () => {
+    s = await startApi();
+    dee = await actor(s, 'dee');
+  });
+  after(async () => s.stop());
+
+  const put = (id: string, body: unknown) => call(s, 'PUT', `/api/v1/links/${id}`, { as: dee, body });
+
+  test('create, get and list carry default_url; a visit with no value follows it', async () => {
+    const r = await call(s, 'POST', '/api/v1/links', {
+      as: dee,
+      body: { slug: 'drive', url: 'https://drive.test/search?q=$q', default_url: ' https://drive.test/ ' },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.default_url, 'https://drive.test/', 'trimmed as url is');
+    assert.equal((await call(s, 'GET', `/api/v1/links/${r.body.id}`, { as: dee })).body.default_url, 'https://drive.test/');
+    const list = await call(s, 'GET', '/api/v1/links', { as: dee });
+    assert.equal(list.body.links.find((l: { slug: string }) => l.slug === 'drive').default_url, 'https://drive.test/');
+    const plain = await createLink(s, dee, { slug: 'no-default', url: 'https://nd.test/$x' });
+    assert.equal(plain.default_url, null, 'none: null');
+    const visit = await get(`${s.url}/drive`);
+    assert.equal(visit.status, 302);
+    assert.equal(visit.headers.get('location'), 'https://drive.test/');
+  });
+
+  test('refusals are 400 in the error shape and write nothing', async () => {
+    const before = await snapshot(s);
+    const refused = async (body: Record<string, unknown>, code: string, message: string | RegExp) => {
+      const r = await call(s, 'POST', '/api/v1/links', { as: dee, body: { slug: 'refused', ...body } });
+      assertError(r, 400, code, JSON.stringify(body));
+      if (typeof message === 'string') assert.ok(r.body.error.includes(message), r.text);
+      else assert.match(r.body.error, message);
+    };
+    await refused(
+      { url: 'https://plain.test/', default_url: 'https://d.test/' },
+      'INVALID_URL',
+      'default_url is only for a url with $placeholders',
+    );
+    await refused({ url: 'https://t.test/$x', default_url: 'https://d.test/$x' }, 'INVALID_URL', 'default_url must be one destination');
+    await refused(
+      { url: 'https://t.test/$x', default_url: 'ftp://d.test/' },
+      'INVALID_URL',
+      'default_url must start with http:// or https://',
+    );
+    await refused({ url: 'https://t.test/$x', default_url: 'https://d.test/\u0000' }, 'BAD_REQUEST', /NUL/);
+    assert.equal(await snapshot(s), before, 'nothing written');
+  });
+
+  test('update: alone it changes only itself; null clears it; leaving url without placeholders is refused while it stays', async () => {
+    const link = await createLink(s, dee, { slug: 'repo', url: 'https://git.test/$org/$repo', title: 'Repos' });
+    const set = await put(link.id, { default_url: 'https://git.test/' });
+    assert.equal(set.status, 200, set.text);
+    assert.equal(set.body.default_url, 'https://git.test/');
+    assert.equal(set.body.title, 'Repos', 'a body of default_url alone changes only it');
+    const kept = await put(link.id, { url: 'https://git.test/$org/$repo?tab=1', title: 'Repos' });
+    assert.equal(kept.body.default_url, 'https://git.test/', 'a full update without it keeps it');
+
+    const before = await snapshot(s);
+    assertError(await put(link.id, { url: 'https://git.test/', title: 'Repos' }), 400, 'INVALID_URL', 'placeholders gone, default kept');
+    assert.equal(await snapshot(s), before, 'nothing written');
+
+    const both = await put(link.id, { url: 'https://git.test/', title: 'Repos', default_url: null });
+    assert.equal(both.status, 200, both.text);
+    assert.equal(both.body.default_url, null);
+    assert.equal(both.body.url, 'https://git.test/');
+  });
+
+  test('history records a change of it with before and after, and restore brings it back', async () => {
+    const link = await createLink(s, dee, { slug: 'wiki-search', url: 'https://wiki.test/?q=$q', default_url: 'https://wiki.test/' });
+    assert.equal((await put(link.id, { default_url: 'https://wiki.test/home' })).status, 200);
+    assert.equal((await put(link.id, { default_url: null })).status, 200);
+    const events = (await call(s, 'GET', `/api/v1/links/${link.id}/history`, { as: dee })).body.events;
+    assert.deepEqual(events[0].changes, { default_url: { from: 'https://wiki.test/home', to: null } });
+    assert.deepEqual(events[1].changes, { default_url: { from: 'https://wiki.test/', to: 'https://wiki.test/home' } });
+    assert.deepEqual(events[2].changes.default_url, { from: null, to: 'https://wiki.test/' });
+    const r = await call(s, 'POST', `/api/v1/links/${link.id}/history/${events[1].id}/restore`, { as: dee });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.default_url, 'https://wiki.test/home');
+    const visit = await get(`${s.url}/wiki-search`);
+    assert.equal(visit.headers.get('location'), 'https://wiki.test/home');
   });
 });

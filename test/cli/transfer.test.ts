@@ -95,6 +95,61 @@ describe('joe-links links export / import', () => {
     assert.equal(run(dst.dsn, ['export']).stdout, reexported.stdout);
   });
 
+  test('a default destination set with links create survives export and import, and is cleared by a line carrying null', async () => {
+    const src = await open('default-source.db');
+    await src.store.users.create({ email: 'dee@example.test', displayName: 'Dee' });
+    const created = run(src.dsn, [
+      'create',
+      '--slug',
+      'drive',
+      '--url',
+      'https://drive.test/search?q=$q',
+      '--default-url',
+      'https://drive.test/',
+      '--owner',
+      'dee@example.test',
+    ]);
+    assert.equal(created.status, 0, created.stderr);
+    assert.match(
+      created.stdout,
+      /created drive → https:\/\/drive\.test\/search\?q=\$q \(public, [0-9a-f-]+, with no value → https:\/\/drive\.test\/\)/,
+    );
+    const refused = run(src.dsn, [
+      'create',
+      '--slug',
+      'plain',
+      '--url',
+      'https://p.test/',
+      '--default-url',
+      'https://d.test/',
+      '--owner',
+      'dee@example.test',
+    ]);
+    assert.equal(refused.status, 1, 'a default beside a url without placeholders is refused');
+    assert.match(refused.stderr, /default_url is only for a url with \$placeholders/);
+    assert.equal(await src.store.links.getBySlug('plain'), null);
+
+    const exported = run(src.dsn, ['export']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const line = JSON.parse(exported.stdout.trim()) as Record<string, unknown>;
+    assert.equal(line.default_url, 'https://drive.test/');
+    writeFileSync(join(dir, 'default.jsonl'), exported.stdout);
+
+    const dst = await open('default-target.db');
+    await dst.store.users.create({ email: 'dee@example.test', displayName: 'Dee' });
+    const imported = run(dst.dsn, ['import', 'default.jsonl']);
+    assert.equal(imported.status, 0, imported.stderr);
+    const drive = (await dst.store.links.getBySlug('drive'))!;
+    assert.equal(drive.url, 'https://drive.test/search?q=$q');
+    assert.equal(drive.defaultUrl, 'https://drive.test/');
+    assert.match(run(dst.dsn, ['import', 'default.jsonl']).stdout, /skipped  drive/, 'a second import changes nothing');
+
+    writeFileSync(join(dir, 'cleared.jsonl'), `${JSON.stringify({ ...line, default_url: null })}\n`);
+    const cleared = run(dst.dsn, ['import', 'cleared.jsonl']);
+    assert.equal(cleared.status, 0, cleared.stderr);
+    assert.equal((await dst.store.links.getBySlug('drive'))!.defaultUrl, null);
+  });
+
   test('--dry-run reports changes and refusals but writes nothing; a bad record never stops the others', async () => {
     const db = await open('dry.db');
     await db.store.users.create({ email: 'ann@example.test', displayName: 'Ann' });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateDescription, validateExpiry, validateLinkDraft, validateTitle, validateVisibility } from '../../src/domain/linkInput.js';
+import {
+  validateDescription,
+  validateExpiry,
+  validateLinkChanges,
+  validateLinkDraft,
+  validateTitle,
+  validateVisibility,
+} from '../../src/domain/linkInput.js';
+import { URL_MAX_BYTES } from '../../src/domain/url.js';
 
 /** Input limits of docs/links.md#field-validation for a link write. */
 
@@ -139,6 +147,7 @@ describe('validateLinkDraft', () => {
       aliases: ['issues', 'tickets'],
       expiresAt: Math.floor((now + 10_500) / 1000) * 1000,
       forwardPathAndQuery: true,
+      defaultUrl: null,
     });
   });
 
@@ -167,5 +176,62 @@ describe('validateLinkDraft', () => {
   test('a new link never matches a stored expiry: a past value is always refused on create', () => {
     const past = Math.floor(now / 1000) * 1000 - 1000;
     assert.throws(() => validateLinkDraft({ slug: 'ok', url: 'https://x.test', expiresAt: past }, now), { message: EXPIRY_ERROR });
+  });
+});
+
+describe('default destination (docs/links.md#default-destination)', () => {
+  const template = { slug: 'drive', url: 'https://drive.test/search?q=$q' };
+  const stored = { slug: 'drive', expiresAt: null, url: template.url, defaultUrl: 'https://drive.test/' };
+
+  test('beside $name placeholders it is kept, trimmed; blank is none', () => {
+    assert.equal(validateLinkDraft({ ...template, defaultUrl: '  https://drive.test/  ' }, now).defaultUrl, 'https://drive.test/');
+    assert.equal(
+      validateLinkDraft({ ...template, defaultUrl: '/drive-home' }, now).defaultUrl,
+      '/drive-home',
+      'a destination on this server',
+    );
+    assert.equal(validateLinkDraft({ ...template, defaultUrl: '  ' }, now).defaultUrl, null);
+    assert.equal(validateLinkDraft({ ...template, defaultUrl: null }, now).defaultUrl, null);
+  });
+
+  test('it meets every rule url meets, named as default_url', () => {
+    const refused = (defaultUrl: string, expected: { code: string; message?: string | RegExp }) =>
+      assert.throws(() => validateLinkDraft({ ...template, defaultUrl }, now), { ...expected, field: 'default_url' });
+    refused('javascript:alert(1)', { code: 'INVALID_URL', message: 'default_url must start with http:// or https://' });
+    refused('https:///path', { code: 'INVALID_URL', message: 'default_url must include a host (e.g. https://example.com)' });
+    refused('//evil.test/', { code: 'INVALID_URL' });
+    refused('x'.repeat(URL_MAX_BYTES + 1), { code: 'INVALID_FIELD_LENGTH', message: 'default_url must be at most 1 MiB' });
+    refused('https://a.test/\u0000', { code: 'BAD_REQUEST', message: 'default_url must not contain NUL characters' });
+  });
+
+  test('it is one destination: placeholders of either kind are refused', () => {
+    for (const defaultUrl of ['https://drive.test/$q', 'https://drive.test/{{.Path}}']) {
+      assert.throws(() => validateLinkDraft({ ...template, defaultUrl }, now), { code: 'INVALID_URL', field: 'default_url' }, defaultUrl);
+    }
+  });
+
+  test('only a $name template takes one, on create and on update', () => {
+    for (const url of ['https://plain.test/', 'https://go.test/{{.Path}}', '/elsewhere']) {
+      assert.throws(
+        () => validateLinkDraft({ slug: 'x', url, defaultUrl: 'https://d.test/' }, now),
+        { code: 'INVALID_URL', field: 'default_url' },
+        url,
+      );
+    }
+    assert.throws(
+      () => validateLinkChanges({ defaultUrl: 'https://d.test/' }, { ...stored, url: 'https://plain.test/', defaultUrl: null }, now),
+      {
+        field: 'default_url',
+      },
+    );
+  });
+
+  test('an update taking the placeholders out of url is refused while the default stays, and passes when it clears it', () => {
+    assert.throws(() => validateLinkChanges({ url: 'https://drive.test/' }, stored, now), { code: 'INVALID_URL', field: 'default_url' });
+    assert.deepEqual(validateLinkChanges({ url: 'https://drive.test/', defaultUrl: '' }, stored, now), {
+      url: 'https://drive.test/',
+      defaultUrl: null,
+    });
+    assert.deepEqual(validateLinkChanges({ title: 'Drive' }, stored, now), { title: 'Drive' }, 'other fields leave it alone');
   });
 });

@@ -183,6 +183,51 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
     await context.close();
   });
 
+  test('a template made in the modal with a default destination: go/drive opens it, go/drive/x fills in', { timeout: 60_000 }, async () => {
+    const { context, page, problems } = await session(alice);
+    // Destinations on this server, so the browser really follows each redirect to a page.
+    const search = `${s.url}/dashboard?q=$q`;
+    await page.locator('main').getByRole('link', { name: 'New link' }).click();
+    await dialog(page).waitFor();
+    await dialog(page).locator('#link-slug').fill('drive');
+    // First beside a URL without placeholders: refused beside its field, nothing saved.
+    await dialog(page).getByLabel('Destination URL').fill(`${s.url}/dashboard?q=roadmap`);
+    await dialog(page).getByLabel('Destination when nothing is filled in').fill('/dashboard');
+    await dialog(page).getByRole('button', { name: 'Create link' }).click();
+    await dialog(page)
+      .locator('#link-default-url-error')
+      .getByText('default_url is only for a url with $placeholders', { exact: false })
+      .waitFor();
+    assert.equal(await s.store.links.getBySlug('drive'), null);
+    await dialog(page).getByLabel('Destination URL').fill(search);
+    assert.equal(await dialog(page).getByLabel('Destination when nothing is filled in').inputValue(), '/dashboard', 'kept');
+    await assertAccessible(page, 'create modal with a default destination');
+    await dialog(page).getByRole('button', { name: 'Create link' }).click();
+    await page.locator('#toast-area').getByText('Created go/drive.').waitFor();
+    const link = (await s.store.links.getBySlug('drive'))!;
+    assert.equal(link.defaultUrl, '/dashboard');
+
+    await page.goto(`${s.url}/drive`);
+    assert.equal(page.url(), `${s.url}/dashboard`, 'no value: the default destination');
+    await page.goto(`${s.url}/drive/roadmap`);
+    assert.equal(page.url(), `${s.url}/dashboard?q=roadmap`, 'a value: the template filled');
+
+    await page.goto(`${s.url}/dashboard/links/${link.id}`);
+    await htmxReady(page);
+    const shown = page.locator('[data-default-url]');
+    await shown.getByText('Destination when nothing is filled in (go/drive):').waitFor();
+    await shown.getByText('/dashboard', { exact: true }).waitFor();
+    await page.goto(`${s.url}/dashboard/links/${link.id}/edit`);
+    await htmxReady(page);
+    assert.equal(await page.getByLabel('Destination when nothing is filled in').inputValue(), '/dashboard', 'pre-filled');
+    await page.getByLabel('Destination when nothing is filled in').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(`${s.url}/dashboard/links/${link.id}`);
+    assert.equal((await s.store.links.get(link.id))!.defaultUrl, null, 'an empty field clears it');
+    problems.assertNone();
+    await context.close();
+  });
+
   test('modals keep keyboard focus inside and close on Esc or the backdrop', { timeout: 60_000 }, async () => {
     const { context, page, problems } = await session(alice);
     await page.locator('main').getByRole('link', { name: 'New link' }).click();

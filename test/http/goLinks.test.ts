@@ -61,6 +61,11 @@ const CASES: Record<string, (who: Who) => Expect> = {
   '/fwd/a%2Fb': () => redirect('https://fwd.test/base/a%2Fb?src=go'),
   '/fwd?next=//evil.com&at=@evil.com': () => redirect('https://fwd.test/base?src=go&next=%2F%2Fevil.com&at=%40evil.com'),
   '/docs/guide/intro?lang=en': () => redirect('https://docs.test/'),
+  // A template's default destination (docs/links.md#default-destination): no value goes there, with a click like any redirect.
+  '/drive': () => redirect('https://drive.test/'),
+  '/drive/roadmap': () => redirect('https://drive.test/search?q=roadmap'),
+  '/repo': () => redirect('https://git.test/'),
+  '/repo/acme': () => FILL_IN,
 };
 
 /** The slug whose clicks a request path's first segment counts on: an alias counts on its link. */
@@ -95,6 +100,8 @@ for (const driver of ALL_DRIVERS) {
       await createLink(st, { slug: 'docs', url: 'https://docs.test/' }, owner.id);
       await createLink(st, { slug: 'gh2', url: 'https://github.com/$org/$repo' }, owner.id);
       await createLink(st, { slug: 'locker', url: 'https://locker.test/$box', visibility: 'secure' }, owner.id);
+      await createLink(st, { slug: 'drive', url: 'https://drive.test/search?q=$q', defaultUrl: 'https://drive.test/' }, owner.id);
+      await createLink(st, { slug: 'repo', url: 'https://git.test/$org/$repo', defaultUrl: 'https://git.test/' }, owner.id);
       await updateLink(st, vault.id, { aliases: ['safe', 'secret-hideout'] });
       await createLink(st, { slug: 'fwd', url: 'https://fwd.test/base?src=go', aliases: ['manual'], forwardPathAndQuery: true }, owner.id);
       const gone = await createLink(st, { slug: 'gone', url: 'https://gone.test/', aliases: ['retired'] }, owner.id);

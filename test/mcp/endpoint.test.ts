@@ -76,6 +76,7 @@ describe('MCP endpoint', () => {
     assert.deepEqual(create.inputSchema.required.sort(), ['slug', 'url']);
     assert.deepEqual(Object.keys(create.inputSchema.properties).sort(), [
       'aliases',
+      'default_url',
       'description',
       'expires_at',
       'forward_path_and_query',
@@ -92,6 +93,7 @@ describe('MCP endpoint', () => {
     assert.deepEqual(Object.keys(update.inputSchema.properties).sort(), [
       'aliases',
       'archived',
+      'default_url',
       'description',
       'expires_at',
       'forward_path_and_query',

@@ -183,6 +183,56 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'archived', 'an archived template asks nothing');
   });
 
+  test('a template with a default destination goes there with no value, asks with some, fills with all', async () => {
+    const { store } = ctx();
+    const drive = await createLink(
+      store,
+      { slug: 'drive', url: 'https://drive.test/search?q=$q', defaultUrl: 'https://drive.test/home', aliases: ['docsearch'] },
+      owner.id,
+    );
+    const anonymous: ViewerSource = { kind: 'anonymous' };
+    assert.deepEqual(await ask('drive', anonymous), {
+      kind: 'redirect',
+      location: 'https://drive.test/home',
+      linkId: drive.id,
+      userId: null,
+      htmxAware: true,
+    });
+    const signedIn = await ask('drive', session('Owner'));
+    assert.equal(signedIn.kind === 'redirect' && signedIn.location, 'https://drive.test/home', 'the session lookup reads it too');
+    const byAlias = await ask('docsearch', anonymous);
+    assert.equal(byAlias.kind === 'redirect' && byAlias.location, 'https://drive.test/home', 'through an alias too');
+    const empty = await ask('drive/', anonymous);
+    assert.equal(empty.kind === 'redirect' && empty.location, 'https://drive.test/home', 'an empty value is no value');
+    const filled = await ask('drive/roadmap', anonymous);
+    assert.equal(filled.kind === 'redirect' && filled.location, 'https://drive.test/search?q=roadmap');
+    const byName = await ask('drive?q=roadmap', anonymous);
+    assert.equal(byName.kind === 'redirect' && byName.location, 'https://drive.test/search?q=roadmap', 'a value by name from the query');
+    const other = await ask('drive?x=1', anonymous);
+    assert.equal(other.kind === 'redirect' && other.location, 'https://drive.test/home', 'a query naming no variable is no value');
+
+    await createLink(store, { slug: 'repo', url: 'https://git.test/$org/$repo', defaultUrl: 'https://git.test/' }, owner.id);
+    const none = await ask('repo', anonymous);
+    assert.equal(none.kind === 'redirect' && none.location, 'https://git.test/', 'several variables, no value');
+    const half = await ask('repo/acme', anonymous);
+    assert.deepEqual(half.kind === 'fill_in' && half.values, ['acme', null], 'some values but not all: the fill-in page');
+    const halfByName = await ask('repo?repo=links', anonymous);
+    assert.deepEqual(halfByName.kind === 'fill_in' && halfByName.values, [null, 'links'], 'a value by name counts as some');
+    const all = await ask('repo/acme/links', anonymous);
+    assert.equal(all.kind === 'redirect' && all.location, 'https://git.test/acme/links');
+
+    // Forwarding applies to the default as to any destination: the query is passed on.
+    await createLink(
+      store,
+      { slug: 'search', url: 'https://search.test/q/$term', defaultUrl: 'https://search.test/?src=go', forwardPathAndQuery: true },
+      owner.id,
+    );
+    const forwarded = await ask('search?lang=en', anonymous);
+    assert.equal(forwarded.kind === 'redirect' && forwarded.location, 'https://search.test/?src=go&lang=en');
+    const filledForwarded = await ask('search/cats/more?lang=en', anonymous);
+    assert.equal(filledForwarded.kind === 'redirect' && filledForwarded.location, 'https://search.test/q/cats/more?lang=en');
+  });
+
   test('`name+` finds the link by slug or alias and leaves the access decision to the link page', async () => {
     const { store } = ctx();
     const vault = (await store.links.getBySlug('vault'))!;

@@ -66,4 +66,16 @@ export const linkNameMigrations: MigrationStep[] = [
       await d.db.schema.alterTable('links').dropColumn('slug_key').execute();
     },
   },
+  {
+    // A templated link's destination when it is visited with no value at all
+    // (docs/links.md#default-destination); null for every other link. Unbounded
+    // like `url`, which it is validated as.
+    name: '00030_add_links_default_url',
+    async up(d: Ddl) {
+      await d.db.schema.alterTable('links').addColumn('default_url', d.text()).execute();
+    },
+    async down(d: Ddl) {
+      await d.db.schema.alterTable('links').dropColumn('default_url').execute();
+    },
+  },
 ];

@@ -78,6 +78,79 @@ function linkRecord(item: unknown, line: number): ImportedRecord {
   });
 }
 
+/**
+ * Trotto answers `go/drive` with a plain `drive` and `go/drive/roadmap` with `drive/%s` (the
+ * exact keyword first, then a pattern with as many segments), so such a pair is one link here:
+ * the pattern's template, with the plain link's destination as its default
+ * (docs/links.md#default-destination). Of several patterns beside one plain keyword
+ * (`looker/%s`, `looker/%s/%s`) only one can join it, since a link here takes one set of
+ * values: the one Trotto counted the most visits of, so the most visits keep working (then the
+ * fewest placeholders, then file order); the others are refused. `merged` maps a pattern's index
+ * to its plain partner's; the partner's own row is then left out.
+ */
+interface Pairing {
+  merged: Map<number, number>;
+  absorbed: Set<number>;
+  refused: Map<number, string>;
+}
+
+function pairPlainWithPatterns(items: readonly unknown[]): Pairing {
+  const groups = new Map<string, Array<{ index: number; shortpath: string; placeholders: number; visits: number }>>();
+  for (const [index, item] of items.entries()) {
+    if (!isObject(item)) continue;
+    const shortpath = stringOf(item.shortpath);
+    const destination = stringOf(item.destination_url);
+    if (shortpath === '' || destination === '') continue;
+    const link = trottoLink(shortpath, destination);
+    if ('error' in link) continue;
+    const placeholders = shortpath.split('/').filter((p) => p === '%s').length;
+    const slug = namespacedSlug(stringOf(item.namespace), link.slug);
+    const group = groups.get(slug) ?? [];
+    group.push({ index, shortpath, placeholders, visits: countOf(item.visits_count) ?? 0 });
+    groups.set(slug, group);
+  }
+  const pairing: Pairing = { merged: new Map(), absorbed: new Set(), refused: new Map() };
+  for (const group of groups.values()) {
+    const plain = group.find((g) => g.placeholders === 0);
+    const patterns = group.filter((g) => g.placeholders > 0);
+    if (plain === undefined || patterns.length === 0) continue;
+    const [chosen, ...others] = [...patterns].sort((x, y) => y.visits - x.visits || x.placeholders - y.placeholders || x.index - y.index);
+    pairing.merged.set(chosen!.index, plain.index);
+    pairing.absorbed.add(plain.index);
+    for (const other of others) {
+      pairing.refused.set(
+        other.index,
+        `Trotto’s ${other.shortpath} was not imported: ${plain.shortpath} and ${chosen!.shortpath} became one link here, which takes ${chosen!.placeholders === 1 ? 'one value' : `${chosen!.placeholders} values`}`,
+      );
+    }
+  }
+  return pairing;
+}
+
+/** A pattern's record with its plain partner's destination as the default, and the merge named. */
+function mergedRecord(pattern: ImportedRecord, plain: ImportedRecord, plainItem: Record<string, unknown>): ImportedRecord {
+  if (!pattern.record || !plain.record) return pattern;
+  const owners = [...(pattern.record.owners ?? []), ...(plain.record.owners ?? [])].filter((o, i, all) => all.indexOf(o) === i);
+  const created = [pattern.record.createdAt, plain.record.createdAt].filter((t): t is number => t !== undefined);
+  const clicks = (pattern.sourceClicks ?? 0) + (plain.sourceClicks ?? 0);
+  const plainPath = stringOf(plainItem.shortpath);
+  return {
+    ...pattern,
+    record: {
+      ...pattern.record,
+      defaultUrl: plain.record.url,
+      ...(owners.length > 0 && { owners }),
+      ...(created.length > 0 && { createdAt: Math.min(...created) }),
+    },
+    ...(clicks > 0 && { sourceClicks: clicks }),
+    notes: [
+      ...(pattern.notes ?? []),
+      ...(plain.notes ?? []),
+      `merged with Trotto’s ${plainPath} (item ${plain.line}): its destination is where the link goes when no value is given`,
+    ],
+  };
+}
+
 /** A saved `GET /_/api/links` answer, or the same array under `"links"`. */
 function linksOf(doc: unknown): unknown[] | null {
   if (Array.isArray(doc)) return doc;
@@ -103,6 +176,21 @@ export const trotto: ImportFormat = {
       yield brokenFile({ line: 1, error: 'expected Trotto’s link list: [{"shortpath","destination_url",…}]' });
       return;
     }
-    for (const [i, item] of items.entries()) yield linkRecord(item, i + 1);
+    const pairing = pairPlainWithPatterns(items);
+    for (const [i, item] of items.entries()) {
+      if (pairing.absorbed.has(i)) continue;
+      const refusal = pairing.refused.get(i);
+      if (refusal !== undefined) {
+        yield { line: i + 1, slug: stringOf((item as Record<string, unknown>).shortpath), error: refusal };
+        continue;
+      }
+      const record = linkRecord(item, i + 1);
+      const partner = pairing.merged.get(i);
+      if (partner === undefined) yield record;
+      else {
+        const plainItem = items[partner] as Record<string, unknown>;
+        yield mergedRecord(record, linkRecord(plainItem, partner + 1), plainItem);
+      }
+    }
   },
 };

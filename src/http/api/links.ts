@@ -107,6 +107,7 @@ export function registerLinkRoutes(
         healthChecksDisabled: body.health_checks_disabled,
         aliases: body.aliases,
         forwardPathAndQuery: body.forward_path_and_query,
+        defaultUrl: body.default_url,
       });
       return reply.code(201).send(await fullLinkResource(store, view));
     },
@@ -178,6 +179,7 @@ export function registerLinkRoutes(
         healthChecksDisabled: body.health_checks_disabled,
         aliases: body.aliases,
         forwardPathAndQuery: body.forward_path_and_query,
+        defaultUrl: body.default_url,
       };
       const togglesOnly = !FULL_UPDATE_FIELDS.some((f) => body[f] !== undefined) && Object.values(toggles).some((v) => v !== undefined);
       // A body with only the fields that change just themselves touches nothing else. Anything

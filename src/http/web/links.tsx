@@ -42,6 +42,7 @@ function formValues(req: FastifyRequest): LinkFormValues {
   return {
     slug: field(req, 'slug').trim(),
     url: field(req, 'url'),
+    defaultUrl: field(req, 'default_url'),
     title: field(req, 'title'),
     description: field(req, 'description'),
     visibility: field(req, 'visibility'),
@@ -58,6 +59,7 @@ function nulError(v: LinkFormValues, create: boolean): FormError | null {
   const name = firstNulField([
     ['slug', create ? v.slug : ''],
     ['url', v.url],
+    ['default_url', v.defaultUrl],
     ['title', v.title],
     ['description', v.description],
     ['tags', v.tags],
@@ -73,6 +75,8 @@ function draftOf(v: LinkFormValues) {
   const parsed = parseExpiresInput(v.expiresAt);
   return {
     url: v.url,
+    // The form always sends it: empty clears it.
+    defaultUrl: v.defaultUrl,
     title: v.title,
     description: v.description,
     visibility: v.visibility,
@@ -182,6 +186,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     const values: LinkFormValues = {
       slug: view.slug,
       url: view.url,
+      defaultUrl: view.defaultUrl ?? '',
       title: view.title,
       description: view.description,
       visibility: view.visibility,

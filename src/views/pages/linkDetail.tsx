@@ -152,6 +152,22 @@ export function LinkDetail(p: LinkDetailProps) {
                 <p class="wrap-anywhere">{link.url}</p>
               )}
             </div>
+            {link.defaultUrl !== null && (
+              <div data-default-url>
+                <p class="text-sm font-medium">
+                  {'Destination when nothing is filled in ('}
+                  <code class="font-mono">{`${p.shortKeyword}/${link.slug}`}</code>
+                  {'):'}
+                </p>
+                {safeHref(link.defaultUrl) ? (
+                  <a href={safeHref(link.defaultUrl)!} target="_blank" rel="noopener noreferrer" class="link wrap-anywhere">
+                    {link.defaultUrl}
+                  </a>
+                ) : (
+                  <p class="wrap-anywhere">{link.defaultUrl}</p>
+                )}
+              </div>
+            )}
             {link.forwardPathAndQuery && (
               <p class="text-sm" data-forwarding>
                 {'Forwards extra path and query: '}

@@ -37,6 +37,7 @@ export interface TimelineEvent {
 /** Field names in words; a field added to links later reads as its name split into words. */
 const FIELD_LABELS: Record<string, string> = {
   url: 'Destination',
+  defaultUrl: 'Destination when nothing is filled in',
   title: 'Title',
   description: 'Description',
   tags: 'Tags',
@@ -98,7 +99,7 @@ function Value({ field, value }: { field: string; value: unknown }) {
     );
   }
   if (isPerson(value)) return <span class="break-words">{personText(value)}</span>;
-  if (field === 'url') return <span class="font-mono text-xs wrap-anywhere">{String(value)}</span>;
+  if (field === 'url' || field === 'defaultUrl') return <span class="font-mono text-xs wrap-anywhere">{String(value)}</span>;
   return <span class="whitespace-pre-line break-words">{typeof value === 'string' ? value : JSON.stringify(value)}</span>;
 }
 

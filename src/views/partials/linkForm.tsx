@@ -14,6 +14,8 @@ import { SlugFix } from './slugCheck.js';
 export interface LinkFormValues {
   slug: string;
   url: string;
+  /** docs/links.md#default-destination; '' for none. */
+  defaultUrl: string;
   title: string;
   description: string;
   visibility: string;
@@ -29,6 +31,7 @@ export interface LinkFormValues {
 export const EMPTY_LINK_FORM: LinkFormValues = {
   slug: '',
   url: '',
+  defaultUrl: '',
   title: '',
   description: '',
   visibility: 'public',
@@ -111,6 +114,7 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
     : {};
   const slugErr = errFor(error, 'slug');
   const urlErr = errFor(error, 'url');
+  const defaultErr = errFor(error, 'default_url');
   const titleErr = errFor(error, 'title');
   const descErr = errFor(error, 'description');
   const visErr = errFor(error, 'visibility');
@@ -190,6 +194,26 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
           Use it as <code class="font-mono" data-var-example></code>
         </p>
       </div>
+      <Field
+        id="link-default-url"
+        label="Destination when nothing is filled in"
+        error={defaultErr}
+        hint={`Optional, only for a destination with $name placeholders: where ${shortKeyword}/slug goes when no value is given, instead of asking for one.`}
+      >
+        <input
+          id="link-default-url"
+          name="default_url"
+          type="text"
+          inputmode="url"
+          value={values.defaultUrl}
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="https://example.com"
+          class={`input w-full${defaultErr ? ' input-error' : ''}`}
+          aria-invalid={defaultErr ? 'true' : undefined}
+          aria-describedby={described('link-default-url', defaultErr, true)}
+        />
+      </Field>
 
       <div class="grid gap-4 sm:grid-cols-2">
         <Field id="link-title" label="Title" error={titleErr}>

@@ -31,6 +31,7 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'golink-own-tests.jsonl': 'golink',
   'trotto.json': 'trotto',
   'trotto-namespaces.json': 'trotto',
+  'trotto-programmatic.json': 'trotto',
   'slash.json': 'slash',
   'joe-links.jsonl': 'jsonl',
   'joe-links.csv': 'csv',
@@ -190,6 +191,45 @@ describe('Trotto', () => {
     // A link of another namespace is named as Trotto reached it, go/eng/oncall.
     assert.deepEqual([rows[3]!.slug, rows[3]!.notes], ['eng/oncall', ['was oncall in Trotto’s eng/ namespace']]);
     assert.match(rows[4]!.error!, /1 %s placeholder\(s\) but the destination has 0/);
+  });
+
+  test('a plain link and a programmatic link of one keyword become one link, the plain destination its default', async () => {
+    const rows = await parse(trotto, fixture('trotto-programmatic.json'));
+    // drive (item 1) is absorbed into drive/%s; looker (item 4) into looker/%s; looker/%s/%s is refused.
+    assert.deepEqual(
+      rows.map((r) => [r.line, r.slug, r.error === undefined ? 'record' : 'error']),
+      [
+        [2, 'drive', 'record'],
+        [3, 'looker/%s/%s', 'error'],
+        [5, 'looker', 'record'],
+        [6, 'wiki', 'record'],
+      ],
+    );
+    assert.deepEqual(rows[0], {
+      line: 2,
+      slug: 'drive',
+      record: {
+        slug: 'drive',
+        url: 'https://drive.google.com/drive/search?q=$arg',
+        defaultUrl: 'https://drive.google.com',
+        visibility: 'internal',
+        owners: ['jay@acme.example', 'kay@acme.example'],
+        createdAt: at('2020-06-01T09:00:00Z'),
+      },
+      sourceClicks: 65,
+      notes: [
+        'Trotto’s drive/%s became a link whose destination has the variable $arg',
+        'merged with Trotto’s drive (item 1): its destination is where the link goes when no value is given',
+      ],
+    });
+    // Trotto counted more visits of looker/%s than of looker/%s/%s: that one joins the plain looker.
+    assert.equal(rows[2]!.record!.url, 'https://acme.looker.com/dashboards/$arg');
+    assert.equal(rows[2]!.record!.defaultUrl, 'https://acme.looker.com/');
+    assert.equal(rows[2]!.sourceClicks, 147);
+    assert.match(rows[1]!.error!, /looker\/%s\/%s was not imported: looker and looker\/%s became one link here, which takes one value/);
+    // A programmatic link with no plain partner is imported as before, without a default.
+    assert.equal(rows[3]!.record!.url, 'https://wiki.acme.example/$arg');
+    assert.equal(rows[3]!.record!.defaultUrl, undefined);
   });
 
   test('keywords with words after a slash keep them for our slug rules', () => {

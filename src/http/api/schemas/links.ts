@@ -51,6 +51,7 @@ export const LinkSchema = Type.Object(
     tags: Type.Array(Type.String(), { description: 'tag display names' }),
     aliases: Type.Array(Type.String(), { description: 'the link’s other names, sorted; each resolves like the slug' }),
     forward_path_and_query: Type.Boolean({ description: 'a visit’s extra path segments and query are appended to the destination' }),
+    default_url: Nullable(Type.String({ description: 'where a `$name` template goes when visited with no value; null: the fill-in page' })),
     owners: Type.Array(ref(OwnerSchema), { description: 'primary owner first, then by display name' }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
@@ -80,6 +81,12 @@ const linkFields = {
   forward_path_and_query: Type.Boolean({
     description: 'append a visit’s extra path segments and query to the destination (default false)',
   }),
+  default_url: Nullable(
+    Type.String({
+      description:
+        'only beside `$name` placeholders in `url`: where a visit with no value goes instead of the fill-in page; the rules of `url`, without placeholders; null or empty = none',
+    }),
+  ),
 };
 
 export const CreateLinkSchema = Type.Object(
@@ -96,13 +103,14 @@ export const CreateLinkSchema = Type.Object(
     tags: Type.Optional(linkFields.tags),
     aliases: Type.Optional(linkFields.aliases),
     forward_path_and_query: Type.Optional(linkFields.forward_path_and_query),
+    default_url: Type.Optional(linkFields.default_url),
   },
   { $id: 'CreateLinkRequest', description: 'Unknown fields are ignored.' },
 );
 
 /**
  * The fields of an update besides the ones that change only themselves
- * (`archived`, `health_checks_disabled`, `aliases`, `forward_path_and_query`);
+ * (`archived`, `health_checks_disabled`, `aliases`, `forward_path_and_query`, `default_url`);
  * any of them makes the body a full update.
  */
 export const FULL_UPDATE_FIELDS = ['url', 'title', 'description', 'visibility', 'expires_at', 'tags'] as const;
@@ -121,11 +129,19 @@ export const UpdateLinkSchema = Type.Object(
       Type.Array(Type.String(), { description: 'replaces every alias ([] removes them all); omitted keeps them; at most 10' }),
     ),
     forward_path_and_query: Type.Optional(Type.Boolean({ description: 'omitted keeps the stored value' })),
+    default_url: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            'omitted keeps the stored value; null or empty clears it; only beside `$name` placeholders in `url` (an update that leaves none while a default stays is refused)',
+        }),
+      ),
+    ),
   },
   {
     $id: 'UpdateLinkRequest',
     description:
-      'A body holding only `archived`, `health_checks_disabled`, `aliases` and/or `forward_path_and_query` changes just those. Any other field makes it a full update that needs `url`. `slug` and unknown fields are ignored.',
+      'A body holding only `archived`, `health_checks_disabled`, `aliases`, `forward_path_and_query` and/or `default_url` changes just those. Any other field makes it a full update that needs `url`. `slug` and unknown fields are ignored.',
   },
 );
 

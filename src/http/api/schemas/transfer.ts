@@ -17,6 +17,7 @@ export const LinkExportRecordSchema = Type.Object(
     health_checks_disabled: Type.Boolean(),
     aliases: Type.Array(Type.String(), { description: 'the link’s other names, sorted' }),
     forward_path_and_query: Type.Boolean(),
+    default_url: Nullable(Type.String({ description: 'a `$name` template’s destination when visited with no value' })),
     created_at: Timestamp(),
   },
   { $id: 'LinkExportRecord', description: 'One line of the JSON Lines link export.' },
