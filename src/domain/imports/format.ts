@@ -40,6 +40,12 @@ export interface ImportedRecord extends ParsedRecord {
   sourceClicks?: number;
   /** Things worth telling the operator about this row (e.g. a field that was dropped). */
   notes?: string[];
+  /**
+   * When the source starts redirecting the link (Shlink's `validSince`).
+   * A format has no clock, so the import decides: still ahead, the link
+   * arrives archived with `note` (access never widens); past, it is dropped.
+   */
+  liveFrom?: { at: number; note: string };
 }
 
 /** The error records that say the file itself is broken (its structure, not one row): see brokenFile. */
