@@ -28,8 +28,8 @@ export interface ImportFormat {
   /**
    * The records of a whole file, in file order, one per link (or one error
    * per row that cannot be read). Reads its input in chunks as they come, so
-   * line-based formats never hold the whole file; whole-document JSON formats
-   * may buffer (uploads are size-limited before this runs).
+   * no format holds the whole file: line formats read line by line, JSON
+   * documents member by member of their list (jsonLists.ts).
    */
   parse(chunks: AsyncIterable<string>): AsyncIterable<ImportedRecord>;
 }
@@ -73,13 +73,6 @@ export async function* linesOf(chunks: AsyncIterable<string>): AsyncIterable<{ l
     }
   }
   if (rest !== '') yield { line: line + 1, text: rest.endsWith('\r') ? rest.slice(0, -1) : rest };
-}
-
-/** The whole input as one string (for whole-document JSON formats). */
-export async function textOf(chunks: AsyncIterable<string>): Promise<string> {
-  let text = '';
-  for await (const chunk of chunks) text += chunk;
-  return text;
 }
 
 /** The input is not UTF-8 text; `line` is the 1-based line holding the first byte that is not. */

@@ -1,4 +1,3 @@
-import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
 import {
   countOf,
@@ -8,7 +7,7 @@ import {
   hasColumns,
   isObject,
   isTableRow,
-  jsonDocument,
+  jsonRows,
   lifeTime,
   looseTime,
   missingColumns,
@@ -71,11 +70,8 @@ export const shlinkCsv: ImportFormat = {
   },
 };
 
-function shortUrlsOf(doc: unknown): unknown[] | null {
-  if (Array.isArray(doc)) return doc;
-  if (isObject(doc) && isObject(doc.shortUrls) && Array.isArray(doc.shortUrls.data)) return doc.shortUrls.data;
-  return null;
-}
+/** Where the rows are: the REST answer's `shortUrls.data`, or a bare array of its items. */
+const SHORT_URLS = { paths: [[], ['shortUrls', 'data']] };
 
 /**
  * One short URL of `GET /rest/v3/short-urls` (`shortUrls.data[]`), as Shlink's
@@ -152,19 +148,12 @@ export const shlinkJson: ImportFormat = {
     return h.includes('"shortCode"') && h.includes('"longUrl"') ? 1 : 0;
   },
   async *parse(chunks) {
-    const doc = await jsonDocument(chunks);
-    if ('error' in doc) {
-      yield doc.error;
-      return;
-    }
-    const items = shortUrlsOf(doc.value);
-    if (items === null) {
-      yield brokenFile({ line: 1, error: 'expected Shlink\'s short-URL list: {"shortUrls":{"data":[…]}}' });
-      return;
-    }
     const noteDomain = domainNoter();
     // A JSON document has no useful line numbers; rows are numbered by their place in the list.
     const separate = caseSeparator('Shlink');
-    for (const [i, item] of items.entries()) yield shortUrlRecord(item, i + 1, noteDomain, separate);
+    let n = 0;
+    for await (const row of jsonRows(chunks, SHORT_URLS, 'expected Shlink\'s short-URL list: {"shortUrls":{"data":[…]}}')) {
+      yield 'error' in row ? row.error : shortUrlRecord(row.item, ++n, noteDomain, separate);
+    }
   },
 };

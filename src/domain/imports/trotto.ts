@@ -1,6 +1,5 @@
-import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
-import { countOf, isObject, jsonDocument, literalDestination, looseTime, rowRecord, stringOf } from './table.js';
+import { countOf, isObject, jsonRows, literalDestination, looseTime, rowRecord, stringOf } from './table.js';
 
 /**
  * Trotto (docs/import-formats.md#trotto): trotto/go-links has no export
@@ -74,11 +73,8 @@ function linkRecord(item: unknown, line: number, noteNamespace: (d: string | und
   });
 }
 
-/** A saved `GET /_/api/links` answer, or the same array under `"links"`. */
-function linksOf(doc: unknown): unknown[] | null {
-  if (Array.isArray(doc)) return doc;
-  return isObject(doc) && Array.isArray(doc.links) ? doc.links : null;
-}
+/** Where the rows are: a saved `GET /_/api/links` answer, or the same array under `"links"`. */
+const LINKS = { paths: [[], ['links']] };
 
 export const trotto: ImportFormat = {
   name: 'trotto',
@@ -89,17 +85,10 @@ export const trotto: ImportFormat = {
     return h.includes('"shortpath"') && h.includes('"destination_url"') ? 2 : 0;
   },
   async *parse(chunks) {
-    const doc = await jsonDocument(chunks);
-    if ('error' in doc) {
-      yield doc.error;
-      return;
-    }
-    const items = linksOf(doc.value);
-    if (items === null) {
-      yield brokenFile({ line: 1, error: 'expected Trotto’s link list: [{"shortpath","destination_url",…}]' });
-      return;
-    }
     const noteNamespace = namespaceNoter();
-    for (const [i, item] of items.entries()) yield linkRecord(item, i + 1, noteNamespace);
+    let n = 0;
+    for await (const row of jsonRows(chunks, LINKS, 'expected Trotto’s link list: [{"shortpath","destination_url",…}]')) {
+      yield 'error' in row ? row.error : linkRecord(row.item, ++n, noteNamespace);
+    }
   },
 };
