@@ -30,18 +30,22 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'golink.jsonl': 'golink',
   'golink-own-tests.jsonl': 'golink',
   'trotto.json': 'trotto',
+  // Slash 0.5's `GET /api/v2/shortcuts`: ListShortcutsResponse of api/v2 Shortcut messages, as grpc-gateway's default
+  // marshaler writes them (camelCase, every field, enums by name, Timestamps in RFC 3339).
   'slash.json': 'slash',
   'joe-links.jsonl': 'jsonl',
   'joe-links.csv': 'csv',
   'shlink.csv': 'shlink-csv',
   'shlink-legacy.csv': 'shlink-csv',
   'shlink.json': 'shlink-json',
+  'shlink-web.csv': 'shlink-csv',
   'yourls.csv': 'yourls-csv',
   'yourls.json': 'yourls-json',
   'yourls-batch.tsv': 'yourls-tsv',
   'yourls-headerless.csv': 'yourls-csv',
   'bitly.csv': 'bitly-csv',
   'dub.csv': 'dub-csv',
+  'dub-keys.csv': 'dub-csv',
   'kutt.json': 'kutt',
 };
 
