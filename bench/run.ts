@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { benchAnalytics, benchUserAgentParsing } from './analytics.js';
 import { benchImportLatency, benchImports } from './imports.js';
+import { benchJsonImport } from './importJson.js';
 import { benchPostgresRedirects, benchRedirects, type ScenarioResult } from './redirect.js';
 
 /**
@@ -51,4 +52,19 @@ if (want('import')) {
     `import_golink_links=${r.links} first_s=${(r.firstMs / 1000).toFixed(1)} (target < 30, SQLite) ` +
       `again_s=${(r.againMs / 1000).toFixed(1)} (every row unchanged) rss_growth_mb=${r.rssGrowthMb.toFixed(1)}`,
   );
+}
+
+// Minutes long, so only when named: `npm run bench import-json` (run node with --expose-gc for a steadier baseline).
+if (only.includes('import-json')) {
+  for (const [shape, padding] of [
+    ['2kib_rows', 560],
+    ['small_rows', 0],
+  ] as const) {
+    const r = await benchJsonImport(undefined, padding);
+    console.log(
+      `import_json_${shape}: file_mib=${r.fileMiB.toFixed(0)} rows=${r.rows} import_s=${(r.importMs / 1000).toFixed(1)} ` +
+        `rss_before_mib=${r.rssBeforeMiB.toFixed(0)} peak_rss_mib=${r.peakRssMiB.toFixed(0)} ` +
+        `longest_block_ms=${r.longestBlockMs.toFixed(0)} healthz_worst_ms=${r.worstHealthzMs.toFixed(0)}`,
+    );
+  }
 }

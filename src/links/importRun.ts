@@ -285,7 +285,16 @@ async function importOne(
   }
   for (const a of aliases) ledger.claim(a, { line, written: a, as: 'alias' });
 
-  const record = { ...parsed.record, slug, ...(parsed.record.aliases !== undefined && { aliases }) };
+  // A link its source did not redirect yet stays closed here until someone opens it (access never widens).
+  const now = ctx.now();
+  const notLiveYet = parsed.liveFrom !== undefined && parsed.liveFrom.at > now;
+  if (notLiveYet) notes.push(parsed.liveFrom!.note);
+  const record = {
+    ...parsed.record,
+    slug,
+    ...(parsed.record.aliases !== undefined && { aliases }),
+    ...(notLiveYet && parsed.record.archivedAt == null && { archivedAt: Math.floor(now / 1000) * 1000 }),
+  };
   const base = {
     line,
     slug,

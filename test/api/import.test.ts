@@ -154,6 +154,23 @@ for (const [driver, env] of DRIVERS) {
       assertError(anonymous, 401, 'UNAUTHORIZED');
     });
 
+    test('from takes a tool’s plain name and reads its variant from the content; a variant’s own name still works', async () => {
+      const cases: Array<[string, string, string]> = [
+        ['shlink', 'shlink.csv', 'shlink-csv'],
+        ['shlink', 'shlink.json', 'shlink-json'],
+        ['yourls', 'yourls-batch.tsv', 'yourls-tsv'],
+        ['shlink-json', 'shlink.json', 'shlink-json'],
+      ];
+      for (const [from, name, format] of cases) {
+        const r = await upload(s, `/api/v1/links/import?dry_run=true&from=${from}`, ann, [fixture(name)]);
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.body.summary.format, format, `${from} with ${name}`);
+      }
+      const wrong = await upload(s, '/api/v1/links/import?dry_run=true&from=bitly', ann, [fixture('shlink.csv')]);
+      assertError(wrong, 400, 'BAD_REQUEST');
+      assert.match(wrong.body.error, /not a bitly export/);
+    });
+
     test('bad files are a 400 naming the problem, and nothing is written', async () => {
       const before = await snapshot(s);
       const cases: Array<[string, string | Buffer, RegExp]> = [

@@ -95,6 +95,32 @@ describe('the import page in a browser', { skip: chromiumSkip('import page') }, 
     }
   }
 
+  test('picking a tool by its plain name and uploading that tool’s file lands on its report', { timeout: 120_000 }, async () => {
+    await s.store.db.kysely.deleteFrom('links').execute();
+    const context = await browser.newContext();
+    const problems = new Problems(context);
+    const page = await context.newPage();
+    await signInLocal(page, s, ann);
+    await page.goto(`${s.url}/dashboard/links/import`);
+    await htmxReady(page);
+    await page.getByLabel('Exported from').selectOption({ label: 'Shlink (web client CSV export, or the REST API short-URL list JSON)' });
+    await page.getByLabel('File', { exact: true }).setInputFiles(new URL('shlink.csv', IMPORT_FIXTURES).pathname);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByText('Preview done: nothing was written.').waitFor();
+    assert.equal(await page.locator('[data-import-title]').textContent(), 'Preview: Shlink (web client CSV export)');
+    // slack, Q3-Plan, slack on a second domain (a collision), and a row without a destination.
+    assert.equal(await page.locator('[data-import-rows] tr').count(), 4);
+    assert.equal(await page.locator('[data-count="created"]').textContent(), '2');
+    assert.equal(await page.locator('[data-count="refused"]').textContent(), '2');
+    assert.equal(await s.store.links.count(), 0, 'the preview wrote nothing');
+    await page.getByRole('button', { name: 'Import these links' }).click();
+    await page.getByText('Import done.').waitFor();
+    assert.equal(await page.locator('[data-count="created"]').textContent(), '2');
+    assert.equal((await s.store.links.getBySlug('q3-plan'))?.url, 'https://docs.example.com/d/abc?tab=1,2');
+    problems.assertNone();
+    await context.close();
+  });
+
   test('the report download turns cells a spreadsheet would run into text, as the click export does', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'joe-links-report-'));
     try {

@@ -118,6 +118,59 @@ describeEachDatabase('import fidelity', (ctx) => {
     assert.equal((await store.links.getBySlug(address))!.archivedAt, Date.parse('2024-02-03T10:00:00Z'));
   });
 
+  // Items as Shlink's ShortUrlDataTransformer writes them: `meta` holds validSince, validUntil and maxVisits.
+  test('a Shlink link not live yet arrives archived until its "valid since"; one already live stays live', async () => {
+    const { store, user, run } = await setup();
+    const ann = await user('Ann');
+    // The store's clock is the import's: 30 days after it is still ahead.
+    const ahead = new Date(store.now() + 30 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    const item = (shortCode: string, meta: Record<string, unknown>, total = 3) => ({
+      shortCode,
+      longUrl: `https://${shortCode}.example/`,
+      dateCreated: '2024-01-02T03:04:05+00:00',
+      visitsSummary: { total, nonBots: total, bots: 0 },
+      tags: [],
+      meta: { validSince: null, validUntil: null, maxVisits: null, ...meta },
+      domain: null,
+      title: null,
+      crawlable: false,
+      forwardQuery: true,
+    });
+    const file = JSON.stringify({
+      shortUrls: {
+        data: [
+          item(`soon${n}`, { validSince: ahead, validUntil: '2031-01-01T00:00:00+00:00', maxVisits: 50 }),
+          item(`began${n}`, { validSince: '2020-01-01T00:00:00+00:00' }),
+          item(`spent${n}`, { validSince: ahead, maxVisits: 3 }),
+          item(`garbled${n}`, { validSince: 'next spring' }),
+        ],
+      },
+    });
+    const before = store.now();
+    const result = await run(asUser(ann), file, { from: 'shlink' });
+    const [soon, began, spent, garbled] = result.rows;
+    assert.equal(soon!.action, 'created');
+    assert.ok(
+      soon!.notes.some(
+        (note) =>
+          note.includes(`starts redirecting it at ${new Date(Date.parse(ahead)).toISOString()}`) && note.includes('unarchive it then'),
+      ),
+      soon!.notes.join('; '),
+    );
+    const soonLink = (await store.links.getBySlug(`soon${n}`))!;
+    assert.ok(soonLink.archivedAt !== null && soonLink.archivedAt >= Math.floor(before / 1000) * 1000, 'archived at the import, not live');
+    assert.equal(soonLink.expiresAt, Date.parse('2031-01-01T00:00:00Z'), 'its "valid until" is still its expiry');
+    assert.equal(began!.action, 'created');
+    assert.deepEqual(began!.notes, [], 'a "valid since" already past says nothing');
+    assert.equal((await store.links.getBySlug(`began${n}`))!.archivedAt, null);
+    // Spent visits archive it at its creation, whatever its "valid since" says.
+    assert.deepEqual(spent!.notes, ["reached Shlink's limit of 3 visits; imported archived"]);
+    assert.equal((await store.links.getBySlug(`spent${n}`))!.archivedAt, Date.parse('2024-01-02T03:04:05Z'));
+    assert.equal(garbled!.action, 'refused');
+    assert.equal(garbled!.reason, 'meta.validSince "next spring" is not a date and time');
+    assert.equal(await store.links.getBySlug(`garbled${n}`), null);
+  });
+
   test('imported times are checked as the API checks them: no creation or archive in the future, no year past 9999', async () => {
     const { store, user, run } = await setup();
     const ann = await user('Ann');

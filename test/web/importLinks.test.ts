@@ -52,6 +52,24 @@ describe('the import page', () => {
     assert.equal(stranger.status, 302);
   });
 
+  test('the page lists tools by the plain names --from takes, and the variant comes from the file', async () => {
+    const main = mainOf((await ann.page('/dashboard/links/import')).body);
+    const values = [...main.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+    has(main, /Detect from the file<\/option>/);
+    assert.deepEqual(values, ['jsonl', 'csv', 'golink', 'trotto', 'slash', 'shlink', 'yourls', 'bitly', 'dub', 'kutt']);
+    has(main, /<option value="shlink">Shlink \(web client CSV export, or the REST API short-URL list JSON\)<\/option>/);
+    for (const [name, variant] of [
+      ['shlink.csv', 'Shlink \\(web client CSV export\\)'],
+      ['shlink.json', 'Shlink \\(REST API short-URL list JSON\\)'],
+    ] as const) {
+      const preview = await post(s, ann, { from: 'shlink', mode: 'preview' }, { name, text: fixture(name) });
+      assert.equal(preview.status, 200, preview.body.slice(0, 300));
+      assert.match(textOf(mainOf(preview.body)), new RegExp(`Preview: ${variant}`));
+      has(preview.body, /<option value="shlink" selected/, 'the chosen tool stays chosen');
+    }
+    assert.equal(await s.store.links.count(), 0);
+  });
+
   test('without a script: a preview answers the report page and writes nothing; import writes; a second import skips', async () => {
     const file = { name: 'golink.jsonl', text: fixture('golink.jsonl') };
     const preview = await post(s, ann, { from: '', mode: 'preview' }, file);

@@ -28,8 +28,8 @@ export interface ImportFormat {
   /**
    * The records of a whole file, in file order, one per link (or one error
    * per row that cannot be read). Reads its input in chunks as they come, so
-   * line-based formats never hold the whole file; whole-document JSON formats
-   * may buffer (uploads are size-limited before this runs).
+   * no format holds the whole file: line formats read line by line, JSON
+   * documents member by member of their list (jsonLists.ts).
    */
   parse(chunks: AsyncIterable<string>): AsyncIterable<ImportedRecord>;
 }
@@ -40,6 +40,12 @@ export interface ImportedRecord extends ParsedRecord {
   sourceClicks?: number;
   /** Things worth telling the operator about this row (e.g. a field that was dropped). */
   notes?: string[];
+  /**
+   * When the source starts redirecting the link (Shlink's `validSince`).
+   * A format has no clock, so the import decides: still ahead, the link
+   * arrives archived with `note` (access never widens); past, it is dropped.
+   */
+  liveFrom?: { at: number; note: string };
 }
 
 /** The error records that say the file itself is broken (its structure, not one row): see brokenFile. */
@@ -67,13 +73,6 @@ export async function* linesOf(chunks: AsyncIterable<string>): AsyncIterable<{ l
     }
   }
   if (rest !== '') yield { line: line + 1, text: rest.endsWith('\r') ? rest.slice(0, -1) : rest };
-}
-
-/** The whole input as one string (for whole-document JSON formats). */
-export async function textOf(chunks: AsyncIterable<string>): Promise<string> {
-  let text = '';
-  for await (const chunk of chunks) text += chunk;
-  return text;
 }
 
 /** The input is not UTF-8 text; `line` is the 1-based line holding the first byte that is not. */

@@ -1,16 +1,5 @@
-import { brokenFile, textOf, type ImportedRecord, type ImportFormat } from './format.js';
-import {
-  caseSeparator,
-  countOf,
-  domainNoter,
-  isObject,
-  jsonValue,
-  lifeTime,
-  looseTime,
-  optStringOf,
-  rowRecord,
-  stringOf,
-} from './table.js';
+import type { ImportedRecord, ImportFormat } from './format.js';
+import { caseSeparator, countOf, domainNoter, isObject, jsonRows, lifeTime, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
 
 /**
  * Kutt (docs/import-formats.md#kutt): it has no export, so links come from
@@ -58,12 +47,14 @@ function linkRecord(
   });
 }
 
-/** The links of one page (`{"data":[…]}`) or of a bare array of pages or links. */
-function linksOf(doc: unknown): unknown[] | null {
-  if (isObject(doc)) return Array.isArray(doc.data) ? doc.data : null;
-  if (!Array.isArray(doc)) return null;
-  return doc.flatMap((x) => (isObject(x) && Array.isArray(x.data) ? x.data : [x]));
-}
+/**
+ * Where the rows are: a page's `data`, or a bare array of pages or links;
+ * several saved pages may follow one another (one per line).
+ */
+const PAGES = { paths: [[], ['data']], several: true };
+
+/** A member of a bare array: a whole page (its links) or one link. */
+const linksIn = (x: unknown): unknown[] => (isObject(x) && Array.isArray(x.data) ? x.data : [x]);
 
 export const kuttJson: ImportFormat = {
   name: 'kutt',
@@ -74,20 +65,15 @@ export const kuttJson: ImportFormat = {
     return h.includes('"address"') && h.includes('"target"') ? 2 : 0;
   },
   async *parse(chunks) {
-    const text = (await textOf(chunks)).replace(/^\uFEFF/, '');
-    // Several saved pages may be one per line; each line is then a page of its own.
-    const pages = text.trimStart().startsWith('{') && /}\s*\n\s*{/.test(text) ? text.split(/\n(?=\s*{)/) : [text];
     const noteDomain = domainNoter();
     const separate = caseSeparator('Kutt');
     let n = 0;
-    for (const page of pages) {
-      const doc = jsonValue(page);
-      const items = 'error' in doc ? null : linksOf(doc.value);
-      if (items === null) {
-        yield brokenFile({ line: n + 1, error: 'expected Kutt\'s link list: {"data":[{"address","target",…}]}' });
+    for await (const row of jsonRows(chunks, PAGES, 'expected Kutt\'s link list: {"data":[{"address","target",…}]}')) {
+      if ('error' in row) {
+        yield row.error;
         return;
       }
-      for (const item of items) yield linkRecord(item, ++n, noteDomain, separate);
+      for (const item of linksIn(row.item)) yield linkRecord(item, ++n, noteDomain, separate);
     }
   },
 };

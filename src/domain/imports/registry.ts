@@ -25,6 +25,30 @@ export const toolOf = (format: ImportFormat): string => format.name.replace(/-(c
 /** The plain names `--from` takes, one per tool, in registry order. */
 export const TOOL_NAMES: readonly string[] = [...new Set(IMPORT_FORMATS.map(toolOf))];
 
+/** A tool to import from, as the import page offers it: its plain name and, in plain words, the file it gives. */
+export interface ImportTool {
+  name: string;
+  label: string;
+}
+
+/**
+ * What each tool's file is (docs/import-formats.md, "What to export"), for
+ * the tools whose name and one format's label do not already say it: those
+ * with several variants, and the tools whose export is one button.
+ */
+const TOOL_LABELS: Readonly<Record<string, string>> = {
+  shlink: 'Shlink (web client CSV export, or the REST API short-URL list JSON)',
+  yourls: 'YOURLS (yourls_url table as CSV or mysql --batch, or the API stats JSON)',
+  bitly: 'Bitly (Links → Export CSV)',
+  dub: 'Dub (Links → Export CSV)',
+};
+
+/** One entry per plain name, in registry order: what the import page lists. */
+export const IMPORT_TOOLS: readonly ImportTool[] = TOOL_NAMES.map((name) => ({
+  name,
+  label: TOOL_LABELS[name] ?? IMPORT_FORMATS.find((f) => toolOf(f) === name)!.label,
+}));
+
 /**
  * The format `from` names for a file starting with `head`
  * (docs/import-formats.md#detection): nothing detects it from the content; a

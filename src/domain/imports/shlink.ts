@@ -1,4 +1,3 @@
-import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
 import {
   countOf,
@@ -8,7 +7,7 @@ import {
   hasColumns,
   isObject,
   isTableRow,
-  jsonDocument,
+  jsonRows,
   lifeTime,
   looseTime,
   missingColumns,
@@ -71,11 +70,8 @@ export const shlinkCsv: ImportFormat = {
   },
 };
 
-function shortUrlsOf(doc: unknown): unknown[] | null {
-  if (Array.isArray(doc)) return doc;
-  if (isObject(doc) && isObject(doc.shortUrls) && Array.isArray(doc.shortUrls.data)) return doc.shortUrls.data;
-  return null;
-}
+/** Where the rows are: the REST answer's `shortUrls.data`, or a bare array of its items. */
+const SHORT_URLS = { paths: [[], ['shortUrls', 'data']] };
 
 /**
  * One short URL of `GET /rest/v3/short-urls` (`shortUrls.data[]`), as Shlink's
@@ -96,7 +92,9 @@ function shortUrlRecord(
   const until = lifeTime(meta.validUntil, 'meta.validUntil');
   if ('error' in until) return { line, slug: stringOf(item.shortCode), error: until.error };
   const validUntil = until.at;
-  const validSince = looseTime(meta.validSince);
+  // A "valid since" written but unreadable refuses the row, as an unreadable expiry does: guessing could open the link early.
+  const since = lifeTime(meta.validSince, 'meta.validSince');
+  if ('error' in since) return { line, slug: stringOf(item.shortCode), error: since.error };
   const total = countOf(visits);
   // Shlink stops redirecting once maxVisits is reached: such a link arrives archived, never live.
   const maxVisits = countOf(meta.maxVisits);
@@ -112,13 +110,11 @@ function shortUrlRecord(
     };
   }
   if (spent) notes.push(`reached Shlink's limit of ${maxVisits} visits; imported archived`);
-  // joe-links has no "valid from", and a format has no clock to tell whether that date has passed: noted, never guessed.
-  if (validSince !== undefined && !spent) {
-    notes.push(`Shlink's "valid since" date (${meta.validSince as string}) was dropped; if it is still ahead, archive the link until then`);
-  }
+  // joe-links has no "valid from": a link Shlink does not redirect yet arrives archived, which the import decides by its clock.
+  const liveFrom = spent || since.at === undefined ? undefined : validSince(since.at);
   const named = separate(stringOf(item.shortCode));
   notes.push(...named.notes);
-  return rowRecord({
+  const record = rowRecord({
     line,
     slug: named.slug,
     url: stringOf(item.longUrl),
@@ -132,7 +128,14 @@ function shortUrlRecord(
     sourceClicks: total,
     notes,
   });
+  return liveFrom === undefined || !record.record ? record : { ...record, liveFrom };
 }
+
+/** Shlink's `meta.validSince`, with the note its link gets when that date is still ahead at import time. */
+const validSince = (at: number): { at: number; note: string } => ({
+  at,
+  note: `Shlink starts redirecting it at ${new Date(at).toISOString()} ("valid since"); imported archived: unarchive it then to make it live`,
+});
 
 /** The REST list (`{"shortUrls":{"data":[…],"pagination":{…}}}`, one page or all), or a bare array of its items. */
 export const shlinkJson: ImportFormat = {
@@ -145,19 +148,12 @@ export const shlinkJson: ImportFormat = {
     return h.includes('"shortCode"') && h.includes('"longUrl"') ? 1 : 0;
   },
   async *parse(chunks) {
-    const doc = await jsonDocument(chunks);
-    if ('error' in doc) {
-      yield doc.error;
-      return;
-    }
-    const items = shortUrlsOf(doc.value);
-    if (items === null) {
-      yield brokenFile({ line: 1, error: 'expected Shlink\'s short-URL list: {"shortUrls":{"data":[…]}}' });
-      return;
-    }
     const noteDomain = domainNoter();
     // A JSON document has no useful line numbers; rows are numbered by their place in the list.
     const separate = caseSeparator('Shlink');
-    for (const [i, item] of items.entries()) yield shortUrlRecord(item, i + 1, noteDomain, separate);
+    let n = 0;
+    for await (const row of jsonRows(chunks, SHORT_URLS, 'expected Shlink\'s short-URL list: {"shortUrls":{"data":[…]}}')) {
+      yield 'error' in row ? row.error : shortUrlRecord(row.item, ++n, noteDomain, separate);
+    }
   },
 };

@@ -1,14 +1,17 @@
-import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
-import { countOf, isObject, jsonDocument, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
+import { countOf, isObject, jsonRows, looseTime, optStringOf, rowRecord, stringOf } from './table.js';
 
 /**
  * Slash (docs/import-formats.md#slash): yourselfhosted/slash has no export
- * file; its API's `GET /api/v1/shortcuts` answers `{"shortcuts":[…]}`, each
- * shortcut `{id, creatorId, createdTime, updatedTime, rowStatus, name, link,
- * title, tags, description, visibility, viewCount, ogMetadata}` (protobuf
- * JSON: camelCase, or snake_case from clients that keep the proto names).
- * Releases that answered with the creator's account add `creator.email`.
+ * file; its API's list is saved instead. 0.5's `GET /api/v2/shortcuts`
+ * answers `{"shortcuts":[…]}` of its api/v2 `Shortcut` message as
+ * grpc-gateway's default marshaler writes it (camelCase, every field, enums
+ * by name, RFC 3339 times): `{id, creatorId, createdTime, updatedTime,
+ * rowStatus, name, link, title, tags, description, visibility, viewCount,
+ * ogMetadata}`; 1.0's `GET /api/v1/shortcuts` the same without `rowStatus`.
+ * 0.4's `GET /api/v1/shortcut` answered a bare array of its Go `Shortcut`
+ * struct (`createdTs` in seconds, `creator` with its email, `view`).
+ * Clients that keep the proto names write snake_case.
  */
 
 /** A field under its camelCase or snake_case name. */
@@ -66,10 +69,8 @@ function shortcutRecord(item: unknown, line: number): ImportedRecord {
   });
 }
 
-function shortcutsOf(doc: unknown): unknown[] | null {
-  if (Array.isArray(doc)) return doc;
-  return isObject(doc) && Array.isArray(doc.shortcuts) ? doc.shortcuts : null;
-}
+/** Where the rows are: the answer's `shortcuts`, or a bare array of them. */
+const SHORTCUTS = { paths: [[], ['shortcuts']] };
 
 export const slash: ImportFormat = {
   name: 'slash',
@@ -82,16 +83,9 @@ export const slash: ImportFormat = {
     return /"(creatorId|creator_id|viewCount|view_count|rowStatus|row_status)"/.test(h) ? 2 : 0;
   },
   async *parse(chunks) {
-    const doc = await jsonDocument(chunks);
-    if ('error' in doc) {
-      yield doc.error;
-      return;
+    let n = 0;
+    for await (const row of jsonRows(chunks, SHORTCUTS, 'expected Slash’s shortcut list: {"shortcuts":[{"name","link",…}]}')) {
+      yield 'error' in row ? row.error : shortcutRecord(row.item, ++n);
     }
-    const items = shortcutsOf(doc.value);
-    if (items === null) {
-      yield brokenFile({ line: 1, error: 'expected Slash’s shortcut list: {"shortcuts":[{"name","link",…}]}' });
-      return;
-    }
-    for (const [i, item] of items.entries()) yield shortcutRecord(item, i + 1);
   },
 };

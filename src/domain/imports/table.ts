@@ -1,7 +1,8 @@
 import { CsvSyntaxError, readCsvChunks } from '../csvRead.js';
 import { parseRfc3339 } from '../timeseries.js';
 import { hasPlaceholders } from '../url.js';
-import { brokenFile, textOf, type ImportedRecord } from './format.js';
+import { brokenFile, type ImportedRecord } from './format.js';
+import { jsonListMembers, JsonShapeError, JsonSyntaxError, type JsonListsSpec } from './jsonLists.js';
 
 /**
  * What the CSV and JSON exports of other tools have in common
@@ -185,18 +186,24 @@ export function listOf(raw: string, separator: string | RegExp): string[] {
     .filter((t) => t !== '');
 }
 
-/** A JSON document's value, or an error record for the whole file. */
-export function jsonValue(text: string): { value: unknown } | { error: ImportedRecord } {
+/**
+ * The rows of a JSON export, read as the text arrives (jsonLists.ts): each
+ * member of the list `spec` names, or at the end an error record for the
+ * whole file, `expected` when the document has no such list. Rows are
+ * numbered by their place in the list, so a broken document is line 1.
+ */
+export async function* jsonRows(
+  chunks: AsyncIterable<string>,
+  spec: JsonListsSpec,
+  expected: string,
+): AsyncIterable<{ item: unknown } | { error: ImportedRecord }> {
   try {
-    return { value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
-  } catch {
-    return { error: brokenFile({ line: 1, error: 'not valid JSON' }) };
+    for await (const item of jsonListMembers(chunks, spec)) yield { item };
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) yield { error: brokenFile({ line: 1, error: 'not valid JSON' }) };
+    else if (e instanceof JsonShapeError) yield { error: brokenFile({ line: e.rowsBefore + 1, error: expected }) };
+    else throw e;
   }
-}
-
-/** The whole input read as one JSON document (see jsonValue). */
-export async function jsonDocument(chunks: AsyncIterable<string>): Promise<{ value: unknown } | { error: ImportedRecord }> {
-  return jsonValue(await textOf(chunks));
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

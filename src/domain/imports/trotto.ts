@@ -1,6 +1,5 @@
-import { brokenFile } from './format.js';
 import type { ImportedRecord, ImportFormat } from './format.js';
-import { countOf, isObject, jsonDocument, literalDestination, looseTime, rowRecord, stringOf } from './table.js';
+import { countOf, isObject, jsonRows, literalDestination, looseTime, rowRecord, stringOf } from './table.js';
 
 /**
  * Trotto (docs/import-formats.md#trotto): trotto/go-links has no export
@@ -151,11 +150,8 @@ function mergedRecord(pattern: ImportedRecord, plain: ImportedRecord, plainItem:
   };
 }
 
-/** A saved `GET /_/api/links` answer, or the same array under `"links"`. */
-function linksOf(doc: unknown): unknown[] | null {
-  if (Array.isArray(doc)) return doc;
-  return isObject(doc) && Array.isArray(doc.links) ? doc.links : null;
-}
+/** Where the rows are: a saved `GET /_/api/links` answer, or the same array under `"links"`. */
+const LINKS = { paths: [[], ['links']] };
 
 export const trotto: ImportFormat = {
   name: 'trotto',
@@ -166,15 +162,15 @@ export const trotto: ImportFormat = {
     return h.includes('"shortpath"') && h.includes('"destination_url"') ? 2 : 0;
   },
   async *parse(chunks) {
-    const doc = await jsonDocument(chunks);
-    if ('error' in doc) {
-      yield doc.error;
-      return;
-    }
-    const items = linksOf(doc.value);
-    if (items === null) {
-      yield brokenFile({ line: 1, error: 'expected Trotto’s link list: [{"shortpath","destination_url",…}]' });
-      return;
+    // Pairing needs every link of the file before the first is answered, so the list is
+    // gathered (member by member, never as one string) and then walked in file order.
+    const items: unknown[] = [];
+    for await (const row of jsonRows(chunks, LINKS, 'expected Trotto’s link list: [{"shortpath","destination_url",…}]')) {
+      if ('error' in row) {
+        yield row.error;
+        return;
+      }
+      items.push(row.item);
     }
     const pairing = pairPlainWithPatterns(items);
     for (const [i, item] of items.entries()) {

@@ -1,5 +1,5 @@
 import { readCsv } from '../csvRead.js';
-import { brokenFile, linesOf, type ImportedRecord, type ImportFormat } from './format.js';
+import { linesOf, type ImportedRecord, type ImportFormat } from './format.js';
 import {
   caseSeparator,
   countOf,
@@ -7,7 +7,7 @@ import {
   hasColumns,
   isObject,
   isTableRow,
-  jsonDocument,
+  jsonRows,
   looseTime,
   missingColumns,
   optStringOf,
@@ -161,6 +161,9 @@ function linkRecord(item: unknown, line: number, separate: ReturnType<typeof cas
   });
 }
 
+/** Where the rows are: `links`, an object of `link_1`, `link_2`… (in the file's order), or an array. */
+const LINKS = { paths: [['links']], objects: true };
+
 export const yourlsJson: ImportFormat = {
   name: 'yourls-json',
   label: 'YOURLS (API stats / list JSON)',
@@ -171,18 +174,9 @@ export const yourlsJson: ImportFormat = {
     return h.includes('"links"') && h.includes('"shorturl"') ? 2 : 0;
   },
   async *parse(chunks) {
-    const doc = await jsonDocument(chunks);
-    if ('error' in doc) {
-      yield doc.error;
-      return;
-    }
-    const links = isObject(doc.value) ? doc.value.links : undefined;
-    const items = Array.isArray(links) ? links : isObject(links) ? Object.values(links) : null;
-    if (items === null) {
-      yield brokenFile({ line: 1, error: 'expected YOURLS API JSON with a "links" object (action=stats or list, format=json)' });
-      return;
-    }
     const separate = caseSeparator('YOURLS');
-    for (const [i, item] of items.entries()) yield linkRecord(item, i + 1, separate);
+    let n = 0;
+    const expected = 'expected YOURLS API JSON with a "links" object (action=stats or list, format=json)';
+    for await (const row of jsonRows(chunks, LINKS, expected)) yield 'error' in row ? row.error : linkRecord(row.item, ++n, separate);
   },
 };

@@ -33,7 +33,10 @@ export function registerImportRoute(app: FastifyInstance, deps: { links: LinkSer
           consumes: ['application/octet-stream', 'text/csv', 'application/x-ndjson', 'application/json', 'text/plain'],
           querystring: Type.Object({
             from: Type.Optional(
-              Type.String({ description: 'the format (docs/import-formats.md); detected from the content when omitted' }),
+              Type.String({
+                description:
+                  'the tool that wrote the file (golink, shlink…; docs/import-formats.md), whose variant is read from the content, or a variant by its own name (shlink-csv); detected from the content when omitted',
+              }),
             ),
             dry_run: Type.Optional(flag),
             keep_owners: Type.Optional(flag),

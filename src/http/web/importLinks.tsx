@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { requestUser } from '../../auth/currentUser.js';
 import { isAppError } from '../../domain/errors.js';
-import { IMPORT_FORMATS } from '../../domain/imports/registry.js';
+import { IMPORT_FORMATS, IMPORT_TOOLS } from '../../domain/imports/registry.js';
 import { asUser, type ImportRow } from '../../links/index.js';
 import type { User } from '../../store/types.js';
 import { ImportPage, type ImportPageState } from '../../views/pages/importLinks.js';
@@ -21,7 +21,8 @@ import type { WebDeps } from './support.js';
  */
 
 const NDJSON = 'application/x-ndjson';
-const formats = IMPORT_FORMATS.map((f) => ({ name: f.name, label: f.label }));
+// Tools by their plain names, as `--from` takes them: which variant a file is comes from its content.
+const formats = IMPORT_TOOLS.map((t) => ({ name: t.name, label: t.label }));
 
 interface ImportForm {
   from: string;

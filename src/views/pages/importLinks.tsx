@@ -184,9 +184,9 @@ export function ImportPage(state: ImportPageState) {
           <div class="grid gap-4 sm:grid-cols-2">
             <div>
               <label for="import-from" class="block text-sm font-medium mb-1">
-                Format
+                Exported from
               </label>
-              <select id="import-from" name="from" class="select w-full">
+              <select id="import-from" name="from" class="select w-full" aria-describedby="import-from-help">
                 <option value="" selected={from === ''}>
                   Detect from the file
                 </option>
@@ -196,6 +196,9 @@ export function ImportPage(state: ImportPageState) {
                   </option>
                 ))}
               </select>
+              <p id="import-from-help" class="text-xs text-base-content/70 mt-1">
+                The tool that wrote the file; which of its exports it is comes from the file itself.
+              </p>
             </div>
             <div>
               <label for="import-file" class="block text-sm font-medium mb-1">

@@ -32,12 +32,15 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'trotto.json': 'trotto',
   'trotto-namespaces.json': 'trotto',
   'trotto-programmatic.json': 'trotto',
+  // Slash 0.5's `GET /api/v2/shortcuts`: ListShortcutsResponse of api/v2 Shortcut messages, as grpc-gateway's default
+  // marshaler writes them (camelCase, every field, enums by name, Timestamps in RFC 3339).
   'slash.json': 'slash',
   'joe-links.jsonl': 'jsonl',
   'joe-links.csv': 'csv',
   'shlink.csv': 'shlink-csv',
   'shlink-legacy.csv': 'shlink-csv',
   'shlink.json': 'shlink-json',
+  'shlink-web.csv': 'shlink-csv',
   'yourls.csv': 'yourls-csv',
   'yourls.json': 'yourls-json',
   'yourls-batch.tsv': 'yourls-tsv',
@@ -45,6 +48,7 @@ const FIXTURE_FORMAT: Record<string, string> = {
   'bitly.csv': 'bitly-csv',
   'dub.csv': 'dub-csv',
   'dub-nested.csv': 'dub-csv',
+  'dub-keys.csv': 'dub-csv',
   'kutt.json': 'kutt',
 };
 

@@ -29,16 +29,32 @@ const at = (iso: string): number => Date.parse(iso);
 
 /** Each fixture and the one format that must claim it (written from the tool's own exporter). */
 const OWNER: Record<string, ImportFormat> = {
+  // The web client's export (shlink-web-component's ExportShortUrlsBtn: createdAt, domain and shortCode from the short
+  // URL, title, tags joined by |, visitsSummary.total) as a spreadsheet saves it again: a byte-order mark, CRLF, and
+  // quotes only where a cell needs them.
   'shlink.csv': shlinkCsv,
+  // The same export as ReportExporter.exportShortUrls writes it through @json2csv/plainjs' Parser with its defaults:
+  // every header and text cell quoted, numbers bare, LF, no byte-order mark.
+  'shlink-web.csv': shlinkCsv,
+  // The web client's export before short URLs had domains: the code is the short URL's path, tags joined by commas.
   'shlink-legacy.csv': shlinkCsv,
+  // `GET /rest/v3/short-urls`: ListShortUrlsAction's {"shortUrls": paginator of ShortUrlDataTransformer::transform},
+  // whose fields are ShortUrl::toArray's (dates by toAtomString, meta.validSince/validUntil/maxVisits,
+  // visitsSummary {total, nonBots, bots}); the first item as Shlink 3 wrote it (deviceLongUrls), the second as Shlink 4
+  // (hasRedirectRules).
   'shlink.json': shlinkJson,
   'yourls.csv': yourlsCsv,
   'yourls.json': yourlsJson,
   'yourls-batch.tsv': yourlsTsv,
   'yourls-headerless.csv': yourlsCsv,
+  // Bitly's Links → Export. Bitly's exporter is not public, so its columns come from exports seen, not from its code.
   'bitly.csv': bitlyCsv,
+  // Dub's GET /api/links/export: formatLinksForExport labels the columns from exportLinksColumns (Archived as Yes / No,
+  // dates by toISOString, tags joined by ", ") and convertToCSV writes them with json-2-csv (quotes only where needed).
   'dub.csv': dubCsv,
   'dub-nested.csv': dubCsv,
+  // The same route before October 2025, which headed the columns with the Prisma fields' own names.
+  'dub-keys.csv': dubCsv,
   'kutt.json': kuttJson,
 };
 
@@ -94,6 +110,26 @@ describe('Shlink', () => {
     assert.deepEqual(rows[1]!.record!.tags, ['planning', 'okr']);
     assert.deepEqual(rows[2]!.notes, ["was a short link on go.acme.io (the file's first links were on s.acme.io)"]);
     assert.deepEqual(rows[3], { line: 5, slug: 'empty', error: 'no destination URL in this row' });
+  });
+
+  test('the web client CSV as json2csv writes it: every cell quoted, bare numbers, doubled quotes', async () => {
+    const rows = await parse(shlinkCsv, fixture('shlink-web.csv'));
+    assert.equal(rows.length, 3);
+    assert.deepEqual(rows[0]!.record, {
+      slug: 'slack',
+      url: 'https://acme.slack.com/',
+      title: 'Acme Slack',
+      tags: ['chat', 'tools'],
+      createdAt: at('2024-03-04T08:15:27Z'),
+      forwardPathAndQuery: true,
+    });
+    assert.equal(rows[0]!.sourceClicks, 1532);
+    assert.equal(rows[1]!.record!.title, 'Q3 plan, "final"');
+    assert.equal(rows[1]!.record!.url, 'https://docs.example.com/d/abc?tab=1,2');
+    // Shlink's export writes a missing title and no tags as empty cells: there were none at the source.
+    assert.equal(rows[2]!.record!.title, '');
+    assert.deepEqual(rows[2]!.record!.tags, []);
+    assert.equal(rows[2]!.sourceClicks, 0);
   });
 
   test('the older CSV without domains: code from the short URL, comma-joined tags', async () => {
@@ -186,6 +222,16 @@ describe('Bitly', () => {
 });
 
 describe('Dub', () => {
+  test('the export of releases before October 2025, headed by field names, reads alike', async () => {
+    const rows = await parse(dubCsv, fixture('dub-keys.csv'));
+    assert.equal(rows[0]!.slug, 'launch');
+    assert.equal(rows[0]!.record!.url, 'https://example.com/launch-post');
+    assert.equal(rows[0]!.record!.createdAt, at('2024-05-10T12:00:00Z'));
+    assert.deepEqual(rows[0]!.record!.tags, ['Product', 'Launch']);
+    assert.equal(rows[0]!.record!.archivedAt, undefined);
+    assert.equal(rows[1]!.record!.archivedAt, at('2024-02-01T10:00:00Z'));
+  });
+
   test('key from the short link, ", "-joined tags, archived links archived at their last update', async () => {
     const rows = await parse(dubCsv, fixture('dub.csv'));
     assert.equal(rows[0]!.slug, 'launch');
