@@ -141,7 +141,7 @@ describe('the import page in a browser', { skip: chromiumSkip('import page') }, 
       const lines = readFileSync(saved, 'utf8').split('\r\n');
       assert.equal(
         lines[1],
-        `1,hyperlink-https-evil-example-x,"'=HYPERLINK(""https://evil.example"",""x"")",created,,,"slug ""=HYPERLINK(""https://evil.example"",""x"")"" became ""hyperlink-https-evil-example-x""",`,
+        `1,hyperlink-https/evil-example-x,"'=HYPERLINK(""https://evil.example"",""x"")",created,,,"slug ""=HYPERLINK(""https://evil.example"",""x"")"" became ""hyperlink-https/evil-example-x""",`,
       );
       assert.match(lines[2]!, /^2,sum-a1,'@SUM\(A1\),created,/);
       assert.match(lines[3]!, /^3,cmd,'\+cmd,created,/);
