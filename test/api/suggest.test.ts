@@ -294,7 +294,7 @@ describe('LLM suggestions: configured', () => {
   describe('suggest_link_metadata over MCP', () => {
     test('listed beside the other tools with a url input', async () => {
       const tools = (await asAlice.listTools()).tools;
-      assert.equal(tools.length, 13, 'the twelve link tools and this one');
+      assert.equal(tools.length, 18, 'the seventeen link and group tools and this one');
       const t = tools.find((x) => x.name === 'suggest_link_metadata')!;
       assert.deepEqual(t.inputSchema.required, ['url']);
     });

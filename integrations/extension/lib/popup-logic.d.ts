@@ -96,7 +96,10 @@ export function createErrorMessage(status: number, body: unknown): string;
  * @returns {SuggestionRow[]}
  */
 export function suggestionRows(body: unknown): SuggestionRow[];
-/** The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug. */
+/**
+ * The server's slug rule (docs/links.md#field-validation), checked before prefilling a slug: up to
+ * eight segments joined by single `/` (`blog/launch`), each lowercase letters, digits and inner hyphens.
+ */
 export const SLUG_PATTERN: RegExp;
 export const VISIBILITIES: readonly ["public", "private", "secure", "internal"];
 export type Shortcut = {
