@@ -320,6 +320,7 @@ describeEachDatabase('link store', (ctx) => {
       expiresAt: clock.now + 7_200_000,
       archivedAt: clock.now,
       forwardPathAndQuery: false,
+      defaultUrl: null,
     });
     assert.deepEqual(await store.links.lookupKeywordAndSlug('nokeyword', 'no-such-slug'), { keywordTemplate: null, link: null });
   });
