@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATIC_DIR } from '../paths.js';
+import { withRateLimitHeaders } from './openapiHeaders.js';
 import { API_DOCS_HELMET } from './securityHeaders.js';
 
 /**
@@ -55,20 +56,21 @@ export async function registerOpenApi(api: FastifyInstance): Promise<void> {
           'create one in the web UI on the [API tokens](/dashboard/settings/tokens) page (your name’s menu → API Tokens) ' +
           'or with `joe-links tokens create --email you@example.com --name cli`, ' +
           'then send it as `Authorization: Bearer jl_…`. Errors are `{"error": "…", "code": "…"}`; clients switch on `code`.',
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: [{ url: API_BASE }],
       tags: TAG_GROUPS,
       components: {
         securitySchemes: {
           BearerToken: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Authorization',
-            description: 'Type `Bearer` followed by a space and your personal access token, e.g. `Bearer jl_xxx`.',
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Your personal access token (`jl_…`), sent as `Authorization: Bearer jl_…`.',
           },
         },
       },
     },
+    transformObject: (document) => withRateLimitHeaders('openapiObject' in document ? document.openapiObject : {}),
     // Named schemas keep their `$id` as component name (`#/components/schemas/LinkResponse`).
     refResolver: {
       buildLocalReference: (json: Record<string, unknown>, _baseUri: unknown, _fragment: unknown, i: number) =>
@@ -108,9 +110,10 @@ async function registerDocs(docs: FastifyInstance): Promise<void> {
     },
   });
 
-  docs.get(`${DOCS_ROUTE_PREFIX}/swagger.json`, { schema: { hide: true } }, async (_req, reply) =>
-    reply.type('application/json; charset=utf-8').send(docs.swagger()),
-  );
+  // The same document at the address OpenAPI tools look for first.
+  for (const path of [`${DOCS_ROUTE_PREFIX}/swagger.json`, '/openapi.json']) {
+    docs.get(path, { schema: { hide: true } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(docs.swagger()));
+  }
 }
 
 /** The committed file's exact text for a document. */

@@ -65,17 +65,22 @@ const SPEC_CODES = [
 
 type Doc = {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license?: { name: string } };
   servers: Array<{ url: string }>;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, Record<string, unknown>> };
+  components: {
+    schemas: Record<string, Record<string, unknown>>;
+    securitySchemes: Record<string, Record<string, unknown>>;
+    headers: Record<string, { description: string; schema: { type: string } }>;
+  };
 };
 type Operation = {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   security?: unknown[];
   parameters?: Array<{ in: string; name: string }>;
-  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, { $ref?: string }> }>;
 };
 
 describe('OpenAPI document and Swagger UI (docs/api.md#openapi-and-swagger-ui)', () => {
@@ -114,17 +119,48 @@ describe('OpenAPI document and Swagger UI (docs/api.md#openapi-and-swagger-ui)',
     assert.deepEqual(new Set(Object.keys(doc.paths)), routes);
   });
 
+  test('it is served at /api/openapi.json too, the same document', async () => {
+    const r = await get(`${s.url}/api/openapi.json`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(JSON.parse(await r.text()), doc);
+  });
+
+  test('operation ids are unique, and every response names the rate-limit headers a real response carries', async () => {
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    assert.equal(new Set(ids).size, ids.length, 'unique operationIds');
+    const names = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+    for (const name of [...names, 'Retry-After']) assert.equal(doc.components.headers[name]?.schema.type, 'integer', name);
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const declared = Object.keys(response.headers ?? {});
+          for (const name of names) assert.ok(declared.includes(name), `${method} ${path} ${status} ${name}`);
+          assert.equal(declared.includes('Retry-After'), status === '429', `${method} ${path} ${status} Retry-After`);
+        }
+      }
+    }
+    // What the document promises, a real answer sends (names are case-insensitive in HTTP).
+    const limited = await startApi({ env: { JOE_API_RATE_LIMIT: '100' } });
+    try {
+      const r = await get(`${limited.url}/api/v1/keywords`);
+      assert.equal(r.status, 200);
+      for (const name of names) assert.match(r.headers.get(name) ?? '', /^\d+$/, name);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   test('info, server and the BearerToken scheme are as specified', () => {
     assert.match(doc.openapi, /^3\.0\./);
     assert.equal(doc.info.title, 'joe-links API');
     assert.equal(doc.info.version, '1.0');
     assert.match(doc.info.description, /personal access token/i);
     assert.deepEqual(doc.servers, [{ url: '/api/v1' }]);
+    assert.equal(doc.info.license?.name, 'MIT');
     const scheme = doc.components.securitySchemes.BearerToken!;
-    assert.equal(scheme.type, 'apiKey');
-    assert.equal(scheme.in, 'header');
-    assert.equal(scheme.name, 'Authorization');
-    assert.match(String(scheme.description), /Bearer.*space.*Bearer jl_xxx/s);
+    assert.equal(scheme.type, 'http');
+    assert.equal(scheme.scheme, 'bearer');
+    assert.match(String(scheme.description), /Authorization: Bearer jl_/);
   });
 
   test('every operation has a summary, one tag group, its security and documented error bodies', () => {
@@ -134,7 +170,8 @@ describe('OpenAPI document and Swagger UI (docs/api.md#openapi-and-swagger-ui)',
         assert.ok(op.summary && op.summary.length > 5, `${key} summary`);
         assert.equal(op.tags?.length, 1, `${key} tags`);
         assert.ok(TAG_GROUPS.includes(op.tags![0]!), `${key} tag ${op.tags}`);
-        if (PUBLIC_OPERATIONS.has(key)) assert.equal(op.security, undefined, `${key} is public`);
+        assert.match(op.operationId ?? '', /^[a-z][A-Za-z]+$/, `${key} operationId`);
+        if (PUBLIC_OPERATIONS.has(key)) assert.deepEqual(op.security, [], `${key} is public`);
         else assert.deepEqual(op.security, [{ BearerToken: [] }], `${key} security`);
         for (const name of path.match(/\{(\w+)\}/g) ?? []) {
           assert.ok(

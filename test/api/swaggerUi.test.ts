@@ -8,7 +8,7 @@ import { actor, startApi, type Actor } from './support.js';
 /**
  * Swagger UI in a real browser, under the server's own Content-Security-
  * Policy: it renders, every asset comes from this origin, and "Authorize"
- * with `Bearer jl_…` makes "Try it out" send the token (docs/api.md#openapi-and-swagger-ui).
+ * with the `jl_…` token makes "Try it out" send the token (docs/api.md#openapi-and-swagger-ui).
  */
 describe('Swagger UI in a browser', { skip: chromiumSkip('Swagger UI') }, () => {
   let s: TestServer;
@@ -43,7 +43,8 @@ describe('Swagger UI in a browser', { skip: chromiumSkip('Swagger UI') }, () => 
     assert.match((await page.locator('.info .title').textContent()) ?? '', /joe-links API/);
 
     await page.locator('button.authorize').first().click();
-    await page.locator('.auth-container input[type=text]').first().fill(`Bearer ${dana.token}`);
+    // An HTTP bearer scheme: Swagger UI asks for the token alone and adds `Bearer `.
+    await page.locator('.auth-container input').first().fill(dana.token);
     await page.locator('.auth-btn-wrapper button.authorize').first().click();
     await page.locator('.auth-btn-wrapper button.btn-done').first().click();
 

@@ -31,6 +31,7 @@ export function registerAdminRoutes(
     {
       onRequest: admin,
       schema: {
+        operationId: 'listUsers',
         summary: 'List every user, by display name',
         tags: ['Admin'],
         security: BEARER,
@@ -57,6 +58,7 @@ export function registerAdminRoutes(
     {
       onRequest: admin,
       schema: {
+        operationId: 'setUserRole',
         summary: 'Set a user’s role (recorded as set manually)',
         tags: ['Admin'],
         security: BEARER,
@@ -76,6 +78,7 @@ export function registerAdminRoutes(
     {
       onRequest: admin,
       schema: {
+        operationId: 'deleteUser',
         summary: 'Delete a user; their links and groups go to co-owners or a successor (docs/auth.md#deleting-a-user)',
         tags: ['Admin'],
         security: BEARER,
@@ -121,6 +124,7 @@ export function registerAdminRoutes(
     {
       onRequest: admin,
       schema: {
+        operationId: 'listAllLinks',
         summary: 'List every link, by slug',
         tags: ['Admin'],
         security: BEARER,
@@ -136,6 +140,7 @@ export function registerAdminRoutes(
     {
       onRequest: admin,
       schema: {
+        operationId: 'listBrokenLinks',
         summary: 'Broken destinations: the rows of the admin link-health report',
         tags: ['Admin'],
         security: BEARER,

@@ -27,6 +27,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: { store: Pic
     '/analytics',
     {
       schema: {
+        operationId: 'getAnalytics',
         summary: 'Top links with trend, never-clicked links and busiest referrers across the caller’s links',
         tags: ['Analytics'],
         security: BEARER,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { ref } from './schemas/ref.js';
 import { errorResponses } from './errors.js';
+import { PUBLIC } from './guards.js';
 import { shortKeyword } from '../shared/requestAddress.js';
 import { ConfigSchema } from './schemas/config.js';
 
@@ -14,6 +15,8 @@ export function registerConfigRoutes(app: FastifyInstance, deps: { config: Confi
     '/config',
     {
       schema: {
+        operationId: 'getConfig',
+        security: PUBLIC,
         summary: 'Public server settings for clients (the short keyword)',
         tags: ['Config'],
         response: { 200: ref(ConfigSchema, { description: 'The settings' }), ...errorResponses() },

@@ -95,13 +95,8 @@ export function errorResponses(...statuses: number[]): Record<number, ReturnType
   const out: Record<number, ReturnType<typeof ref<typeof ApiErrorSchema>>> = {};
   for (const status of [...new Set([...statuses, 429, 503])].sort((a, b) => a - b)) {
     const description = ERROR_DESCRIPTIONS[status] ?? 'Error';
-    out[status] =
-      status === 429
-        ? ref(ApiErrorSchema, {
-            description,
-            headers: { 'retry-after': Type.Integer({ description: 'seconds until the budget refills' }) },
-          })
-        : ref(ApiErrorSchema, { description });
+    // The rate-limit headers, Retry-After of a 429 included, are added to every response of the document (openapiHeaders.ts).
+    out[status] = ref(ApiErrorSchema, { description });
   }
   return out;
 }

@@ -19,6 +19,7 @@ export function registerLinkExportRoute(app: FastifyInstance, deps: { store: Pic
     {
       onRequest: adminOnly(),
       schema: {
+        operationId: 'exportLinks',
         summary: 'Export every link as JSON Lines (admins)',
         tags: ['Admin'],
         security: BEARER,

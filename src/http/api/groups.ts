@@ -37,6 +37,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups',
     {
       schema: {
+        operationId: 'listGroups',
         summary: 'List groups by name',
         tags: ['Groups'],
         security: BEARER,
@@ -68,6 +69,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups',
     {
       schema: {
+        operationId: 'createGroup',
         summary: 'Create a group; the caller becomes its manager',
         tags: ['Groups'],
         security: BEARER,
@@ -82,6 +84,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups/:name',
     {
       schema: {
+        operationId: 'getGroup',
         summary: 'Get a group with its members and their roles',
         tags: ['Groups'],
         security: BEARER,
@@ -96,6 +99,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups/:name',
     {
       schema: {
+        operationId: 'updateGroup',
         summary: 'Rename a group or change its description (its managers and admins)',
         tags: ['Groups'],
         security: BEARER,
@@ -111,6 +115,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups/:name',
     {
       schema: {
+        operationId: 'deleteGroup',
         summary: 'Delete a group (its managers and admins); links it owned keep their other owners',
         tags: ['Groups'],
         security: BEARER,
@@ -128,6 +133,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups/:name/members',
     {
       schema: {
+        operationId: 'addGroupMember',
         summary: 'Add a member (its managers and admins)',
         tags: ['Groups'],
         security: BEARER,
@@ -149,6 +155,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups/:name/members/:email',
     {
       schema: {
+        operationId: 'setGroupMemberRole',
         summary: 'Change a member’s role (its managers and admins)',
         tags: ['Groups'],
         security: BEARER,
@@ -164,6 +171,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/groups/:name/members/:email',
     {
       schema: {
+        operationId: 'removeGroupMember',
         summary: 'Remove a member (its managers and admins; anyone may leave)',
         tags: ['Groups'],
         security: BEARER,

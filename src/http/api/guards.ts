@@ -16,6 +16,9 @@ import { requestActor } from '../shared/actor.js';
 /** The OpenAPI security requirement of every authenticated operation (docs/api.md#openapi-and-swagger-ui). */
 export const BEARER = [{ BearerToken: [] }];
 
+/** A public operation: declared as needing no credentials rather than left unsaid. */
+export const PUBLIC: Array<Record<string, string[]>> = [];
+
 export interface GuardDeps {
   store: Pick<Store, 'now' | 'tokens'>;
   links: LinkService;

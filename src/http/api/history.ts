@@ -35,6 +35,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: requireLinkCap(deps, 'canView'),
       schema: {
+        operationId: 'getLinkHistory',
         summary: 'The history of a link, newest first (people of member events only with CanManageShares)',
         tags: ['Links'],
         security: BEARER,
@@ -55,6 +56,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: requireLinkCap(deps, 'canEdit'),
       schema: {
+        operationId: 'restoreLinkVersion',
         summary: 'Put a link’s fields back to what they were right after one of its events',
         description:
           'Recorded as one `restored` event. 404 for an event of another link, 400 `NOT_RESTORABLE` for a member event, ' +
@@ -79,6 +81,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: adminOnly(),
       schema: {
+        operationId: 'listLinkEvents',
         summary: 'Every link event of the instance, deleted links’ included, newest first',
         tags: ['Admin'],
         security: BEARER,

@@ -27,6 +27,7 @@ export function registerImportRoute(app: FastifyInstance, deps: { links: LinkSer
       '/links/import',
       {
         schema: {
+          operationId: 'importLinks',
           summary: 'Import links from a file of joe-links or another tool (golink, Trotto, Slash, Shlink, YOURLS, Bitly, Dub, Kutt)',
           tags: ['Links'],
           security: BEARER,

@@ -12,6 +12,7 @@ export function registerKeywordTemplateRoutes(app: FastifyInstance, deps: { keyw
     '/keywords/templates',
     {
       schema: {
+        operationId: 'listKeywordTemplates',
         summary: 'Keyword URL templates, ordered by keyword',
         tags: ['Keywords'],
         security: BEARER,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { KeywordService } from '../../links/index.js';
 import { errorResponses } from './errors.js';
+import { PUBLIC } from './guards.js';
 
 /**
  * `GET /api/v1/keywords` (docs/api.md#config-keywords-users-and-tokens): the keyword names, ordered by name.
@@ -17,6 +18,8 @@ export function registerKeywordRoutes(app: FastifyInstance, deps: { keywords: Ke
     '/keywords',
     {
       schema: {
+        operationId: 'listKeywords',
+        security: PUBLIC,
         summary: 'Keyword host names, ordered by name (public)',
         tags: ['Keywords'],
         response: {

@@ -51,6 +51,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
+        operationId: 'listLinkOwners',
         summary: 'List owners: people, primary first, then groups by name',
         tags: ['Owners'],
         security: BEARER,
@@ -73,6 +74,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
+        operationId: 'addLinkOwner',
         summary: 'Add a co-owner: a person by email or a group by name',
         tags: ['Owners'],
         security: BEARER,
@@ -100,6 +102,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
+        operationId: 'removeLinkOwner',
         summary: 'Remove a co-owner, a person or a group (never the primary owner)',
         tags: ['Owners'],
         security: BEARER,
@@ -124,6 +127,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
+        operationId: 'listLinkShares',
         summary: 'List who the link is shared with: people, oldest first, then groups by name',
         tags: ['Shares'],
         security: BEARER,
@@ -146,6 +150,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
+        operationId: 'shareLink',
         summary: 'Share the link with a person by email or a group by name',
         tags: ['Shares'],
         security: BEARER,
@@ -172,6 +177,7 @@ export function registerLinkMemberRoutes(
     {
       onRequest: manage,
       schema: {
+        operationId: 'unshareLink',
         summary: 'Stop sharing the link with a person or a group',
         tags: ['Shares'],
         security: BEARER,

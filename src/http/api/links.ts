@@ -59,6 +59,7 @@ export function registerLinkRoutes(
     '/links',
     {
       schema: {
+        operationId: 'listLinks',
         summary: 'List links: the caller’s own and shared ones (admins: all), or every visible link with one destination',
         tags: ['Links'],
         security: BEARER,
@@ -87,6 +88,7 @@ export function registerLinkRoutes(
     '/links',
     {
       schema: {
+        operationId: 'createLink',
         summary: 'Create a link owned by the caller',
         tags: ['Links'],
         security: BEARER,
@@ -117,6 +119,7 @@ export function registerLinkRoutes(
     '/links/suggest',
     {
       schema: {
+        operationId: 'suggestSlugs',
         summary: 'Autocomplete: slugs matching a typed prefix, substring, title or near miss',
         tags: ['Links'],
         security: BEARER,
@@ -141,6 +144,7 @@ export function registerLinkRoutes(
     {
       onRequest: requireLinkCap(deps, 'canView'),
       schema: {
+        operationId: 'getLink',
         summary: 'Get one link (owners, co-owners, share recipients, admins)',
         tags: ['Links'],
         security: BEARER,
@@ -160,6 +164,7 @@ export function registerLinkRoutes(
     {
       onRequest: requireLinkCap(deps, 'canEdit'),
       schema: {
+        operationId: 'updateLink',
         summary: 'Update a link, or only archive/unarchive it or toggle its health checks',
         tags: ['Links'],
         security: BEARER,
@@ -205,6 +210,7 @@ export function registerLinkRoutes(
     {
       onRequest: requireLinkCap(deps, 'canDelete'),
       schema: {
+        operationId: 'deleteLink',
         summary: 'Delete a link with its owners, tags, shares, clicks and health',
         tags: ['Links'],
         security: BEARER,

@@ -59,6 +59,7 @@ export function registerNotificationRoutes(
     '/notifications',
     {
       schema: {
+        operationId: 'listNotifications',
         summary: 'The caller’s notifications, newest first, with the unread count',
         tags: ['Notifications'],
         security: BEARER,
@@ -83,6 +84,7 @@ export function registerNotificationRoutes(
     '/notifications/read',
     {
       schema: {
+        operationId: 'markNotificationsRead',
         summary: 'Mark notifications read: some by id, or all of them',
         tags: ['Notifications'],
         security: BEARER,
@@ -112,6 +114,7 @@ export function registerNotificationRoutes(
     '/me/notification-preferences',
     {
       schema: {
+        operationId: 'getNotificationPreferences',
         summary: 'Which notifications the caller also gets by mail',
         tags: ['Notifications'],
         security: BEARER,
@@ -125,6 +128,7 @@ export function registerNotificationRoutes(
     '/me/notification-preferences',
     {
       schema: {
+        operationId: 'setNotificationPreferences',
         summary: 'Turn mail on or off per notification kind',
         tags: ['Notifications'],
         security: BEARER,

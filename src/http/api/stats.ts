@@ -55,6 +55,7 @@ export function registerStatsRoutes(
     {
       onRequest: stats,
       schema: {
+        operationId: 'getLinkStats',
         summary: 'Click totals of a link: all retained, last 7 days, last 30 days',
         tags: ['Stats'],
         security: BEARER,
@@ -74,6 +75,7 @@ export function registerStatsRoutes(
     {
       onRequest: stats,
       schema: {
+        operationId: 'listLinkClicks',
         summary: 'Recent clicks of a link, newest first, one keyset page at a time',
         tags: ['Stats'],
         security: BEARER,
@@ -117,6 +119,7 @@ export function registerStatsRoutes(
     {
       onRequest: stats,
       schema: {
+        operationId: 'getLinkTimeseries',
         summary: 'Daily clicks of a link over the last 30 or 90 UTC days, gap-filled',
         tags: ['Stats'],
         security: BEARER,
@@ -142,6 +145,7 @@ export function registerStatsRoutes(
     {
       onRequest: stats,
       schema: {
+        operationId: 'getLinkBreakdowns',
         summary: 'Referrer hosts, browsers, operating systems and signed-in share of a link’s clicks over 30 or 90 UTC days',
         tags: ['Stats'],
         security: BEARER,
@@ -173,6 +177,7 @@ export function registerStatsRoutes(
     {
       onRequest: exportBudget ? [exportBudget, stats] : stats,
       schema: {
+        operationId: 'exportLinkClicks',
         summary: 'Export a link’s clicks as CSV, oldest first, at most 100,000 rows per request',
         tags: ['Stats'],
         security: BEARER,

@@ -56,6 +56,7 @@ export function registerLinkSuggestRoute(
         },
       ],
       schema: {
+        operationId: 'suggestLinkMetadata',
         summary: 'LLM metadata: suggest a slug, title, description and tags for a URL',
         tags: ['Links'],
         security: BEARER,

@@ -43,6 +43,7 @@ export function registerTagRoutes(app: FastifyInstance, deps: { store: Pick<Stor
     '/tags',
     {
       schema: {
+        operationId: 'listTags',
         summary: 'List tags with the number of links the caller may see',
         tags: ['Tags'],
         security: BEARER,
@@ -68,6 +69,7 @@ export function registerTagRoutes(app: FastifyInstance, deps: { store: Pick<Stor
     '/tags/:slug/links',
     {
       schema: {
+        operationId: 'listTagLinks',
         summary: 'Links carrying a tag that the caller may see',
         tags: ['Tags'],
         security: BEARER,

@@ -38,6 +38,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/tokens',
     {
       schema: {
+        operationId: 'listTokens',
         summary: "List the caller's tokens, newest first (revoked ones included)",
         tags: ['Tokens'],
         security: BEARER,
@@ -54,6 +55,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/tokens',
     {
       schema: {
+        operationId: 'createToken',
         summary: 'Create a token; the response is the only time it is shown',
         tags: ['Tokens'],
         security: BEARER,
@@ -77,6 +79,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Pick<St
     '/tokens/:id',
     {
       schema: {
+        operationId: 'revokeToken',
         summary: 'Revoke one of the caller’s tokens',
         tags: ['Tokens'],
         security: BEARER,

@@ -24,6 +24,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     '/users/me',
     {
       schema: {
+        operationId: 'getCurrentUser',
         summary: 'The user who owns the presented token',
         tags: ['Users'],
         security: BEARER,

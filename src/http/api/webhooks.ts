@@ -68,6 +68,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: admin,
       schema: {
+        operationId: 'createWebhook',
         summary: 'Register a webhook endpoint; the response is the only time its secret is shown',
         tags: ['Webhooks'],
         security: BEARER,
@@ -86,6 +87,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: admin,
       schema: {
+        operationId: 'listWebhooks',
         summary: 'List webhook endpoints',
         tags: ['Webhooks'],
         security: BEARER,
@@ -100,6 +102,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: admin,
       schema: {
+        operationId: 'getWebhook',
         summary: 'Read one webhook endpoint',
         tags: ['Webhooks'],
         security: BEARER,
@@ -115,6 +118,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: admin,
       schema: {
+        operationId: 'deleteWebhook',
         summary: 'Delete a webhook endpoint and its delivery log; nothing more is sent to it',
         tags: ['Webhooks'],
         security: BEARER,
@@ -133,6 +137,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: admin,
       schema: {
+        operationId: 'listWebhookDeliveries',
         summary: 'The endpoint’s deliveries, newest first, each with every attempt',
         tags: ['Webhooks'],
         security: BEARER,
@@ -161,6 +166,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     {
       onRequest: admin,
       schema: {
+        operationId: 'redeliverWebhookDelivery',
         summary: 'Send a delivery again, as a new delivery of the same message (same webhook-id and body)',
         tags: ['Webhooks'],
         security: BEARER,
