@@ -27,4 +27,5 @@ export * from './resource.js';
 export { KeywordService } from './keywords.js';
 export { LinkService } from './service.js';
 export { UserService, type NewAccount } from './users.js';
+export { linkVersion, viewVersion } from './version.js';
 export type { NewLink } from './writes.js';

@@ -60,8 +60,9 @@ export class LinkService {
     return createLink(this.ctx, actor, input);
   }
 
-  update(actor: Actor, target: Target, changes: LinkChanges): Promise<LinkView> {
-    return updateLink(this.ctx, actor, target, changes);
+  /** `ifVersion`: the versions the caller read it at; another one by now is PRECONDITION_FAILED (docs/api.md#conditional-requests). */
+  update(actor: Actor, target: Target, changes: LinkChanges, ifVersion?: readonly string[]): Promise<LinkView> {
+    return updateLink(this.ctx, actor, target, changes, ifVersion);
   }
 
   archive(actor: Actor, target: Target): Promise<LinkView> {
@@ -81,8 +82,8 @@ export class LinkService {
     return setHealthChecks(this.ctx, actor, target, disabled);
   }
 
-  delete(actor: Actor, target: Target): Promise<Link> {
-    return deleteLink(this.ctx, actor, target);
+  delete(actor: Actor, target: Target, ifVersion?: readonly string[]): Promise<Link> {
+    return deleteLink(this.ctx, actor, target, ifVersion);
   }
 
   addOwner(actor: Actor, target: Target, email: string): Promise<User> {

@@ -13,6 +13,7 @@ import { aliasTaken } from '../store/linkNames.js';
 import type { LinkWrite } from '../store/links.js';
 import type { Executor, Link, LinkView, Tag, User } from '../store/types.js';
 import { requireLink, type Capability, type GrantedLink } from './access.js';
+import { linkVersion } from './version.js';
 import { actorViewer, eventActor, type Actor } from './actor.js';
 import { commit, fieldsOf, type LinkContext } from './context.js';
 import { fieldChanges, ownerOfEvent, type LinkEvent } from './events.js';
@@ -60,6 +61,11 @@ async function recipientsOf(ctx: LinkContext, emails: readonly string[]): Promis
 export interface WriteOptions {
   /** The format an import read the change from, named in its events. */
   source?: string;
+  /**
+   * The versions the caller read the link at (docs/api.md#conditional-requests): the write is
+   * refused with PRECONDITION_FAILED when the locked link is at none of them. Absent: no check.
+   */
+  ifVersion?: readonly string[];
   /** Make and check every write, then roll back and publish nothing. */
   dryRun?: boolean;
 }
@@ -313,12 +319,19 @@ async function change(
   target: GrantedLink | string,
   changes: LinkChanges,
   requested: ChangeKind | null,
+  ifVersion?: readonly string[],
 ): Promise<LinkView> {
   const granted = await requireLink(ctx.store, actor, target, 'canEdit');
-  await changeLink(ctx, actor, granted, changes, requested, {});
+  await changeLink(ctx, actor, granted, changes, requested, { ifVersion });
   const view = await ctx.store.links.view(granted.link.id);
   if (!view) throw new AppError('NOT_FOUND', 'link not found');
   return view;
+}
+
+/** Refuses a write that names versions of the link other than the one it is at now, on the locked row. */
+function refuseStale(current: Link, tagNames: readonly string[], aliases: readonly string[], ifVersion?: readonly string[]): void {
+  if (ifVersion === undefined || ifVersion.includes(linkVersion(current, tagNames, aliases))) return;
+  throw new AppError('PRECONDITION_FAILED', 'the link was changed since you read it; read it again and reapply your change');
 }
 
 /**
@@ -353,6 +366,12 @@ export async function changeLink(
     async (tx, events) => {
       const locked = await lockLink(ctx, granted.link.id, tx);
       await authorizeLocked(ctx, actor, locked.current.id, 'canEdit', tx);
+      refuseStale(
+        locked.current,
+        locked.storedTags.map((t) => t.name),
+        locked.storedAliases,
+        opts.ifVersion,
+      );
       const changed = await applyToLocked(ctx, actor, locked, valid, requested, tx, events, opts.source);
       const id = locked.current.id;
       const wanted = opts.addOwners ?? [];
@@ -380,8 +399,14 @@ export async function changeLink(
 }
 
 /** Changes a link the actor may edit; absent fields keep their value (docs/links.md#editing-a-link). */
-export function updateLink(ctx: LinkContext, actor: Actor, target: GrantedLink | string, changes: LinkChanges): Promise<LinkView> {
-  return change(ctx, actor, target, changes, null);
+export function updateLink(
+  ctx: LinkContext,
+  actor: Actor,
+  target: GrantedLink | string,
+  changes: LinkChanges,
+  ifVersion?: readonly string[],
+): Promise<LinkView> {
+  return change(ctx, actor, target, changes, null, ifVersion);
 }
 
 export function archiveLink(ctx: LinkContext, actor: Actor, target: GrantedLink | string): Promise<LinkView> {
@@ -411,7 +436,12 @@ export function setHealthChecks(ctx: LinkContext, actor: Actor, target: GrantedL
 }
 
 /** Deletes a link with its owners, tags, shares, clicks and health; the slug is free again. */
-export async function deleteLink(ctx: LinkContext, actor: Actor, target: GrantedLink | string): Promise<Link> {
+export async function deleteLink(
+  ctx: LinkContext,
+  actor: Actor,
+  target: GrantedLink | string,
+  ifVersion?: readonly string[],
+): Promise<Link> {
   const granted = await requireLink(ctx.store, actor, target, 'canDelete');
   const { store } = ctx;
   return commit(ctx, async (tx, events) => {
@@ -419,6 +449,12 @@ export async function deleteLink(ctx: LinkContext, actor: Actor, target: Granted
     if (!current) throw new AppError('NOT_FOUND', 'link not found');
     const tags = (await store.tags.forLinks([current.id], tx)).get(current.id) ?? [];
     const aliases = (await store.linkNames.forLinks([current.id], tx)).get(current.id) ?? [];
+    refuseStale(
+      current,
+      tags.map((t) => t.name),
+      aliases,
+      ifVersion,
+    );
     const owners = await store.owners.list(current.id, tx);
     await store.links.delete(current.id, tx);
     events.push({

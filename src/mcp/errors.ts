@@ -16,6 +16,7 @@ export type ToolErrorCode =
   | 'duplicate_share'
   | 'duplicate_owner'
   | 'restore_conflict'
+  | 'version_conflict'
   | 'group_conflict'
   | 'llm_error'
   | 'internal_error';
@@ -48,6 +49,7 @@ const FROM_REST: Partial<Record<ErrorCode, ToolErrorCode>> = {
   PRIMARY_OWNER_PROTECTED: 'validation_failed',
   NOT_RESTORABLE: 'validation_failed',
   RESTORE_CONFLICT: 'restore_conflict',
+  PRECONDITION_FAILED: 'version_conflict',
   SLUG_CONFLICT: 'duplicate_slug',
   ALIAS_CONFLICT: 'duplicate_alias',
   DUPLICATE_SHARE: 'duplicate_share',

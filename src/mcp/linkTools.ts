@@ -3,7 +3,7 @@ import { SLUG_RULE_SUMMARY } from '../domain/slug.js';
 import { AppError, isAppError } from '../domain/errors.js';
 import { expiryFromRfc3339, type LinkChanges } from '../domain/linkInput.js';
 import { tagSlug } from '../domain/tags.js';
-import { fullLinkResource, linkResources } from '../links/index.js';
+import { fullLinkResource, linkResources, viewVersion } from '../links/index.js';
 import type { LinkView } from '../store/types.js';
 import { defineTool, grantedLink, LinkRef, unknownUser, type AuthedContext } from './context.js';
 import { ToolError } from './errors.js';
@@ -27,8 +27,15 @@ const text = (description: string) => Type.String({ description });
 /** The full payload for a caller holding CanView; the roster only with CanManageShares. */
 export async function payloadFor(ctx: AuthedContext, view: LinkView, canManageShares: boolean): Promise<Payload> {
   const sharedWith = canManageShares ? (await ctx.store.shares.list(view.id)).map((s) => s.email) : undefined;
-  return linkPayload(await fullLinkResource(ctx.store, view), ctx.origin, sharedWith);
+  return { ...linkPayload(await fullLinkResource(ctx.store, view), ctx.origin, sharedWith), version: viewVersion(view) };
 }
+
+const VersionArg = Type.Optional(
+  Type.String({
+    description:
+      'the `version` of the link as you read it: when it changed since, the call fails with version_conflict and changes nothing; omit to skip the check',
+  }),
+);
 
 export const createLinkTool = defineTool({
   name: 'create_link',
@@ -176,6 +183,7 @@ export const updateLinkTool = defineTool({
       health_checks_disabled: Type.Optional(Type.Boolean({ description: 'opt the link out of destination health checks' })),
       aliases: Type.Optional(Type.Array(Type.String(), { description: 'replaces every alias ([] removes them all); at most 10' })),
       forward_path_and_query: Type.Optional(Type.Boolean({ description: 'append a visit’s extra path and query to the destination' })),
+      version: VersionArg,
     },
     { additionalProperties: false },
   ),
@@ -197,7 +205,8 @@ export const updateLinkTool = defineTool({
     if (Object.prototype.hasOwnProperty.call(args, 'expires_at')) {
       changes.expiresAt = args.expires_at === null || args.expires_at === '' ? null : expiryFromRfc3339(args.expires_at);
     }
-    const view = await ctx.links.update(ctx.actor, granted, changes).catch((e: unknown) => {
+    const ifVersion = args.version === undefined ? undefined : [args.version];
+    const view = await ctx.links.update(ctx.actor, granted, changes, ifVersion).catch((e: unknown) => {
       // MCP's own wording for the one rule an argument of update_link can break before any other.
       if (isAppError(e) && e.code === 'BAD_REQUEST' && e.field === 'url') throw new ToolError('validation_failed', 'url cannot be empty');
       throw e;
@@ -209,10 +218,10 @@ export const updateLinkTool = defineTool({
 export const deleteLinkTool = defineTool({
   name: 'delete_link',
   description: 'Delete a link you own or co-own (admins: any), with its tags, shares and clicks. The slug becomes free.',
-  input: Type.Object({ link: LinkRef }, { additionalProperties: false }),
+  input: Type.Object({ link: LinkRef, version: VersionArg }, { additionalProperties: false }),
   async run(args, ctx) {
     const granted = await grantedLink(ctx, args.link, 'canDelete', 'only owners and admins may delete a link');
-    const link = await ctx.links.delete(ctx.actor, granted);
+    const link = await ctx.links.delete(ctx.actor, granted, args.version === undefined ? undefined : [args.version]);
     return { deleted: true, slug: link.slug };
   },
 });

@@ -102,6 +102,7 @@ describe('MCP endpoint', () => {
       'tags',
       'title',
       'url',
+      'version',
       'visibility',
     ]);
   });

@@ -65,6 +65,7 @@ const VOCABULARY = new Set([
   'duplicate_share',
   'duplicate_owner',
   'group_conflict',
+  'version_conflict',
 ]);
 
 /** Values an agent might plausibly (or implausibly) send. */

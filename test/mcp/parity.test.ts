@@ -12,7 +12,7 @@ import { mcpClient, ok, tool } from './support.js';
  * give the same values and the same refusals, on every database. The only
  * differences allowed are the documented ones: MCP leaves out null and empty
  * members other than the lifecycle times (always sent, `null` when unset),
- * adds `short_url` and (for managers) `shared_with`, and uses its lowercase
+ * adds `short_url`, `version` (REST's ETag) and (for managers) `shared_with`, and uses its lowercase
  * error codes.
  */
 
@@ -68,8 +68,8 @@ function without(o: Record<string, unknown>, keys: readonly string[]): Record<st
   return Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 }
 
-/** Fields that identify a twin rather than describe it. */
-const IDENTITY = ['id', 'slug', 'short_url', 'created_at', 'updated_at'];
+/** Fields that identify a twin rather than describe it; MCP's `version` is REST's ETag header, not a body member. */
+const IDENTITY = ['id', 'slug', 'short_url', 'created_at', 'updated_at', 'version'];
 
 for (const [driver, env] of DRIVERS) {
   describe(`REST and MCP parity [${driver}]`, { skip: env !== undefined && !process.env[env] ? `${env} not set` : false }, () => {
@@ -101,8 +101,9 @@ for (const [driver, env] of DRIVERS) {
       if (rest.status === 200) {
         assert.ok(viaMcp.ok, `${who.user.email} ${ref}: REST 200, MCP ${viaMcp.ok ? '' : viaMcp.code}`);
         const caps = await s.store.access.caps(rest.body.id, { id: who.user.id, isAdmin: who.user.role === 'admin' });
-        const { shared_with: roster, ...rest_of } = viaMcp.payload;
+        const { shared_with: roster, version, ...rest_of } = viaMcp.payload;
         assert.deepEqual(rest_of, asMcp(rest.body, s.url), `${ref} as ${who.user.email}`);
+        assert.equal(`"${version}"`, rest.headers.get('etag'), 'MCP’s version is REST’s ETag');
         if (caps.canManageShares) {
           const shares = await call(s, 'GET', `/api/v1/links/${id}/shares`, { as: who });
           const emails = shares.body.map((x: { email: string }) => x.email).sort();

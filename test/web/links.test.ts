@@ -252,6 +252,35 @@ describe('link forms, detail, co-owners, shares, delete and lifecycle (docs/web-
     assert.equal(link.expiresAt, null, 'emptying the field clears the expiry');
   });
 
+  test('a save from a form opened before someone else’s save is refused with the edits kept and a way to the current version', async () => {
+    await create(alice, 'two-tabs', { url: 'https://example.com/first' });
+    const id = await linkId('two-tabs');
+    const versionIn = (body: string) => /name="version" value="([^"]+)"/.exec(body)?.[1];
+    const tabA = versionIn((await alice.page(`/dashboard/links/${id}/edit`)).body);
+    const tabB = versionIn((await alice.page(`/dashboard/links/${id}/edit`)).body);
+    assert.ok(tabA && tabA === tabB, 'both tabs hold the same version');
+
+    const saved = await alice.send('POST', `/dashboard/links/${id}`, { _method: 'PUT', url: 'https://example.com/from-a', version: tabA });
+    assert.equal(saved.status, 303);
+
+    const stale = await alice.send('POST', `/dashboard/links/${id}`, { _method: 'PUT', url: 'https://example.com/from-b', version: tabB });
+    assert.equal(stale.status, 412);
+    has(stale.body, /Someone changed this link after you opened this form, so your changes were not saved/);
+    has(stale.body, new RegExp(`href="/dashboard/links/${id}/edit"[^>]*>Open the current version`));
+    has(stale.body, /value="https:\/\/example.com\/from-b"/, 'the edits are kept in the form');
+    assert.equal((await s.store.links.view(id))!.url, 'https://example.com/from-a', 'nothing saved over the first save');
+
+    const fresh = versionIn((await alice.page(`/dashboard/links/${id}/edit`)).body);
+    assert.notEqual(fresh, tabA);
+    const again = await alice.send('POST', `/dashboard/links/${id}`, {
+      _method: 'PUT',
+      url: 'https://example.com/from-b',
+      version: fresh!,
+    });
+    assert.equal(again.status, 303);
+    assert.equal((await s.store.links.view(id))!.url, 'https://example.com/from-b');
+  });
+
   test('an expired link stays editable when its stored expiry comes back unchanged; a new past expiry is refused', async () => {
     await create(alice, 'short-lived', { expires_at: '2030-06-01T12:00:30' });
     const id = await linkId('short-lived');

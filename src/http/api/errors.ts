@@ -79,6 +79,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The caller lacks the capability or role (FORBIDDEN)',
   404: 'Not found, or not visible to the caller (NOT_FOUND)',
   409: 'Conflict (SLUG_CONFLICT, DUPLICATE_OWNER, DUPLICATE_SHARE)',
+  412: 'The link is no longer at the version If-Match names (PRECONDITION_FAILED); nothing changed',
   413: 'Request body over 1 MiB (PAYLOAD_TOO_LARGE)',
   429: 'Rate limit exceeded (RATE_LIMITED); Retry-After says when to try again',
   500: 'Unexpected failure (INTERNAL_ERROR, TAG_WRITE_FAILED)',

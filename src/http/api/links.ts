@@ -5,10 +5,11 @@ import { requestUser } from '../../auth/currentUser.js';
 import { AppError } from '../../domain/errors.js';
 import { decodeCursor, encodeCursor, pageLimit, suggestLimit } from '../../domain/keysetCursor.js';
 import { expiryFromRfc3339 } from '../../domain/linkInput.js';
-import { fullLinkResource, linkResources, type LinkService } from '../../links/index.js';
+import { fullLinkResource, linkResources, viewVersion, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import type { LinkScope } from '../../store/links.js';
 import { viewerOf, type Viewer } from '../../store/types.js';
+import { etagOf, IfMatchHeaders, ifMatchVersions, IfNoneMatchHeaders, LINK_VERSION_HEADERS, noneMatchHits } from './conditional.js';
 import { errorResponses } from './errors.js';
 import { requestActor } from '../shared/actor.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
@@ -149,12 +150,20 @@ export function registerLinkRoutes(
         tags: ['Links'],
         security: BEARER,
         params: LinkIdParams,
-        response: { 200: ref(LinkSchema, { description: 'The link, with health' }), ...errorResponses(401, 403, 404, 500) },
+        headers: IfNoneMatchHeaders,
+        response: {
+          200: ref(LinkSchema, { description: 'The link, with health', headers: LINK_VERSION_HEADERS }),
+          304: Type.Null({ description: 'Not modified: the link is still at the version `If-None-Match` names' }),
+          ...errorResponses(401, 403, 404, 500),
+        },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const view = await store.links.view(requestLink(req).link.id);
       if (!view) throw new AppError('NOT_FOUND', 'link not found');
+      const version = viewVersion(view);
+      reply.header('etag', etagOf(version));
+      if (noneMatchHits(req.headers['if-none-match'], version)) return reply.code(304).send(null);
       return fullLinkResource(store, view);
     },
   );
@@ -169,14 +178,15 @@ export function registerLinkRoutes(
         tags: ['Links'],
         security: BEARER,
         params: LinkIdParams,
+        headers: IfMatchHeaders,
         body: ref(UpdateLinkSchema),
         response: {
-          200: ref(LinkSchema, { description: 'The updated link, with health' }),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 500),
+          200: ref(LinkSchema, { description: 'The updated link, with health', headers: LINK_VERSION_HEADERS }),
+          ...errorResponses(400, 401, 403, 404, 409, 412, 413, 500),
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const granted = requestLink(req);
       const body = req.body;
       const toggles = {
@@ -201,7 +211,9 @@ export function registerLinkRoutes(
             expiresAt: expiryFromRfc3339(body.expires_at),
             ...toggles,
           };
-      return fullLinkResource(store, await links.update(granted.actor, granted, changes));
+      const updated = await links.update(granted.actor, granted, changes, ifMatchVersions(req.headers['if-match']));
+      reply.header('etag', etagOf(viewVersion(updated)));
+      return fullLinkResource(store, updated);
     },
   );
 
@@ -215,12 +227,13 @@ export function registerLinkRoutes(
         tags: ['Links'],
         security: BEARER,
         params: LinkIdParams,
-        response: { 204: Type.Null({ description: 'Deleted; the slug is free again' }), ...errorResponses(401, 403, 404, 500) },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null({ description: 'Deleted; the slug is free again' }), ...errorResponses(401, 403, 404, 412, 500) },
       },
     },
     async (req, reply) => {
       const granted = requestLink(req);
-      await links.delete(granted.actor, granted);
+      await links.delete(granted.actor, granted, ifMatchVersions(req.headers['if-match']));
       return reply.code(204).send(null);
     },
   );

@@ -11,6 +11,7 @@ import { ConfirmDelete } from '../../views/partials/confirmDelete.js';
 import { EMPTY_LINK_FORM, LinkForm, type FormError, type LinkFormValues } from '../../views/partials/linkForm.js';
 import { SlugCheck } from '../../views/partials/slugCheck.js';
 import { renderFragment } from '../../views/render.js';
+import { viewVersion } from '../../links/index.js';
 import { requestActor } from '../shared/actor.js';
 import { requestOrigin, shortKeyword } from '../shared/requestAddress.js';
 import { requireUser } from './guards.js';
@@ -51,6 +52,7 @@ function formValues(req: FastifyRequest): LinkFormValues {
     tags: field(req, 'tags'),
     aliases: field(req, 'aliases'),
     forwardPathAndQuery: checkbox(req, 'forward_path_and_query'),
+    version: field(req, 'version').trim(),
   };
 }
 
@@ -195,6 +197,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
       tags: view.tags.map((t) => t.name).join(', '),
       aliases: view.aliases.join(', '),
       forwardPathAndQuery: view.forwardPathAndQuery,
+      version: viewVersion(view),
     };
     return renderForm(req, reply, { mode: 'edit', values, linkId: view.id });
   });
@@ -209,9 +212,17 @@ export function registerLinkRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (nul) return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: nul }, 400);
     try {
       // One transaction: the fields and the tag set are saved together or not at all.
-      await links.update(got.actor, got, draftOf(values));
+      // A form opened before someone else's save does not overwrite it (docs/web-ui.md#link-forms).
+      await links.update(got.actor, got, draftOf(values), values.version === '' ? undefined : [values.version]);
     } catch (e) {
-      const error = formError(e, 'Update failed.', link.slug, shortKeyword(config, req));
+      const error =
+        isAppError(e) && e.code === 'PRECONDITION_FAILED'
+          ? {
+              field: null,
+              message: 'Someone changed this link after you opened this form, so your changes were not saved. Your edits are still below.',
+              reload: `/dashboard/links/${link.id}/edit`,
+            }
+          : formError(e, 'Update failed.', link.slug, shortKeyword(config, req));
       if (!error) req.log.error({ err: e }, 'updating a link from the web form failed');
       const shown = error ?? { field: null, message: 'Update failed.' };
       return renderForm(req, reply, { mode: 'edit', values, linkId: link.id, error: shown }, isAppError(e) ? e.status : 500);

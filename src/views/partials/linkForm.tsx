@@ -26,6 +26,8 @@ export interface LinkFormValues {
   /** Comma- or space-separated (docs/links.md#aliases). */
   aliases: string;
   forwardPathAndQuery: boolean;
+  /** The version the edit form was opened at (docs/api.md#conditional-requests); '' on create. */
+  version: string;
 }
 
 export const EMPTY_LINK_FORM: LinkFormValues = {
@@ -40,6 +42,7 @@ export const EMPTY_LINK_FORM: LinkFormValues = {
   tags: '',
   aliases: '',
   forwardPathAndQuery: false,
+  version: '',
 };
 
 /** A failed save: `field` places the message beside its input; null shows it above the form. */
@@ -50,6 +53,8 @@ export interface FormError {
   suggestion?: string | null;
   /** Where the link that already holds the typed slug goes (`/slug`): "open it". */
   open?: string | null;
+  /** The edit form at the link's current version, when it changed since this form was opened. */
+  reload?: string;
 }
 
 export interface LinkFormProps {
@@ -125,7 +130,20 @@ export function LinkForm({ mode, values, linkId, error, shortKeyword, asModal }:
   return (
     <form method="post" action={action} class="space-y-4" data-link-form {...hx} hx-disabled-elt="find button[type=submit]" novalidate>
       {!create && <input type="hidden" name="_method" value="PUT" />}
-      {general && <Alert>{general}</Alert>}
+      {!create && values.version !== '' && <input type="hidden" name="version" value={values.version} />}
+      {general && (
+        <Alert>
+          {general}
+          {error?.reload && (
+            <>
+              {' '}
+              <a class="link" href={error.reload}>
+                Open the current version
+              </a>
+            </>
+          )}
+        </Alert>
+      )}
       <Field
         id="link-slug"
         label="Slug"
