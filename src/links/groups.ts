@@ -3,7 +3,7 @@ import { AppError } from '../domain/errors.js';
 import { asGroupRole, canManageGroup, validateGroupDescription, validateGroupName, type GroupRole } from '../domain/groups.js';
 import type { Group, GroupMember } from '../store/groups.js';
 import type { Executor, User } from '../store/types.js';
-import { actorViewer, type Actor } from './actor.js';
+import { actorViewer, requireAdministrator, type Actor } from './actor.js';
 import { userByEmail, type LinkContext } from './context.js';
 
 /**
@@ -21,6 +21,8 @@ export interface GroupDetails extends Group {
 export interface GroupInput {
   name?: string;
   description?: string | null;
+  /** Whether sign-in keeps the members in step with the identity provider's groups: admins only. */
+  managedBySignIn?: boolean;
 }
 
 async function groupNamed(ctx: LinkContext, name: string, db?: Executor): Promise<Group> {
@@ -66,15 +68,24 @@ export async function createGroup(ctx: LinkContext, actor: Actor, input: GroupIn
   return getGroup(ctx, name);
 }
 
-/** Renames a group or changes its description: its managers and admins. */
+/**
+ * Renames a group or changes its description: its managers and admins. Handing its
+ * membership to sign-in (or taking it back) is for admins alone: from then on sign-in adds and
+ * removes people whatever the managers decided, and a manager could otherwise lock a group's
+ * membership to an identity provider group they do not control.
+ */
 export async function updateGroup(ctx: LinkContext, actor: Actor, name: string, input: GroupInput): Promise<GroupDetails> {
   const group = await groupNamed(ctx, name);
   const newName = input.name === undefined ? group.name : validateGroupName(input.name);
   const description = input.description === undefined ? group.description : validateGroupDescription(input.description);
+  const synced = input.managedBySignIn;
+  if (synced !== undefined && synced !== group.synced) {
+    requireAdministrator(actor, 'only admins may decide whether sign-in manages a group’s members');
+  }
   await ctx.store.transaction(async (tx) => {
     if (!(await ctx.store.groups.lock(group.id, ctx.now(), tx))) throw new AppError('NOT_FOUND', 'group not found');
     await requireManager(ctx, actor, group, tx);
-    await ctx.store.groups.update(group.id, { name: newName, description, at: ctx.now() }, tx);
+    await ctx.store.groups.update(group.id, { name: newName, description, synced, at: ctx.now() }, tx);
   });
   return getGroup(ctx, newName);
 }
