@@ -153,6 +153,42 @@ export async function removeGroupMember(ctx: LinkContext, actor: Actor, name: st
   });
 }
 
+/** What one sign-in changed in the user's membership of synced groups, by group name. */
+export interface SignInGroupChanges {
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * Brings a user's membership of the groups marked synced in step with the groups their
+ * sign-in named (an OIDC claim, a forward-auth header; docs/groups.md#members-from-sign-in):
+ * they join, as `member`, each synced group of a name given (matched without regard to case),
+ * and leave each synced group of a name not given. Groups not marked synced are never touched,
+ * and a name no synced group has creates nothing, so an identity provider's every group does
+ * not become one here. Nothing is written when nothing differs. Each change is its own write:
+ * a concurrent sign-in of the same person making it first is no failure.
+ */
+export async function syncSignInGroups(ctx: LinkContext, user: User, names: readonly string[]): Promise<SignInGroupChanges> {
+  const wanted = new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''));
+  const current = await ctx.store.groups.syncedOf(user.id);
+  const named = await ctx.store.groups.syncedNamed([...wanted]);
+  const held = new Set(current.map((g) => g.id));
+  const changes: SignInGroupChanges = { added: [], removed: [] };
+  for (const g of named.filter((x) => !held.has(x.id))) {
+    try {
+      await ctx.store.transaction((tx) => ctx.store.groups.addMember(g.id, user.id, 'member', ctx.now(), tx));
+      changes.added.push(g.name);
+    } catch (e) {
+      // Already a member (a sign-in a moment ago) or the group just deleted: nothing to do.
+      if (!(e instanceof AppError && (e.code === 'DUPLICATE_MEMBER' || e.code === 'NOT_FOUND'))) throw e;
+    }
+  }
+  for (const g of current.filter((x) => !wanted.has(x.name))) {
+    if (await ctx.store.transaction((tx) => ctx.store.groups.removeMember(g.id, user.id, tx))) changes.removed.push(g.name);
+  }
+  return changes;
+}
+
 /** LAST_MANAGER when the group's only manager would go while other members stay. */
 async function refuseLastManager(ctx: LinkContext, group: Group, tx: Executor, leavingId?: string): Promise<void> {
   if ((await ctx.store.groups.managerCount(group.id, tx)) > 1) return;
