@@ -317,6 +317,20 @@ describe('forward-auth', () => {
     refused({ JOE_AUTH_PROXY_HEADER: 'X Email:', JOE_TRUSTED_PROXIES: '10.0.0.1' }, /^invalid JOE_AUTH_PROXY_HEADER/);
   });
 
+  test('the groups header is read as a lower-cased header name, off by default', () => {
+    assert.equal(load({}).forwardAuthGroupsHeader, null);
+    const c = load({ JOE_AUTH_PROXY_HEADER: 'Remote-Email', JOE_FORWARD_AUTH_GROUPS_HEADER: 'Remote-Groups', JOE_TRUSTED_PROXIES: '::1' });
+    assert.equal(c.forwardAuthGroupsHeader, 'remote-groups');
+  });
+
+  test('a bad groups header name, or one without forward-auth, stops startup naming JOE_FORWARD_AUTH_GROUPS_HEADER', () => {
+    refused(
+      { JOE_AUTH_PROXY_HEADER: 'Remote-Email', JOE_FORWARD_AUTH_GROUPS_HEADER: 'Remote Groups:', JOE_TRUSTED_PROXIES: '::1' },
+      /^invalid JOE_FORWARD_AUTH_GROUPS_HEADER: "Remote Groups:"/,
+    );
+    refused({ JOE_FORWARD_AUTH_GROUPS_HEADER: 'Remote-Groups' }, /^JOE_FORWARD_AUTH_GROUPS_HEADER requires JOE_AUTH_PROXY_HEADER/);
+  });
+
   test('a bad trusted-proxy entry is refused naming JOE_TRUSTED_PROXIES', () => {
     refused({ JOE_TRUSTED_PROXIES: '10.0.0.0/8, proxy.internal' }, /^invalid JOE_TRUSTED_PROXIES: /);
   });

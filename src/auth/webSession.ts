@@ -3,8 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { isTrusted } from '../domain/clientIp.js';
 import type { Store } from '../store/index.js';
+import type { User } from '../store/types.js';
 import { currentSession } from './currentUser.js';
 import { applyLoginGrant, isEnvGrantedAdmin } from './grants.js';
+import { applySignInGroups, headerGroups, type GroupSyncer } from './groupSync.js';
 import { startSession } from './session.js';
 
 /**
@@ -18,6 +20,8 @@ import { startSession } from './session.js';
 export interface WebSessionDeps {
   config: Config;
   store: Pick<Store, 'identities' | 'now' | 'sessions' | 'users'>;
+  /** Keeps synced groups in step with JOE_FORWARD_AUTH_GROUPS_HEADER. */
+  links: GroupSyncer;
 }
 
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+$/;
@@ -47,10 +51,38 @@ export async function signInByProxy(deps: WebSessionDeps, req: FastifyRequest, r
   if (email === null) return false;
   const user = await store.identities.findOrCreateLocal(email);
   const current = await currentSession(req, store);
-  if (current.user?.id === user.id) return true;
+  if (current.user?.id === user.id) {
+    await followGroupsHeader(deps, req, user, false);
+    return true;
+  }
   // No session for this user yet: this request is a login.
   const granted = await applyLoginGrant(store, req.log, user, isEnvGrantedAdmin(config, { email }));
   await startSession(deps, req, reply, granted);
+  await followGroupsHeader(deps, req, user, true);
   req.log.info({ userId: user.id }, 'signed in by forward-auth proxy');
   return true;
+}
+
+/**
+ * The groups header last applied per user, per server (keyed by its store). The proxy sends
+ * the header with every request while the session lasts, so it is applied at the login and
+ * then again only when its value changes: a page view or redirect with the same groups reads
+ * nothing and writes nothing. A restarted server or another replica applies it once more,
+ * which changes nothing when the memberships already match. Bounded: the oldest entry goes.
+ */
+const applied = new WeakMap<object, Map<string, string>>();
+const APPLIED_MAX = 10_000;
+
+async function followGroupsHeader(deps: WebSessionDeps, req: FastifyRequest, user: User, login: boolean): Promise<void> {
+  const header = deps.config.forwardAuthGroupsHeader;
+  if (header === null) return;
+  const names = headerGroups(req.headers[header]);
+  const key = [...new Set(names.map((n) => n.toLowerCase()))].sort().join(',');
+  let seen = applied.get(deps.store);
+  if (!seen) applied.set(deps.store, (seen = new Map()));
+  if (!login && seen.get(user.id) === key) return;
+  if (!(await applySignInGroups(deps.links, req.log, user, names))) return;
+  seen.delete(user.id);
+  seen.set(user.id, key);
+  if (seen.size > APPLIED_MAX) seen.delete(seen.keys().next().value!);
 }

@@ -3,6 +3,7 @@ import { MigrationError } from '../db/migrate.js';
 import { isAppError } from '../domain/errors.js';
 import { registerAuthCommands } from './auth.js';
 import { registerDoctorCommand } from './doctor.js';
+import { registerGroupCommands } from './groups.js';
 import { registerLinkCommands } from './links.js';
 import { registerMaintenanceCommands } from './maintenance.js';
 import { registerMigrateCommand } from './migrate.js';
@@ -21,6 +22,7 @@ export function buildCli(): Command {
   registerServeCommand(program);
   registerMigrateCommand(program);
   registerUserCommands(program);
+  registerGroupCommands(program);
   registerLinkCommands(program);
   registerMaintenanceCommands(program);
   registerAuthCommands(program);

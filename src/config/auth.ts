@@ -23,8 +23,12 @@ export interface AuthSettings {
   authMode: AuthMode;
   oidc: OidcSettings;
   authProxyHeader: string | null;
+  /** Forward-auth: the header naming the user's groups (lower-cased), which synced groups follow. */
+  forwardAuthGroupsHeader: string | null;
   trustedProxies: CidrList;
 }
+
+const HEADER_NAME = /^[A-Za-z0-9-]+$/;
 
 export function authSettings(r: Reader, baseUrl: string): AuthSettings {
   const issuer = r.opt(SETTINGS.oidcIssuer);
@@ -65,8 +69,19 @@ export function authSettings(r: Reader, baseUrl: string): AuthSettings {
     if (trustedProxies.length === 0) {
       throw new ConfigError('JOE_AUTH_PROXY_HEADER requires JOE_TRUSTED_PROXIES: the header is believed only from trusted proxies');
     }
-    if (!/^[A-Za-z0-9-]+$/.test(authProxyHeader)) {
+    if (!HEADER_NAME.test(authProxyHeader)) {
       throw new ConfigError(`invalid JOE_AUTH_PROXY_HEADER: "${authProxyHeader}" (expected a header name such as X-Forwarded-Email)`);
+    }
+  }
+
+  const groupsHeader = r.opt(SETTINGS.forwardAuthGroupsHeader);
+  if (groupsHeader !== null) {
+    if (!HEADER_NAME.test(groupsHeader)) {
+      throw new ConfigError(`invalid JOE_FORWARD_AUTH_GROUPS_HEADER: "${groupsHeader}" (expected a header name such as Remote-Groups)`);
+    }
+    // Without forward-auth nobody vouches for the header: it would be ignored, silently.
+    if (authProxyHeader === null) {
+      throw new ConfigError('JOE_FORWARD_AUTH_GROUPS_HEADER requires JOE_AUTH_PROXY_HEADER: the groups come with forward-auth sign-in');
     }
   }
 
@@ -80,6 +95,7 @@ export function authSettings(r: Reader, baseUrl: string): AuthSettings {
     authMode: issuer ? 'oidc' : authProxyHeader ? 'proxy' : 'local',
     oidc: { issuer, clientId, clientSecret, redirectUrl, adminGroups, groupsClaim: r.str(SETTINGS.oidcGroupsClaim, 'groups') },
     authProxyHeader: authProxyHeader?.toLowerCase() ?? null,
+    forwardAuthGroupsHeader: groupsHeader?.toLowerCase() ?? null,
     trustedProxies,
   };
 }

@@ -37,6 +37,7 @@ export const SETTINGS = {
   oidcAdminGroups: S('JOE_OIDC_ADMIN_GROUPS', 'oidc.admin_groups'),
   oidcGroupsClaim: S('JOE_OIDC_GROUPS_CLAIM', 'oidc.groups_claim'),
   authProxyHeader: S('JOE_AUTH_PROXY_HEADER', 'auth.proxy_header'),
+  forwardAuthGroupsHeader: S('JOE_FORWARD_AUTH_GROUPS_HEADER', 'forward_auth.groups_header'),
   trustedProxies: S('JOE_TRUSTED_PROXIES', 'trusted_proxies'),
   shutdownTimeout: S('JOE_SHUTDOWN_TIMEOUT', 'shutdown_timeout'),
   jobTick: S('JOE_JOB_TICK', 'job.tick'),

@@ -1,6 +1,6 @@
 import { AppError } from '../domain/errors.js';
 import type { Executor, LinkView, User } from '../store/types.js';
-import { eventActor, type Actor } from './actor.js';
+import { eventActor, requireAdministrator, type Actor } from './actor.js';
 import { commit, fieldsOf, userByEmail, type LinkContext } from './context.js';
 import { fieldChanges, ownerOfEvent, type EventMember, type LinkEvent } from './events.js';
 
@@ -10,8 +10,9 @@ import { fieldChanges, ownerOfEvent, type EventMember, type LinkEvent } from './
  * links) nothing is orphaned: a link they co-owned just loses them; a link
  * they were primary owner of goes to its longest-standing co-owner, or, when
  * no other person owns it, to the successor the admin names (the acting
- * admin without one), who also becomes the grantor of their shares and the
- * manager of every group they managed alone. With `delete` the links they
+ * admin without one; the operator, who has no account, must name one), who
+ * also becomes the grantor of their shares and the manager of every group
+ * they managed alone. With `delete` the links they
  * were primary owner of go and their grants on surviving links are revoked.
  * Either way their co-ownerships, memberships, tokens, received shares and
  * account go; their clicks stay, anonymised. Each link that changes makes
@@ -62,9 +63,10 @@ async function views(ctx: LinkContext, ids: readonly string[], tx: Executor): Pr
  * user is primary owner of nothing (BAD_REQUEST otherwise, so links never go by default).
  */
 export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: string, opts: DeleteUserOptions = {}): Promise<UserDeletion> {
-  if (actor.kind !== 'user' || actor.user.role !== 'admin') throw new AppError('FORBIDDEN', 'only an admin may delete users');
-  const admin = actor.user;
-  if (targetId === admin.id) throw new AppError('BAD_REQUEST', 'cannot delete yourself');
+  requireAdministrator(actor, 'only an admin may delete users');
+  // The operator (the CLI) is no user: it deletes anyone, and has no account to hand links to.
+  const admin = actor.kind === 'user' ? actor.user : null;
+  if (targetId === admin?.id) throw new AppError('BAD_REQUEST', 'cannot delete yourself');
   const { linkAction } = opts;
   if (linkAction !== undefined && linkAction !== 'reassign' && linkAction !== 'delete') {
     throw new AppError('BAD_REQUEST', LINK_ACTION_REQUIRED, 'link_action');
@@ -82,8 +84,8 @@ export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: strin
       if (!(await accounts.lockUser(targetId, now, tx))) throw new AppError('NOT_FOUND', 'user not found');
       const target = (await ctx.store.users.findById(targetId, tx))!;
       // The admin's role is read again inside the transaction: a demotion a moment ago counts.
-      const current = await ctx.store.users.findById(admin.id, tx);
-      if (current?.role !== 'admin') throw new AppError('FORBIDDEN', 'only an admin may delete users');
+      const current = admin ? await ctx.store.users.findById(admin.id, tx) : null;
+      if (admin && current?.role !== 'admin') throw new AppError('FORBIDDEN', 'only an admin may delete users');
       const owned = await accounts.ownedLinkIds(targetId, tx);
       if (linkAction === undefined && !named && owned.primary.length > 0)
         throw new AppError('BAD_REQUEST', LINK_ACTION_REQUIRED, 'link_action');
@@ -98,6 +100,7 @@ export async function deleteUser(ctx: LinkContext, actor: Actor, targetId: strin
 
       if (action === 'reassign') {
         successor = named ? ((await ctx.store.users.findById(named.id, tx)) ?? null) : current;
+        if (!successor && !named) throw new AppError('BAD_REQUEST', 'name a successor to take over the links', 'successor');
         if (!successor) throw new AppError('NOT_FOUND', 'user not found', 'successor');
         const heirs = await accounts.oldestCoOwners(owned.primary, targetId, tx);
         const bySuccessor = owned.primary.filter((id) => !heirs.has(id));

@@ -3,7 +3,7 @@ import { AppError } from '../domain/errors.js';
 import { asGroupRole, canManageGroup, validateGroupDescription, validateGroupName, type GroupRole } from '../domain/groups.js';
 import type { Group, GroupMember } from '../store/groups.js';
 import type { Executor, User } from '../store/types.js';
-import { actorViewer, type Actor } from './actor.js';
+import { actorViewer, requireAdministrator, type Actor } from './actor.js';
 import { userByEmail, type LinkContext } from './context.js';
 
 /**
@@ -21,6 +21,8 @@ export interface GroupDetails extends Group {
 export interface GroupInput {
   name?: string;
   description?: string | null;
+  /** Whether sign-in keeps the members in step with the identity provider's groups: admins only. */
+  managedBySignIn?: boolean;
 }
 
 async function groupNamed(ctx: LinkContext, name: string, db?: Executor): Promise<Group> {
@@ -66,15 +68,24 @@ export async function createGroup(ctx: LinkContext, actor: Actor, input: GroupIn
   return getGroup(ctx, name);
 }
 
-/** Renames a group or changes its description: its managers and admins. */
+/**
+ * Renames a group or changes its description: its managers and admins. Handing its
+ * membership to sign-in (or taking it back) is for admins alone: from then on sign-in adds and
+ * removes people whatever the managers decided, and a manager could otherwise lock a group's
+ * membership to an identity provider group they do not control.
+ */
 export async function updateGroup(ctx: LinkContext, actor: Actor, name: string, input: GroupInput): Promise<GroupDetails> {
   const group = await groupNamed(ctx, name);
   const newName = input.name === undefined ? group.name : validateGroupName(input.name);
   const description = input.description === undefined ? group.description : validateGroupDescription(input.description);
+  const synced = input.managedBySignIn;
+  if (synced !== undefined && synced !== group.synced) {
+    requireAdministrator(actor, 'only admins may decide whether sign-in manages a group’s members');
+  }
   await ctx.store.transaction(async (tx) => {
     if (!(await ctx.store.groups.lock(group.id, ctx.now(), tx))) throw new AppError('NOT_FOUND', 'group not found');
     await requireManager(ctx, actor, group, tx);
-    await ctx.store.groups.update(group.id, { name: newName, description, at: ctx.now() }, tx);
+    await ctx.store.groups.update(group.id, { name: newName, description, synced, at: ctx.now() }, tx);
   });
   return getGroup(ctx, newName);
 }
@@ -140,6 +151,42 @@ export async function removeGroupMember(ctx: LinkContext, actor: Actor, name: st
     if (role === 'manager') await refuseLastManager(ctx, group, tx, user.id);
     await ctx.store.groups.removeMember(group.id, user.id, tx);
   });
+}
+
+/** What one sign-in changed in the user's membership of synced groups, by group name. */
+export interface SignInGroupChanges {
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * Brings a user's membership of the groups marked synced in step with the groups their
+ * sign-in named (an OIDC claim, a forward-auth header; docs/groups.md#members-from-sign-in):
+ * they join, as `member`, each synced group of a name given (matched without regard to case),
+ * and leave each synced group of a name not given. Groups not marked synced are never touched,
+ * and a name no synced group has creates nothing, so an identity provider's every group does
+ * not become one here. Nothing is written when nothing differs. Each change is its own write:
+ * a concurrent sign-in of the same person making it first is no failure.
+ */
+export async function syncSignInGroups(ctx: LinkContext, user: User, names: readonly string[]): Promise<SignInGroupChanges> {
+  const wanted = new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''));
+  const current = await ctx.store.groups.syncedOf(user.id);
+  const named = await ctx.store.groups.syncedNamed([...wanted]);
+  const held = new Set(current.map((g) => g.id));
+  const changes: SignInGroupChanges = { added: [], removed: [] };
+  for (const g of named.filter((x) => !held.has(x.id))) {
+    try {
+      await ctx.store.transaction((tx) => ctx.store.groups.addMember(g.id, user.id, 'member', ctx.now(), tx));
+      changes.added.push(g.name);
+    } catch (e) {
+      // Already a member (a sign-in a moment ago) or the group just deleted: nothing to do.
+      if (!(e instanceof AppError && (e.code === 'DUPLICATE_MEMBER' || e.code === 'NOT_FOUND'))) throw e;
+    }
+  }
+  for (const g of current.filter((x) => !wanted.has(x.name))) {
+    if (await ctx.store.transaction((tx) => ctx.store.groups.removeMember(g.id, user.id, tx))) changes.removed.push(g.name);
+  }
+  return changes;
 }
 
 /** LAST_MANAGER when the group's only manager would go while other members stay. */

@@ -18,7 +18,7 @@ export {
   type HistoryPerson,
 } from './history.js';
 export * from './groupResource.js';
-export type { GroupDetails, GroupInput } from './groups.js';
+export type { GroupDetails, GroupInput, SignInGroupChanges } from './groups.js';
 export * from './historyResource.js';
 export type { ImportAction, ImportOptions, ImportOutcome } from './importer.js';
 export type { ImportInput, ImportRequest, ImportRow, ImportRun, ImportSummary } from './importRun.js';

@@ -19,9 +19,11 @@ import {
   getGroup,
   removeGroupMember,
   setGroupRole,
+  syncSignInGroups,
   updateGroup,
   type GroupDetails,
   type GroupInput,
+  type SignInGroupChanges,
 } from './groups.js';
 import { addGroup, addOwner, addShare, removeGroup, removeOwner, removeShare } from './members.js';
 import { restoreLink } from './restore.js';
@@ -138,6 +140,11 @@ export class LinkService {
 
   removeGroupMember(actor: Actor, name: string, email: string): Promise<void> {
     return removeGroupMember(this.ctx, actor, name, email);
+  }
+
+  /** Keeps the user's membership of synced groups in step with the group names their sign-in gave. */
+  syncSignInGroups(user: User, names: readonly string[]): Promise<SignInGroupChanges> {
+    return syncSignInGroups(this.ctx, user, names);
   }
 
   importRecord(actor: Actor, record: LinkRecord, opts: ImportOptions): Promise<ImportOutcome> {

@@ -9,11 +9,12 @@ import { notificationActor, recordNotifications, type NotificationDraft, type No
  * Who is told about a change to a link (docs/notifications.md#what-you-are-notified-about):
  * every owner of the link, except whoever made the change, with
  * `link_changed`; someone removed as co-owner too; and the person a secure
- * link is shared with, with `link_shared`. Runs as a recorder of the links
+ * link is shared with, with `link_shared`, and so is every member of a group
+ * it is shared with, each as if shared with them alone. Runs as a recorder of the links
  * layer, so the notifications commit or roll back with the change.
  */
 
-type NotifyStore = Pick<Store, 'notifications' | 'outbox' | 'users' | 'owners' | 'links' | 'now'>;
+type NotifyStore = Pick<Store, 'notifications' | 'outbox' | 'users' | 'owners' | 'links' | 'groups' | 'now'>;
 
 const person = (m: EventMember): NotificationPerson => ({ id: m.userId, email: m.email, displayName: m.displayName });
 
@@ -62,11 +63,21 @@ export async function draftsForEvents(store: NotifyStore, tx: Executor, events: 
     const actorId = e.actor.kind === 'user' ? e.actor.id : null;
     const base = { linkId: e.linkId, linkSlug: e.slug };
     const told = new Set<string>(actorId ? [actorId] : []);
-    if (e.kind === 'share_added' && !told.has(e.member.userId)) {
+    let sharedWith: string[] = [];
+    if (e.kind === 'share_added') sharedWith = [e.member.userId];
+    if (e.kind === 'group_share_added') {
+      // Members who own the link already hold it: they hear of the share as a change, below.
+      const owning = new Set(await ownersOf(e.linkId));
+      sharedWith = (await store.groups.members(e.group.groupId, tx)).map((m) => m.userId).filter((id) => !owning.has(id));
+    }
+    if (sharedWith.some((id) => !told.has(id))) {
       const link = await store.links.get(e.linkId, tx);
       if (link?.visibility === 'secure') {
-        drafts.push({ ...base, userId: e.member.userId, kind: 'link_shared', detail: { actor: notificationActor(e.actor) } });
-        told.add(e.member.userId);
+        for (const userId of sharedWith) {
+          if (told.has(userId)) continue;
+          drafts.push({ ...base, userId, kind: 'link_shared', detail: { actor: notificationActor(e.actor) } });
+          told.add(userId);
+        }
       }
     }
     const recipients = e.kind === 'deleted' ? e.owners.map((o) => o.userId) : await ownersOf(e.linkId);

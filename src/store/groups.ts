@@ -81,6 +81,30 @@ export class GroupStore {
     return { groups: rows.slice(0, opts.limit).map(toGroup), hasMore: rows.length > opts.limit };
   }
 
+  /** The groups kept in step with sign-in (`synced`) whose names are among `names`. */
+  async syncedNamed(names: readonly string[], db: Executor = this.db): Promise<Group[]> {
+    if (names.length === 0) return [];
+    const rows = await db
+      .selectFrom('user_groups')
+      .selectAll()
+      .where('synced', '=', 1)
+      .where('name', 'in', [...names])
+      .execute();
+    return rows.map(toGroup);
+  }
+
+  /** The groups kept in step with sign-in that the user is a member of. */
+  async syncedOf(userId: string, db: Executor = this.db): Promise<Group[]> {
+    const rows = await db
+      .selectFrom('user_groups')
+      .innerJoin('group_members', 'group_members.group_id', 'user_groups.id')
+      .selectAll('user_groups')
+      .where('user_groups.synced', '=', 1)
+      .where('group_members.user_id', '=', userId)
+      .execute();
+    return rows.map(toGroup);
+  }
+
   /** How many members each group has, for a page of groups. */
   async memberCounts(groupIds: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();

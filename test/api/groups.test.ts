@@ -142,6 +142,39 @@ for (const [driver, env] of DRIVERS) {
       assert.equal(renamed.body.members.length, 1);
     });
 
+    test('only admins hand a group’s members to sign-in; its members then refuse hand edits with GROUP_SYNCED', async () => {
+      const name = unique('staff');
+      await group(ann, name, [[ben, 'member']]);
+      // Its own manager may not: sign-in would then add and remove people whatever she decides.
+      assertError(await call(s, 'PUT', `/api/v1/groups/${name}`, { as: ann, body: { managed_by_sign_in: true } }), 403, 'FORBIDDEN');
+      assert.equal((await call(s, 'GET', `/api/v1/groups/${name}`, { as: ann })).body.managed_by_sign_in, false);
+      // Naming the value it already has is no change, so a manager's full body still saves.
+      const same = await call(s, 'PUT', `/api/v1/groups/${name}`, { as: ann, body: { description: 'same', managed_by_sign_in: false } });
+      assert.equal(same.status, 200, same.text);
+
+      const marked = await call(s, 'PUT', `/api/v1/groups/${name}`, { as: admin, body: { managed_by_sign_in: true } });
+      assert.equal(marked.status, 200, marked.text);
+      assert.equal(marked.body.managed_by_sign_in, true);
+      assert.equal(marked.body.description, 'same');
+      const listed = await call(s, 'GET', '/api/v1/groups?limit=200', { as: cat });
+      assert.equal(listed.body.groups.find((g: { name: string }) => g.name === name).managed_by_sign_in, true);
+
+      const member = `/api/v1/groups/${name}/members/${encodeURIComponent(ben.user.email)}`;
+      for (const as of [ann, admin]) {
+        assertError(await call(s, 'POST', `/api/v1/groups/${name}/members`, { as, body: { email: cat.user.email } }), 409, 'GROUP_SYNCED');
+        assertError(await call(s, 'PUT', member, { as, body: { role: 'manager' } }), 409, 'GROUP_SYNCED');
+        assertError(await call(s, 'DELETE', member, { as }), 409, 'GROUP_SYNCED');
+      }
+      assert.deepEqual(
+        (await call(s, 'GET', `/api/v1/groups/${name}`, { as: cat })).body.members.map((m: { email: string }) => m.email).sort(),
+        [ann.user.email, ben.user.email].sort(),
+      );
+      // Taken back by an admin, its members are edited by hand again.
+      assertError(await call(s, 'PUT', `/api/v1/groups/${name}`, { as: ann, body: { managed_by_sign_in: false } }), 403, 'FORBIDDEN');
+      assert.equal((await call(s, 'PUT', `/api/v1/groups/${name}`, { as: admin, body: { managed_by_sign_in: false } })).status, 200);
+      assert.equal((await call(s, 'POST', `/api/v1/groups/${name}/members`, { as: ann, body: { email: cat.user.email } })).status, 201);
+    });
+
     test('every member of an owning group may edit the link, until they leave the group', async () => {
       const name = unique('owners');
       await group(ann, name, [[ben, 'member']]);

@@ -100,7 +100,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
     {
       schema: {
         operationId: 'updateGroup',
-        summary: 'Rename a group or change its description (its managers and admins)',
+        summary: 'Rename a group or change its description (its managers and admins), or hand its members to sign-in (admins)',
         tags: ['Groups'],
         security: BEARER,
         params: GroupParams,
@@ -108,7 +108,14 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
         response: { 200: ref(GroupDetailSchema), ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
       },
     },
-    async (req) => toGroupDetailResource(await links.updateGroup(requestActor(req), req.params.name, req.body)),
+    async (req) =>
+      toGroupDetailResource(
+        await links.updateGroup(requestActor(req), req.params.name, {
+          name: req.body.name,
+          description: req.body.description,
+          managedBySignIn: req.body.managed_by_sign_in,
+        }),
+      ),
   );
 
   api.delete(

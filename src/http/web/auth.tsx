@@ -3,6 +3,7 @@ import type { VNode } from 'preact';
 import { PRE_AUTH, PRE_AUTH_MAX_AGE_S, authCookieAttributes, clearAuthCookie, readCookie } from '../../auth/cookies.js';
 import { currentUser } from '../../auth/currentUser.js';
 import { applyLoginGrant, isEnvGrantedAdmin } from '../../auth/grants.js';
+import { applySignInGroups, claimedGroups, type GroupSyncer } from '../../auth/groupSync.js';
 import { OidcCallbackError, OidcClient } from '../../auth/oidc.js';
 import { safeReturnUrl } from '../../auth/returnUrl.js';
 import { endSession, startSession } from '../../auth/session.js';
@@ -29,6 +30,8 @@ import { pageContext, sendHtml } from './render.js';
 export interface AuthDeps {
   config: Config;
   store: Pick<Store, 'identities' | 'loginTokens' | 'notifications' | 'now' | 'sessions' | 'users'>;
+  /** Keeps synced groups in step with the groups claim at every OIDC sign-in. */
+  links: GroupSyncer;
 }
 
 type Query = Record<string, unknown>;
@@ -125,6 +128,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): { oidc: Oidc
       return fail(500, 'Your account could not be saved. Please try again in a moment.');
     }
     await signInUser(req, reply, user, granted);
+    await applySignInGroups(deps.links, req.log, user, claimedGroups(claims.groups));
     const target = safeReturnUrl(readCookie(req, PRE_AUTH.redirect));
     clearFlow();
     req.log.info({ userId: user.id }, 'signed in with OIDC');

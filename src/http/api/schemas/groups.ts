@@ -52,6 +52,12 @@ export const UpdateGroupSchema = Type.Object(
   {
     name: Type.Optional(Type.String({ description: 'a new name; links and shares follow the group' })),
     description: Type.Optional(Type.String()),
+    managed_by_sign_in: Type.Optional(
+      Type.Boolean({
+        description:
+          'admins only: `true` hands the members to sign-in, which from then on adds and removes each person by the identity provider’s groups of the same name',
+      }),
+    ),
   },
   { $id: 'UpdateGroupRequest', additionalProperties: false },
 );
