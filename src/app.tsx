@@ -23,6 +23,7 @@ import type { Resolver } from './resolve/resolver.js';
 import type { LinkSuggestions } from './llm/index.js';
 import type { Metrics } from './metrics.js';
 import { STATIC_DIR } from './paths.js';
+import { answerClientError } from './http/clientErrors.js';
 import { asset } from './views/assets.js';
 import type { Store } from './store/index.js';
 import type { ClickEvent } from './workers/clickWriter.js';
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: (_error, req, res) => {

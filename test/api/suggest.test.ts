@@ -24,10 +24,12 @@ describe('LLM suggestions: not configured', () => {
   });
   after(async () => s.stop());
 
-  test('POST /links/suggest is 503 LLM_NOT_CONFIGURED before the body is even read; 401 comes first', async () => {
+  test('POST /links/suggest checks its body first, then answers 503 LLM_NOT_CONFIGURED; 401 comes before both', async () => {
     assertError(await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: { url: 'https://e.test/' } }), 503, 'LLM_NOT_CONFIGURED');
-    assertError(await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: '{not json' }), 503, 'LLM_NOT_CONFIGURED');
-    const r = await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: {} });
+    assertError(await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: '{not json' }), 400, 'BAD_REQUEST');
+    assertError(await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: {} }), 400, 'BAD_REQUEST', 'url missing');
+    assertError(await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: { url: ' ' } }), 400, 'BAD_REQUEST', 'url blank');
+    const r = await call(s, 'POST', '/api/v1/links/suggest', { as: alice, body: { url: 'https://e.test/' } });
     assert.equal(r.body.error, 'LLM suggestions are not configured');
     assertError(await call(s, 'POST', '/api/v1/links/suggest', { body: { url: 'https://e.test/' } }), 401, 'UNAUTHORIZED');
     assert.equal((await call(s, 'GET', '/api/v1/links/suggest?q=x', { as: alice })).status, 200, 'autocomplete is another operation');

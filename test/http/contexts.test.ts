@@ -99,7 +99,7 @@ describe('surface contexts', () => {
     for (const [method, path] of [
       ['GET', '/api/v1/nope'],
       ['GET', '/api/v1'],
-      ['OPTIONS', '/api/v1/links'],
+      ['OPTIONS', '/api/v1/nope'],
       ['POST', '/api/nope'],
       ['PATCH', '/api/links'],
       ['OPTIONS', '/mcp'],

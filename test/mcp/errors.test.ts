@@ -59,6 +59,9 @@ describe('MCP tool errors', () => {
       TAG_WRITE_FAILED: 'internal_error',
       RATE_LIMITED: 'internal_error',
       PAYLOAD_TOO_LARGE: 'internal_error',
+      METHOD_NOT_ALLOWED: 'internal_error',
+      REQUEST_TIMEOUT: 'internal_error',
+      HEADERS_TOO_LARGE: 'internal_error',
     };
     assert.deepEqual(Object.keys(expected).sort(), Object.keys(ERROR_STATUS).sort(), 'every REST code is covered');
     for (const [code, tool] of Object.entries(expected) as Array<[ErrorCode, string]>) {

@@ -7,7 +7,6 @@ import { nameSurface } from '../shared/actor.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAnalyticsRoutes } from './analytics.js';
 import { registerConfigRoutes } from './config.js';
-import { apiNotFound } from './errors.js';
 import { registerLinkExportRoute } from './export.js';
 import { registerImportRoute } from './import.js';
 import { authenticate } from './guards.js';
@@ -17,6 +16,7 @@ import { registerKeywordTemplateRoutes } from './keywordTemplates.js';
 import { registerGroupRoutes } from './groups.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
 import { registerLinkRoutes } from './links.js';
+import { RouteMethods } from './methods.js';
 import { registerNotificationRoutes } from './notifications.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { spend, type ApiBudgets } from '../shared/rateLimit.js';
@@ -67,6 +67,8 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
   strictValidation(v1);
   jsonBodiesOnly(v1);
   apiErrorHandler(v1);
+  const methods = new RouteMethods();
+  methods.watch(v1);
 
   await v1.register(async (open) => {
     strictValidation(open);
@@ -99,13 +101,13 @@ export async function registerRestApi(v1: FastifyInstance, deps: ApiDeps): Promi
   });
 
   // Unknown paths under /api/v1 spend the per-token budget and answer the API's
-  // 404 body. GET needs routes of its own, or the slug resolver's `GET /*`
+  // 404 body, or 405 with Allow for a known path asked with another method. GET needs routes of its own, or the slug resolver's `GET /*`
   // would answer; other methods reach the not-found handler, which this
   // context (without a prefix of its own) sets for /api/v1, running its hooks.
   await v1.register(async (unmatched) => {
     spend(unmatched, deps.budgets.perToken);
-    for (const url of ['', '/*']) unmatched.get(url, { schema: { hide: true } }, apiNotFound);
-    unmatched.setNotFoundHandler(apiNotFound);
+    for (const url of ['', '/*']) unmatched.get(url, { schema: { hide: true } }, methods.unmatched);
+    unmatched.setNotFoundHandler(methods.unmatched);
   });
 }
 

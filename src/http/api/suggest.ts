@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
 import type { LinkSuggestions } from '../../llm/index.js';
 import type { Store } from '../../store/index.js';
-import { ApiErrorSchema, errorResponses, sendApiError } from './errors.js';
+import { ApiErrorSchema, errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
 import { ref } from './schemas/ref.js';
 import { addNamedSchema } from './validation.js';
@@ -13,8 +13,9 @@ import { addNamedSchema } from './validation.js';
 /**
  * `POST /api/v1/links/suggest` (docs/agents.md#llm-suggestions): LLM-suggested metadata for a
  * destination, advisory and never stored. Checks run in the documented order:
- * token (401) → a provider is configured (503, before the body is read) →
- * JSON shape (400) → non-empty `url` (400) → the provider (502 on any failure).
+ * token (401) → JSON shape (400) → non-empty `url` (400) → a provider is configured (503)
+ * → the provider (502 on any failure): a client learns its request is wrong before it learns
+ * that no model would answer it.
  */
 
 export const SuggestRequestSchema = Type.Object(
@@ -50,11 +51,6 @@ export function registerLinkSuggestRoute(
   api.post(
     '/links/suggest',
     {
-      onRequest: [
-        async function requireLlmProvider(_req, reply) {
-          if (!suggestions) return sendApiError(reply, 'LLM_NOT_CONFIGURED', 'LLM suggestions are not configured');
-        },
-      ],
       schema: {
         operationId: 'suggestLinkMetadata',
         summary: 'LLM metadata: suggest a slug, title, description and tags for a URL',
@@ -72,8 +68,8 @@ export function registerLinkSuggestRoute(
     },
     async (req) => {
       if (req.body.url.trim() === '') throw new AppError('BAD_REQUEST', 'url is required', 'url');
-      // The hook above answered already when there is no provider.
-      return suggestions!.suggest(req.body, req.log);
+      if (!suggestions) throw new AppError('LLM_NOT_CONFIGURED', 'LLM suggestions are not configured');
+      return suggestions.suggest(req.body, req.log);
     },
   );
 }
