@@ -256,10 +256,29 @@ export function ConfirmDeleteUser({ user, primaryLinks, asModal }: { user: User;
       {primaryLinks > 0 && (
         <fieldset class="space-y-2">
           <legend class="text-sm font-medium mb-1">What happens to their links?</legend>
-          <label class="flex items-center gap-2 cursor-pointer">
+          <label class="flex items-start gap-2 cursor-pointer">
             <input type="radio" name="link_action" value="reassign" class="radio radio-sm" checked />
-            <span>Reassign links to me</span>
+            <span>
+              Hand their links on
+              <span class="block text-sm text-base-content/70">
+                A link goes to its longest-standing co-owner; one nobody else owns goes to the successor, or to you when none is named. The
+                successor also takes over the groups they managed alone.
+              </span>
+            </span>
           </label>
+          <div class="pl-6">
+            <label for="successor-email" class="block text-sm font-medium mb-1">
+              Successor (optional)
+            </label>
+            <input
+              id="successor-email"
+              name="successor"
+              type="email"
+              class="input input-sm w-full"
+              placeholder="colleague@example.com"
+              autocomplete="off"
+            />
+          </div>
           <label class="flex items-center gap-2 cursor-pointer">
             <input type="radio" name="link_action" value="delete" class="radio radio-sm" />
             <span>Delete all links</span>
