@@ -254,7 +254,7 @@ export function GroupMembers({ group, members, viewerId, canManage, add, error }
               return (
                 <li class="flex flex-wrap items-center gap-x-3 gap-y-2 py-2" id={`member-${m.userId}`}>
                   <Avatar name={name} />
-                  <div class="min-w-0 flex-1">
+                  <div class="min-w-40 flex-1">
                     <p class="font-medium flex flex-wrap items-center gap-2">
                       <span class="wrap-anywhere">{name}</span>
                       <span class={`badge badge-sm ${m.role === 'manager' ? 'badge-primary' : 'badge-ghost border-base-content/40'}`}>
@@ -265,7 +265,7 @@ export function GroupMembers({ group, members, viewerId, canManage, add, error }
                     <p class="text-sm text-base-content/70 wrap-anywhere">{m.email}</p>
                   </div>
                   {editable && (
-                    <div class="flex flex-wrap gap-1">
+                    <div class="flex flex-wrap gap-1 ml-auto">
                       <form
                         method="post"
                         action={`${base}/${m.userId}`}
@@ -378,7 +378,7 @@ export function GroupPage(p: GroupPageProps) {
               href={`/dashboard/groups/${group.name}/confirm-delete`}
               hx-get={`/dashboard/groups/${group.name}/confirm-delete`}
               hx-target="#modal"
-              class="btn btn-error btn-outline btn-sm"
+              class="btn btn-error btn-sm"
             >
               <Icon name="trash" class="size-4" />
               Delete group
