@@ -54,6 +54,9 @@ describe('groups in a browser', { skip: chromiumSkip('groups') }, () => {
     runbookId = (await s.links.create(asUser(ana), { slug: 'runbook', url: 'https://runbook.example.com', title: 'Runbook' })).id;
     vaultId = (await s.links.create(asUser(ana), { slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' })).id;
     await s.links.addGroup(asUser(ana), runbookId, 'owner', 'design');
+    const pager = await s.links.create(asUser(ben), { slug: 'pager-rota', url: 'https://pager.example.com', title: 'Who is on call' });
+    await s.links.addGroup(asUser(ben), pager.id, 'owner', 'platform-infrastructure-and-developer-experience');
+    await s.links.addGroup(asUser(ben), pager.id, 'owner', 'design');
     await s.links.create(asUser(leo), { slug: 'leos-notes', url: 'https://notes.example.com' });
     browser = await launchBrowser();
   });
@@ -88,6 +91,8 @@ describe('groups in a browser', { skip: chromiumSkip('groups') }, () => {
         await at('list');
         await page.goto(`${s.url}/dashboard/groups/platform-infrastructure-and-developer-experience`);
         await at('group');
+        await page.goto(`${s.url}/dashboard?filter=groups`);
+        await at('dashboard-groups');
         await page.goto(`${s.url}/dashboard/links/${runbookId}`);
         await htmxReady(page);
         await page.getByLabel('Add a co-owner').pressSequentially('pl');
