@@ -49,6 +49,16 @@ describe('groups pages (docs/web-ui.md#groups)', () => {
     has(page.body, />\s*Delete group\s*</);
   });
 
+  test('a NUL character is refused beside its field, with what was typed kept, and nothing is written', async () => {
+    const r = await ana.send('POST', '/dashboard/groups', { name: 'a\u0000b', description: 'ok' });
+    assert.equal(r.status, 400);
+    has(r.body, /<p id="group-name-error"[\s\S]*Name must not contain NUL characters\./);
+    has(r.body, /value="a\uFFFDb"/);
+    const add = await ana.send('POST', '/dashboard/groups/eng/members', { email: 'x\u0000@x.io' }, { htmx: true });
+    has(add.body, /<p id="member-email-error"[\s\S]*Email must not contain NUL characters\./);
+    assert.deepEqual(await members('eng'), ['ana@x.io:manager']);
+  });
+
   test('the list shows my groups first with my role, then every group with its member count', async () => {
     await ben.send('POST', '/dashboard/groups', { name: 'ops' });
     const r = await ana.page('/dashboard/groups');

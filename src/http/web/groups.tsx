@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { asGroupRole, canManageGroup, type GroupRole } from '../../domain/groups.js';
+import { asGroupRole, canManageGroup } from '../../domain/groups.js';
 import { AppError, isAppError } from '../../domain/errors.js';
+import { hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
 import type { GroupDetails } from '../../links/index.js';
 import type { User } from '../../store/types.js';
 import {
@@ -20,7 +21,20 @@ import { requestActor } from '../shared/actor.js';
 import { requireUser } from './guards.js';
 import { webRoute } from './methodOverride.js';
 import { isHtmx, pageContext, sendHtml, setFlash } from './render.js';
-import { field, forbidden, notFound, param, query, seeOther, sendWithToast, textError, wantsFragment, type WebDeps } from './support.js';
+import {
+  field,
+  forbidden,
+  notFound,
+  param,
+  query,
+  seeOther,
+  sendFragment,
+  sendWithToast,
+  textError,
+  wantsFragment,
+  type WebDeps,
+} from './support.js';
+import { renderFragment } from '../../views/render.js';
 
 /**
  * The groups pages (docs/web-ui.md#groups): list and create groups, a page per group with its
@@ -46,6 +60,17 @@ function groupFormError(e: unknown, name: string): Partial<GroupFormState> | nul
   return null;
 }
 
+/** A name or description holding a NUL character, refused beside its field with what was typed kept visible. */
+function nulForm(name: string, description: string): GroupFormState | null {
+  if (!hasNul(name) && !hasNul(description)) return null;
+  return {
+    name: visibleNul(name),
+    description: visibleNul(description),
+    nameError: hasNul(name) ? `${nulMessage('Name')}.` : null,
+    descriptionError: hasNul(description) ? `${nulMessage('Description')}.` : null,
+  };
+}
+
 /** Why a member change was refused, in plain words; null for an unexpected failure. */
 function memberRefusal(e: unknown, group: string): string | null {
   if (!isAppError(e)) return null;
@@ -67,6 +92,8 @@ function memberRefusal(e: unknown, group: string): string | null {
 export function registerGroupRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { store, links } = deps;
   const guard = { preHandler: requireUser(deps) };
+  // Forms that say a NUL character beside its field (http/web/nulGuard.tsx).
+  const formGuard = { ...guard, config: { handlesNul: true } };
 
   const listPage = async (req: FastifyRequest, reply: FastifyReply, form: GroupFormState, status = 200) => {
     const user = requestUser(req);
@@ -92,9 +119,11 @@ export function registerGroupRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   app.get('/dashboard/groups', guard, async (req, reply) => listPage(req, reply, EMPTY_GROUP_FORM));
 
-  app.post('/dashboard/groups', guard, async (req, reply) => {
+  app.post('/dashboard/groups', formGuard, async (req, reply) => {
     const name = field(req, 'name');
     const description = field(req, 'description');
+    const refusedNul = nulForm(name, description);
+    if (refusedNul) return listPage(req, reply, refusedNul, 400);
     let created: GroupDetails;
     try {
       created = await links.createGroup(requestActor(req), { name: name.trim().toLowerCase(), description });
@@ -150,12 +179,14 @@ export function registerGroupRoutes(app: FastifyInstance, deps: WebDeps): void {
     return groupPage(req, reply, got);
   });
 
-  webRoute(app, 'PUT', '/dashboard/groups/:name', guard, async (req, reply) => {
+  webRoute(app, 'PUT', '/dashboard/groups/:name', formGuard, async (req, reply) => {
     const got = await loadGroup(req, reply);
     if (!got) return reply;
     if (!got.canManage) return forbidden(deps, req, reply);
     const name = field(req, 'name');
     const description = field(req, 'description');
+    const refusedNul = nulForm(name, description);
+    if (refusedNul) return groupPage(req, reply, got, { settings: refusedNul, status: 400 });
     let updated: GroupDetails;
     try {
       updated = await links.updateGroup(requestActor(req), got.group.name, { name: name.trim().toLowerCase(), description });
@@ -224,13 +255,27 @@ export function registerGroupRoutes(app: FastifyInstance, deps: WebDeps): void {
     return groupPage(req, reply, got, { error: out.error, status: out.status ?? 409 });
   };
 
-  app.post('/dashboard/groups/:name/members', guard, async (req, reply) => {
+  /** A refused add, said beside the email field, which keeps what was typed (like the link page's add form). */
+  const refusedAdd = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    got: { group: GroupDetails; user: User; canManage: boolean },
+    add: AddMemberState,
+  ) => {
+    if (!wantsFragment(req)) return groupPage(req, reply, got, { add, status: 400 });
+    const card = <GroupMembers group={got.group} members={got.group.members} viewerId={got.user.id} canManage={got.canManage} add={add} />;
+    return sendFragment(reply, renderFragment(card));
+  };
+
+  app.post('/dashboard/groups/:name/members', formGuard, async (req, reply) => {
     const got = await loadGroup(req, reply);
     if (!got) return reply;
     const email = field(req, 'email');
-    let role: GroupRole;
+    if (hasNul(email) || hasNul(field(req, 'role'))) {
+      return refusedAdd(req, reply, got, { email: visibleNul(email), role: 'member', error: `${nulMessage('Email')}.` });
+    }
     try {
-      role = asGroupRole(field(req, 'role') || 'member');
+      const role = asGroupRole(field(req, 'role') || 'member');
       const updated = await links.addGroupMember(requestActor(req), got.group.name, email, role);
       const added = updated.members.find((m) => m.email.toLowerCase() === email.trim().toLowerCase());
       const who = added ? personName(added) : email.trim();
@@ -241,15 +286,9 @@ export function registerGroupRoutes(app: FastifyInstance, deps: WebDeps): void {
       if (isAppError(e) && e.code === 'FORBIDDEN') return forbidden(deps, req, reply);
       const message = memberRefusal(e, got.group.name);
       if (!message) throw e;
-      const add: AddMemberState = { email, role: field(req, 'role') === 'manager' ? 'manager' : 'member', error: message };
-      // A refused add is said beside the field, in the card, like the link page's add-a-person form.
-      if (wantsFragment(req)) {
-        const card = (
-          <GroupMembers group={got.group} members={got.group.members} viewerId={got.user.id} canManage={got.canManage} add={add} />
-        );
-        return sendWithToast(reply, card, { level: 'error', message });
-      }
-      return groupPage(req, reply, got, { add, status: 400 });
+      // Nothing beside a field when the group has no add form (its members follow sign-in): a toast says it.
+      if (isAppError(e) && e.code === 'GROUP_SYNCED') return membersReply(req, reply, got.group.name, { error: message, status: 409 });
+      return refusedAdd(req, reply, got, { email, role: field(req, 'role') === 'manager' ? 'manager' : 'member', error: message });
     }
   });
 
