@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client, toastOf } from './support.js';
-import { createLink, setLifecycle } from '../helpers/links.js';
+import { createLink, linkService, setLifecycle } from '../helpers/links.js';
+import { asUser } from '../../src/links/index.js';
 
 describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-and-the-admin-report, docs/auth.md#local-mode-and-forward-auth)', () => {
   let s: TestServer;
@@ -126,6 +127,21 @@ describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-
     assert.equal(del.status, 200);
     assert.deepEqual(toastOf(del), { level: 'success', message: 'Deleted the account of Dave. 3 links deleted.' });
     assert.equal(await s.store.links.getBySlug('gamma'), null);
+  });
+
+  test('delete user who owns no links but manages a group alone: the dialog offers a successor, who takes the group over', async () => {
+    const eve = await signedIn(s, 'eve@x.io', { name: 'Eve' });
+    await linkService(s.store).createGroup(asUser(eve.user!), { name: 'evening' });
+    const dialog = await admin.page(`/admin/users/${eve.user!.id}/confirm-delete`, { htmx: true });
+    has(dialog.body, /This user owns 0 links\./);
+    lacks(dialog.body, /name="link_action"/);
+    has(dialog.body, /They are the only manager of 1 group\. A successor named here takes it over; without one, only admins manage it\./);
+    has(dialog.body, /name="successor"/);
+    const ok = await admin.send('DELETE', `/admin/users/${eve.user!.id}`, { successor: 'alice@x.io' }, { htmx: true });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(toastOf(ok), { level: 'success', message: 'Deleted the account of Eve. Alice now manages 1 group.' });
+    const group = (await s.store.groups.byName('evening'))!;
+    assert.equal(await s.store.groups.role(group.id, alice.user!.id), 'manager');
   });
 
   test('local mode: "Add user" creates the account and shows its one-time sign-in link once; every row can issue a new one', async () => {

@@ -77,13 +77,16 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const target = await targetUser(req, reply);
     if (!target) return reply;
     if (target.id === requestUser(req).id) return textError(reply, 400, 'cannot delete yourself');
-    const primaryLinks = await store.userAdmin.primaryLinkCount(target.id);
+    const [primaryLinks, groupsAlone] = await Promise.all([
+      store.userAdmin.primaryLinkCount(target.id),
+      store.transaction((tx) => store.userAdmin.groupsManagedAlone(target.id, tx)),
+    ]);
     return sendHtml(
       req,
       reply,
       await pageContext(deps, req),
       'Delete user',
-      <ConfirmDeleteUser user={target} primaryLinks={primaryLinks} asModal={isHtmx(req)} />,
+      <ConfirmDeleteUser user={target} primaryLinks={primaryLinks} groupsAlone={groupsAlone.length} asModal={isHtmx(req)} />,
     );
   });
 
