@@ -65,10 +65,10 @@ describe('groups pages (docs/web-ui.md#groups)', () => {
     assert.equal(r.status, 200);
     has(r.body, /href="\/dashboard\/groups" class="menu-active" aria-current="page"/, 'the navigation marks Groups');
     const mine = /<ul[^>]*id="my-groups"[\s\S]*?<\/ul>/.exec(r.body)![0];
-    has(textOf(mine), /eng manager Engineering 1 member/);
+    has(textOf(mine), /^eng manager 1 member Engineering 1 member$/);
     lacks(mine, /ops/);
     const all = textOf(/<ul[^>]*id="all-groups"[\s\S]*?<\/ul>/.exec(r.body)![0]);
-    has(all, /eng manager Engineering 1 member ops 1 member/);
+    has(all, /^eng manager 1 member Engineering 1 member ops 1 member 1 member$/);
   });
 
   test('a manager adds by email, changes a role, removes someone; refusals are plain messages and change nothing', async () => {

@@ -51,20 +51,22 @@ function GroupBadges({ role, synced }: { role: GroupRole | null; synced: boolean
 
 function GroupRow({ g }: { g: GroupListItem }) {
   return (
-    <li class="flex flex-wrap items-center gap-x-3 gap-y-1 py-3">
+    <li class="flex items-start gap-3 py-3 sm:items-center">
       <span class="rounded-full bg-base-200 p-2 shrink-0" aria-hidden="true">
         <Icon name="users" class="size-5" />
       </span>
       <div class="min-w-0 flex-1">
-        <p class="flex flex-wrap items-center gap-2">
+        <p class="flex flex-wrap items-center gap-x-2 gap-y-1">
           <a href={`/dashboard/groups/${g.name}`} class="link link-hover font-medium wrap-anywhere">
             {g.name}
           </a>
           <GroupBadges role={g.role} synced={g.synced} />
+          {/* Beside the name on a phone, where a column of its own would squeeze the name. */}
+          <span class="text-sm text-base-content/70 whitespace-nowrap sm:hidden">{plural(g.memberCount, 'member')}</span>
         </p>
         {g.description && <p class="text-sm text-base-content/70 wrap-anywhere">{g.description}</p>}
       </div>
-      <span class="text-sm text-base-content/70 whitespace-nowrap">{plural(g.memberCount, 'member')}</span>
+      <span class="hidden text-sm text-base-content/70 whitespace-nowrap sm:inline">{plural(g.memberCount, 'member')}</span>
     </li>
   );
 }
