@@ -51,6 +51,11 @@ describe('groups in a browser', { skip: chromiumSkip('groups') }, () => {
     });
     await s.links.addGroupMember(asUser(ana), 'platform-infrastructure-and-developer-experience', ben.email);
     await s.links.createGroup(asUser(ben), { name: 'design' });
+    // A group sign-in keeps in step: its page says so and offers no member changes.
+    const sso = await s.links.createGroup(asUser(ana), { name: 'sso-staff', description: 'Everyone the identity provider calls staff' });
+    await s.store.transaction((tx) =>
+      s.store.groups.update(sso.id, { name: sso.name, description: sso.description, synced: true, at: Date.now() }, tx),
+    );
     runbookId = (await s.links.create(asUser(ana), { slug: 'runbook', url: 'https://runbook.example.com', title: 'Runbook' })).id;
     vaultId = (await s.links.create(asUser(ana), { slug: 'vault', url: 'https://vault.example.com', visibility: 'secure' })).id;
     await s.links.addGroup(asUser(ana), runbookId, 'owner', 'design');
@@ -91,6 +96,9 @@ describe('groups in a browser', { skip: chromiumSkip('groups') }, () => {
         await at('list');
         await page.goto(`${s.url}/dashboard/groups/platform-infrastructure-and-developer-experience`);
         await at('group');
+        await page.goto(`${s.url}/dashboard/groups/sso-staff`);
+        await page.getByText('Its members follow sign-in').waitFor();
+        await at('synced');
         await page.goto(`${s.url}/dashboard?filter=groups`);
         await at('dashboard-groups');
         await page.goto(`${s.url}/dashboard/links/${runbookId}`);
