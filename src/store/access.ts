@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type 
 import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
-import { holds, holdsFlag, type Holding } from './holdings.js';
+import { holds, holdsFlag, holdsThroughGroup, type Holding } from './holdings.js';
 import { contains, ilike } from './sql.js';
 import type { Clock, Executor, Viewer } from './types.js';
 
@@ -51,6 +51,11 @@ export function hasOwnerRow(userId: string): (eb: LinksEb) => Expression<SqlBool
 /** `userId` owns, co-owns or has been shared the link, admin or not. */
 export function hasOwnerOrShareRow(userId: string): (eb: LinksEb) => Expression<SqlBool> {
   return (eb) => eb.or([hasOwnerRow(userId)(eb), hasShareRow(userId)(eb)]);
+}
+
+/** A group `userId` is a member of owns the link, admin or not. */
+export function hasGroupOwnerRow(userId: string): (eb: LinksEb) => Expression<SqlBool> {
+  return () => holdsThroughGroup('owner', sql.ref('links.id'), userId);
 }
 
 /** The link is shared with `userId` or a group of theirs, admin or not. */

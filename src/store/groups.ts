@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import type { GroupRole } from '../domain/groups.js';
 import { AppError } from '../domain/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from './dbErrors.js';
+import { contains, ilike } from './sql.js';
 import type { Executor } from './types.js';
 
 /** A group (docs/groups.md). `synced`: its membership follows sign-in's groups claim. */
@@ -103,6 +104,52 @@ export class GroupStore {
       .where('group_members.user_id', '=', userId)
       .execute();
     return rows.map(toGroup);
+  }
+
+  /** The groups `userId` is a member of, by name, with their role in each. */
+  async ofMember(userId: string): Promise<Array<Group & { role: GroupRole }>> {
+    const rows = await this.db
+      .selectFrom('user_groups')
+      .innerJoin('group_members', 'group_members.group_id', 'user_groups.id')
+      .selectAll('user_groups')
+      .select('group_members.role')
+      .where('group_members.user_id', '=', userId)
+      .orderBy('user_groups.name')
+      .execute();
+    return rows.map((r) => ({ ...toGroup(r), role: asRole(r.role) }));
+  }
+
+  /** Up to `limit` groups whose name contains `text`, by name: a picker's suggestions among what every group list shows. */
+  async nameContains(text: string, limit: number): Promise<Group[]> {
+    const rows = await this.db
+      .selectFrom('user_groups')
+      .selectAll()
+      .where(ilike('name', contains(text)))
+      .orderBy('name')
+      .limit(limit)
+      .execute();
+    return rows.map(toGroup);
+  }
+
+  /**
+   * Up to `limit` people who are members of at least one group and whose display name or email
+   * contains `text`, by name. Anyone signed in already reads every group's members with their
+   * emails (docs/groups.md), so suggesting them reveals nobody a group page does not.
+   */
+  async membersMatching(text: string, limit: number): Promise<Array<{ id: string; email: string; displayName: string }>> {
+    const pattern = contains(text);
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['users.id', 'users.email', 'users.display_name'])
+      .where((eb) =>
+        eb.exists(eb.selectFrom('group_members').select('group_members.user_id').whereRef('group_members.user_id', '=', 'users.id')),
+      )
+      .where((eb) => eb.or([ilike('users.display_name', pattern), ilike('users.email', pattern)]))
+      .orderBy('users.display_name')
+      .orderBy('users.id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, email: r.email, displayName: r.display_name }));
   }
 
   /** How many members each group has, for a page of groups. */

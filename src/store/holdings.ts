@@ -39,3 +39,12 @@ export function heldLinkIds(holding: Holding, userId: string): RawBuilder<string
 export function holdsFlag(holding: Holding, link: SqlValue, user: SqlValue): RawBuilder<number | null> {
   return sql<number | null>`(case when ${holds(holding, link, user)} then 1 end)`;
 }
+
+/**
+ * True when `user` holds `holding` of `link` through a group they are a member of (not a row of
+ * their own): the dashboard's "links of my groups". Placeholders: `link`, `user`.
+ */
+export function holdsThroughGroup(holding: Holding, link: SqlValue, user: SqlValue): RawBuilder<SqlBool> {
+  const { group } = TABLES[holding];
+  return sql<SqlBool>`exists (select 1 from ${sql.table(group)} g inner join group_members m on m.group_id = g.group_id where g.link_id = ${bind(link)} and m.user_id = ${bind(user)})`;
+}

@@ -3,7 +3,7 @@ import type { DbDriver } from '../config.js';
 import type { Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
-import { activeAt, discoverableBy, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesSearch } from './access.js';
+import { activeAt, discoverableBy, hasGroupOwnerRow, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesSearch } from './access.js';
 import { VIA_KYSELY, type HotLookups, type MaybePromise } from './hotQuery.js';
 import { LinkLookups, type KeywordAndLongest, type KeywordAndSlug, type NamedTarget, type ResolveTarget } from './linkLookups.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
@@ -53,10 +53,11 @@ function toLinkRow(l: Link): Insertable<LinksTable> {
 /**
  * Which links a list shows. `owned`: the viewer owns or co-owns them;
  * `shared`: shared with the viewer; `member`: either of the two (the REST
- * link list); `public`: public and active (browsing); `discoverable`: the
- * discovery predicate; `all`: every link (admin surfaces).
+ * link list); `groups`: owned by a group the viewer is a member of (the
+ * dashboard's "links of my groups"); `public`: public and active (browsing);
+ * `discoverable`: the discovery predicate; `all`: every link (admin surfaces).
  */
-export type LinkScope = 'owned' | 'shared' | 'member' | 'public' | 'discoverable' | 'all';
+export type LinkScope = 'owned' | 'shared' | 'member' | 'groups' | 'public' | 'discoverable' | 'all';
 
 export interface LinkListQuery {
   scope: LinkScope;
@@ -256,6 +257,9 @@ export class LinkStore {
         break;
       case 'member':
         q = q.where(hasOwnerOrShareRow(viewerId));
+        break;
+      case 'groups':
+        q = q.where(hasGroupOwnerRow(viewerId));
         break;
       case 'public':
         q = q.where('links.visibility', '=', 'public').where(activeAt(this.now()));

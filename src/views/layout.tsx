@@ -175,6 +175,9 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
           <NavLink href="/dashboard/tags" path={ctx.path} icon="tag">
             Tags
           </NavLink>
+          <NavLink href="/dashboard/groups" path={ctx.path} icon="users">
+            Groups
+          </NavLink>
           <NavLink href="/links" path={ctx.path} icon="globe">
             Browse
           </NavLink>

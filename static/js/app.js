@@ -347,6 +347,108 @@
     input.focus();
   });
 
+  // ---- People-and-groups picker (docs/web-ui.md#link-detail-page) -----------------------
+  // The add field of the owners and shares panels is a combobox: HTMX fills the list under it
+  // ([data-picker-list]) as one types; here the arrows move through the options
+  // (aria-activedescendant), Enter or a tap chooses one, Escape or leaving the field closes
+  // the list. Choosing a group puts its name in the hidden `group` field; a person, their
+  // email in the field. Either way the form is sent at once, as pressing its button would.
+  function pickerList(input) {
+    return document.getElementById(input.getAttribute('data-picker') || '');
+  }
+  function pickerOptions(input) {
+    var list = pickerList(input);
+    return list ? Array.prototype.slice.call(list.querySelectorAll('[role="option"]')) : [];
+  }
+  function setActive(input, index) {
+    var options = pickerOptions(input);
+    options.forEach(function (o, i) {
+      o.setAttribute('aria-selected', i === index ? 'true' : 'false');
+    });
+    if (index >= 0 && options[index]) {
+      input.setAttribute('aria-activedescendant', options[index].id);
+      options[index].scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  }
+  function closePicker(input) {
+    var list = pickerList(input);
+    if (list) list.innerHTML = '';
+    input.setAttribute('aria-expanded', 'false');
+    input.removeAttribute('aria-activedescendant');
+    input.removeAttribute('aria-controls');
+  }
+  function choose(input, option) {
+    var form = input.form;
+    var group = form && form.querySelector('[data-picker-group]');
+    if (!form || !group) return;
+    var kind = option.getAttribute('data-pick-kind');
+    var value = option.getAttribute('data-pick-value') || '';
+    group.value = kind === 'group' ? value : '';
+    input.value = value;
+    closePicker(input);
+    if (typeof form.requestSubmit === 'function') form.requestSubmit();
+    else form.submit();
+  }
+  document.addEventListener('htmx:afterSwap', function (ev) {
+    var t = ev.detail.target;
+    if (!(t instanceof Element) || !t.hasAttribute('data-picker-list')) return;
+    var input = document.querySelector('[data-picker="' + t.id + '"]');
+    if (!input) return;
+    var box = t.querySelector('[role="listbox"]');
+    // An answer that arrives after the field was left or emptied is not shown.
+    if (document.activeElement !== input || input.value.trim().length < 2) {
+      closePicker(input);
+      return;
+    }
+    input.setAttribute('aria-expanded', box ? 'true' : 'false');
+    if (box) input.setAttribute('aria-controls', box.id);
+    else input.removeAttribute('aria-controls');
+    setActive(input, -1);
+  });
+  document.addEventListener('input', function (ev) {
+    var input = ev.target instanceof Element && ev.target.hasAttribute('data-picker') ? ev.target : null;
+    if (!input) return;
+    // Typing again names a person or a group afresh.
+    var group = input.form && input.form.querySelector('[data-picker-group]');
+    if (group) group.value = '';
+    if (input.value.trim().length < 2) closePicker(input);
+  });
+  document.addEventListener('keydown', function (ev) {
+    var input = ev.target instanceof Element && ev.target.hasAttribute('data-picker') ? ev.target : null;
+    if (!input) return;
+    var options = pickerOptions(input);
+    var current = options.findIndex(function (o) {
+      return o.getAttribute('aria-selected') === 'true';
+    });
+    if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+      if (options.length === 0) return;
+      ev.preventDefault();
+      var step = ev.key === 'ArrowDown' ? 1 : -1;
+      setActive(input, current === -1 ? (step === 1 ? 0 : options.length - 1) : (current + step + options.length) % options.length);
+    } else if (ev.key === 'Enter' && current !== -1) {
+      ev.preventDefault();
+      choose(input, options[current]);
+    } else if (ev.key === 'Escape' && input.getAttribute('aria-expanded') === 'true') {
+      ev.preventDefault();
+      closePicker(input);
+    }
+  });
+  // Pressing an option keeps focus in the field, so leaving it does not close the list first.
+  document.addEventListener('mousedown', function (ev) {
+    if (ev.target instanceof Element && ev.target.closest('[data-picker-list] [role="option"]')) ev.preventDefault();
+  });
+  document.addEventListener('click', function (ev) {
+    var option = ev.target instanceof Element ? ev.target.closest('[data-picker-list] [role="option"]') : null;
+    if (!option) return;
+    var list = option.closest('[data-picker-list]');
+    var input = list && document.querySelector('[data-picker="' + list.id + '"]');
+    if (input) choose(input, option);
+  });
+  document.addEventListener('focusout', function (ev) {
+    var input = ev.target instanceof Element && ev.target.hasAttribute('data-picker') ? ev.target : null;
+    if (input) closePicker(input);
+  });
+
   var PLACEHOLDER = /\$[a-z][a-z0-9_]*/g;
   function refreshLinkForm(form) {
     // The edit form's slug is shown disabled and never submitted, so it is found by its hook, not its name.

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client, toastOf } from './support.js';
-import { createLink, setLifecycle } from '../helpers/links.js';
+import { createLink, linkService, setLifecycle } from '../helpers/links.js';
+import { asUser } from '../../src/links/index.js';
 
 describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-and-the-admin-report, docs/auth.md#local-mode-and-forward-auth)', () => {
   let s: TestServer;
@@ -67,7 +68,7 @@ describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-
     has(dialog.body, /Bob \(bob@x.io\)/);
     has(dialog.body, /This user owns 1 link\./);
     has(dialog.body, /name="link_action" value="reassign" class="radio radio-sm" checked/);
-    has(dialog.body, /Reassign links to me[\s\S]*Delete all links/);
+    has(dialog.body, /Hand their links on[\s\S]*name="successor"[\s\S]*Delete all links/);
     has(dialog.body, /This action cannot be undone\./);
     has(dialog.body, />Delete User</);
     const missing = await admin.send('DELETE', `/admin/users/${bob.user!.id}`, {}, { htmx: true });
@@ -77,13 +78,70 @@ describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-
     const ok = await admin.send('DELETE', `/admin/users/${bob.user!.id}`, { link_action: 'reassign' }, { htmx: true });
     assert.equal(ok.status, 200);
     assert.equal(ok.body, '');
-    assert.deepEqual(toastOf(ok), { level: 'success', message: 'Deleted the account of Bob.' });
+    assert.deepEqual(toastOf(ok), { level: 'success', message: 'Deleted the account of Bob. 1 link went to Root.' });
     assert.equal(await s.store.users.findById(bob.user!.id), null);
     const beta = (await s.store.links.getBySlug('beta'))!;
     assert.deepEqual(
       (await s.store.owners.list(beta.id)).map((o) => [o.email, o.isPrimary]),
       [['root@x.io', true]],
     );
+  });
+
+  test('delete user with a successor: the named person takes the links nobody else owns, the toast says where they went; an unknown successor changes nothing', async () => {
+    const carol = await signedIn(s, 'carol@x.io', { name: 'Carol' });
+    const dave = await signedIn(s, 'dave@x.io', { name: 'Dave' });
+    await createLink(s.store, { slug: 'gamma', url: 'https://gamma.example' }, carol.user!.id);
+    await createLink(s.store, { slug: 'delta', url: 'https://delta.example' }, carol.user!.id);
+    const unknown = await admin.send(
+      'DELETE',
+      `/admin/users/${carol.user!.id}`,
+      { link_action: 'reassign', successor: 'nobody@x.io' },
+      { htmx: true },
+    );
+    assert.equal(unknown.status, 404);
+    assert.match(toastOf(unknown)!.message, /Nobody with that successor email has signed in yet/);
+    assert.ok(await s.store.users.findById(carol.user!.id), 'nothing changed');
+    const ok = await admin.send(
+      'DELETE',
+      `/admin/users/${carol.user!.id}`,
+      { link_action: 'reassign', successor: 'DAVE@x.io ' },
+      { htmx: true },
+    );
+    assert.equal(ok.status, 200);
+    assert.deepEqual(toastOf(ok), { level: 'success', message: 'Deleted the account of Carol. 2 links went to Dave.' });
+    for (const slug of ['gamma', 'delta']) {
+      const l = (await s.store.links.getBySlug(slug))!;
+      assert.deepEqual(
+        (await s.store.owners.list(l.id)).map((o) => o.email),
+        ['dave@x.io'],
+      );
+    }
+    // "Delete all links" ignores a successor typed before the choice changed.
+    await createLink(s.store, { slug: 'epsilon', url: 'https://epsilon.example' }, dave.user!.id);
+    const del = await admin.send(
+      'DELETE',
+      `/admin/users/${dave.user!.id}`,
+      { link_action: 'delete', successor: 'root@x.io' },
+      { htmx: true },
+    );
+    assert.equal(del.status, 200);
+    assert.deepEqual(toastOf(del), { level: 'success', message: 'Deleted the account of Dave. 3 links deleted.' });
+    assert.equal(await s.store.links.getBySlug('gamma'), null);
+  });
+
+  test('delete user who owns no links but manages a group alone: the dialog offers a successor, who takes the group over', async () => {
+    const eve = await signedIn(s, 'eve@x.io', { name: 'Eve' });
+    await linkService(s.store).createGroup(asUser(eve.user!), { name: 'evening' });
+    const dialog = await admin.page(`/admin/users/${eve.user!.id}/confirm-delete`, { htmx: true });
+    has(dialog.body, /This user owns 0 links\./);
+    lacks(dialog.body, /name="link_action"/);
+    has(dialog.body, /They are the only manager of 1 group\. A successor named here takes it over; without one, only admins manage it\./);
+    has(dialog.body, /name="successor"/);
+    const ok = await admin.send('DELETE', `/admin/users/${eve.user!.id}`, { successor: 'alice@x.io' }, { htmx: true });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(toastOf(ok), { level: 'success', message: 'Deleted the account of Eve. Alice now manages 1 group.' });
+    const group = (await s.store.groups.byName('evening'))!;
+    assert.equal(await s.store.groups.role(group.id, alice.user!.id), 'manager');
   });
 
   test('local mode: "Add user" creates the account and shows its one-time sign-in link once; every row can issue a new one', async () => {

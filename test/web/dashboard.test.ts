@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
-import { has, lacks, mainOf, signedIn, startWebServer, type Client } from './support.js';
-import { addOwner, addShare, createLink, setLifecycle } from '../helpers/links.js';
+import { anonymous, has, lacks, mainOf, signedIn, startWebServer, type Client } from './support.js';
+import { asUser } from '../../src/links/index.js';
+import { addOwner, addShare, createLink, linkService, setLifecycle } from '../helpers/links.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2030-06-01T12:00:00Z');
@@ -186,5 +187,56 @@ describe('dashboard (docs/web-ui.md#landing-and-dashboard, docs/web-ui.md#link-t
     has(archivedRow, />archived</);
     lacks(archivedRow, />broken</, 'archived wins over broken');
     await setLifecycle(s.store, link.id, { archived: false });
+  });
+});
+
+describe('links of my groups (docs/web-ui.md#landing-and-dashboard, docs/web-ui.md#link-tables)', () => {
+  let s: TestServer;
+  let ana: Client;
+  let ben: Client;
+  let cy: Client;
+  before(async () => {
+    s = await startWebServer({ env: { JOE_SHORT_KEYWORD: 'go' } });
+    ana = await signedIn(s, 'ana@x.io', { name: 'Ana' });
+    ben = await signedIn(s, 'ben@x.io', { name: 'Ben' });
+    cy = await signedIn(s, 'cy@x.io', { name: 'Cy' });
+    const svc = linkService(s.store);
+    await svc.createGroup(asUser(ben.user!), { name: 'platform' });
+    await svc.addGroupMember(asUser(ben.user!), 'platform', 'ana@x.io');
+    await svc.createGroup(asUser(cy.user!), { name: 'design' });
+    const deploy = await createLink(s.store, { slug: 'deploy', url: 'https://deploy.example' }, ben.user!.id);
+    await svc.addGroup(asUser(ben.user!), deploy.id, 'owner', 'platform');
+    await svc.addGroup(asUser(ben.user!), deploy.id, 'owner', 'design');
+    const style = await createLink(s.store, { slug: 'style', url: 'https://style.example' }, cy.user!.id);
+    await svc.addGroup(asUser(cy.user!), style.id, 'owner', 'design');
+    await createLink(s.store, { slug: 'anas-own', url: 'https://ana.example' }, ana.user!.id);
+  });
+  after(async () => s.stop());
+
+  test('the filter lists the links a group of mine owns, not my own links nor those of groups I am not in', async () => {
+    const r = await ana.page('/dashboard?filter=groups', { htmx: true });
+    assert.deepEqual(slugsOf(r.body), ['deploy']);
+    has(r.body, /<a href="\/dashboard\?filter=groups"[^>]*class="tab[^"]*tab-active"[^>]*>My groups(&#39;|')s? links<\/a>/);
+    const cys = await cy.page('/dashboard?filter=groups', { htmx: true });
+    assert.deepEqual(slugsOf(cys.body), ['deploy', 'style'], 'Cy is in design, which owns both');
+    const empty = mainOf((await (await signedIn(s, 'dee@x.io')).page('/dashboard?filter=groups')).body);
+    has(empty, /No links of your groups/);
+    has(empty, /href="\/dashboard\/groups"/);
+  });
+
+  test('rows name the groups that own them, each leading to its page; anonymous visitors see no groups', async () => {
+    const row = rowOf((await ana.page('/dashboard', { htmx: true })).body, 'deploy');
+    has(
+      row,
+      /<a href="\/dashboard\/groups\/design"[^>]*title="Owned by the group design"[\s\S]*?<span class="truncate">design<\/span><\/a>/,
+    );
+    has(row, /<a href="\/dashboard\/groups\/platform"/);
+    lacks(rowOf((await ana.page('/dashboard', { htmx: true })).body, 'anas-own'), /Owned by the group/);
+    has(
+      rowOf(mainOf((await ana.page('/links')).body), 'deploy'),
+      /Owned by the group platform/,
+      'the public browser too, for a signed-in viewer',
+    );
+    lacks(mainOf((await anonymous(s).page('/links')).body), /Owned by the group/);
   });
 });

@@ -5,7 +5,8 @@ import { requireAdmin } from './guards.js';
 import { issueSignInUrl } from '../../auth/localLogin.js';
 import { isAppError } from '../../domain/errors.js';
 import type { Role, User } from '../../store/types.js';
-import { isUuid, type LinkAction } from '../../links/index.js';
+import { isUuid, type LinkAction, type UserDeletion } from '../../links/index.js';
+import { plural } from '../../views/format.js';
 import { AdminOverview } from '../../views/pages/admin.js';
 import { renderFragment } from '../../views/render.js';
 import { webRoute } from './methodOverride.js';
@@ -76,13 +77,16 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const target = await targetUser(req, reply);
     if (!target) return reply;
     if (target.id === requestUser(req).id) return textError(reply, 400, 'cannot delete yourself');
-    const primaryLinks = await store.userAdmin.primaryLinkCount(target.id);
+    const [primaryLinks, groupsAlone] = await Promise.all([
+      store.userAdmin.primaryLinkCount(target.id),
+      store.transaction((tx) => store.userAdmin.groupsManagedAlone(target.id, tx)),
+    ]);
     return sendHtml(
       req,
       reply,
       await pageContext(deps, req),
       'Delete user',
-      <ConfirmDeleteUser user={target} primaryLinks={primaryLinks} asModal={isHtmx(req)} />,
+      <ConfirmDeleteUser user={target} primaryLinks={primaryLinks} groupsAlone={groupsAlone.length} asModal={isHtmx(req)} />,
     );
   });
 
@@ -92,13 +96,17 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const raw = bodyOrQuery(req, 'link_action');
     const action: LinkAction | undefined = raw === 'reassign' || raw === 'delete' ? raw : undefined;
     if (raw !== '' && action === undefined) return textError(reply, 400, 'link_action required (reassign or delete)');
+    // A successor only takes over links that are handed on; with "delete" the field is moot.
+    const successor = action === 'delete' ? '' : bodyOrQuery(req, 'successor').trim();
+    let result: UserDeletion;
     try {
-      await deps.links.deleteUser(requestActor(req), target.id, { linkAction: action });
+      result = await deps.links.deleteUser(requestActor(req), target.id, { linkAction: action, successor: successor || undefined });
     } catch (e) {
+      if (isAppError(e) && e.field === 'successor') return textError(reply, e.status, successorError(e.code));
       if (isAppError(e) && e.status < 500) return textError(reply, e.status, e.message);
       throw e;
     }
-    const message = `Deleted the account of ${target.displayName || target.email}.`;
+    const message = deletionMessage(target, result);
     if (wantsFragment(req)) return sendWithToast(reply, null, message);
     return seeOther(reply, '/admin/users', message);
   });
@@ -251,4 +259,26 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
     const rows = await store.health.brokenReport();
     return sendHtml(req, reply, await pageContext(deps, req), 'Link Health', <LinkHealthPage rows={rows} />);
   });
+}
+
+/** A person as messages name them: their display name, else their email. */
+function nameOf(u: User): string {
+  return u.displayName || u.email;
+}
+
+/** Why the named successor was refused, in the dialog's words. */
+function successorError(code: string): string {
+  if (code === 'NOT_FOUND') return 'Nobody with that successor email has signed in yet. Name someone who has, or leave it empty.';
+  if (code === 'BAD_REQUEST') return 'The successor must be someone other than the user being deleted.';
+  return 'That successor cannot take over.';
+}
+
+/** The toast of a deletion: whose account went and where their links went (docs/auth.md#deleting-a-user). */
+export function deletionMessage(target: User, r: UserDeletion): string {
+  const parts = [`Deleted the account of ${nameOf(target)}.`];
+  if (r.deletedLinks > 0) parts.push(`${plural(r.deletedLinks, 'link')} deleted.`);
+  if (r.toSuccessor > 0 && r.successor) parts.push(`${plural(r.toSuccessor, 'link')} went to ${nameOf(r.successor)}.`);
+  if (r.toCoOwners > 0) parts.push(`${plural(r.toCoOwners, 'link')} went to a co-owner.`);
+  if (r.groupsHandedOver > 0 && r.successor) parts.push(`${nameOf(r.successor)} now manages ${plural(r.groupsHandedOver, 'group')}.`);
+  return parts.join(' ');
 }

@@ -8,12 +8,12 @@ import { isHtmx, pageContext, sendHtml } from './render.js';
 import { linkRows, pageParam, query, tableEnv, type WebDeps } from './support.js';
 
 function parseFilter(v: string): DashboardFilter | null {
-  return v === 'shared' || isStalenessFilter(v) ? v : null;
+  return v === 'shared' || v === 'groups' || isStalenessFilter(v) ? v : null;
 }
 
 /**
  * `GET /dashboard` (docs/web-ui.md#landing-and-dashboard): the viewer's own and co-owned links (every
- * link for an admin), or one filter: shared with me, stale, never clicked.
+ * link for an admin), or one filter: shared with me, links of my groups, stale, never clicked.
  * Precedence when combined: filter > tag > q. HTMX gets `#link-list` only.
  */
 export function registerDashboardRoutes(app: FastifyInstance, deps: WebDeps): void {
@@ -32,6 +32,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: WebDeps): vo
 
     let page;
     if (filter === 'shared') page = await store.links.page({ scope: 'shared', viewer, limit }, offset);
+    else if (filter === 'groups') page = await store.links.page({ scope: 'groups', viewer, limit }, offset);
     else if (filter !== null) page = await store.staleness.page(filter, viewer, { offset, limit });
     else if (tag !== null) page = await store.links.page({ scope, viewer, tagSlug: tag, limit }, offset);
     else page = await store.links.page({ scope, viewer, q, limit }, offset);

@@ -17,6 +17,7 @@ import { registerDashboardRoutes } from './dashboard.js';
 import { webErrorHandler, webNotFound } from './errors.js';
 import { registerLandingRoute } from './landing.js';
 import { registerImportRoutes } from './importLinks.js';
+import { registerGroupRoutes } from './groups.js';
 import { registerHealthRecheckRoute } from './healthRecheck.js';
 import { registerHistoryRoutes } from './history.js';
 import { registerLinkDetailRoutes } from './linkDetail.js';
@@ -87,6 +88,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       registerTagRoutes(pages, deps);
       registerBrowseRoutes(pages, deps);
       registerTokenRoutes(pages, deps);
+      registerGroupRoutes(pages, deps);
       registerNotificationRoutes(pages, deps);
       registerAdminRoutes(pages, deps);
       registerAdminLinkRoutes(pages, deps);

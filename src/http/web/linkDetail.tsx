@@ -78,9 +78,12 @@ export async function linkDetailProps(
   const ctx = await pageContext(deps, req);
   const origin = requestOrigin(config, req);
   const granted: GrantedLink = { outcome: 'ok', link, caps, actor: requestActor(req) };
-  const [health, shares, qrSvg, history] = await Promise.all([
+  const sharePanel = caps.canManageShares && view.visibility === 'secure';
+  const [health, shares, ownerGroups, shareGroups, qrSvg, history] = await Promise.all([
     healthSectionProps(deps, view, caps),
-    caps.canManageShares && view.visibility === 'secure' ? store.shares.list(view.id) : Promise.resolve(null),
+    sharePanel ? store.shares.list(view.id) : Promise.resolve(null),
+    store.groups.ofLinks('owner', [view.id]).then((m) => m.get(view.id) ?? []),
+    sharePanel ? store.groups.ofLinks('share', [view.id]).then((m) => m.get(view.id) ?? []) : Promise.resolve(null),
     qrCode(`${origin}/${view.slug}`),
     extra.history ? Promise.resolve(extra.history) : linkHistoryProps(deps, req, granted),
   ]);
@@ -90,6 +93,8 @@ export async function linkDetailProps(
     state: lifecycleState(view, store.now()),
     ...health,
     shares,
+    ownerGroups,
+    shareGroups,
     shortKeyword: ctx.shortKeyword,
     origin,
     qrSvg,

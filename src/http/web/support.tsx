@@ -4,6 +4,7 @@ import { requestUser } from '../../auth/currentUser.js';
 import type { Config } from '../../config.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import type { Capability, GrantedLink, KeywordService, LinkService, UserService } from '../../links/index.js';
+import type { LinkGroup } from '../../store/groups.js';
 import type { Store } from '../../store/index.js';
 import { viewerOf, type LinkView, type User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
@@ -116,7 +117,8 @@ export async function linkFor(
  * Caps, lifecycle state, health and click figures for a list page, in a constant number of
  * queries whatever its length (docs/web-ui.md#link-tables): one caps load, one health load for
  * the rows the viewer may see health on (CanView), one click-figure load for the rows the viewer
- * may see stats of (CanStats, docs/analytics.md#who-sees-what).
+ * may see stats of (CanStats, docs/analytics.md#who-sees-what), and for a signed-in viewer one
+ * load of the groups that own the rows (their badges).
  */
 export async function linkRows(store: Store, links: readonly LinkView[], user: User | null): Promise<LinkRowData[]> {
   const viewer = viewerOf(user);
@@ -125,12 +127,19 @@ export async function linkRows(store: Store, links: readonly LinkView[], user: U
     viewer,
   );
   const now = store.now();
-  const [health, activity] = await Promise.all([
+  const [health, activity, groups] = await Promise.all([
     store.health.forLinks(
       links.filter((l) => caps.get(l.id)?.canView === true),
       now,
     ),
     store.analytics.listActivity(links.filter((l) => caps.get(l.id)?.canStats === true).map((l) => l.id)),
+    // Groups are read by anyone signed in (docs/groups.md), never by anonymous visitors.
+    user
+      ? store.groups.ofLinks(
+          'owner',
+          links.map((l) => l.id),
+        )
+      : Promise.resolve(new Map<string, LinkGroup[]>()),
   ]);
   return links.map((link) => ({
     link,
@@ -138,6 +147,7 @@ export async function linkRows(store: Store, links: readonly LinkView[], user: U
     state: lifecycleState(link, now),
     health: health.get(link.id) ?? null,
     activity: activity.get(link.id) ?? null,
+    ownerGroups: (groups.get(link.id) ?? []).map((g) => g.name),
   }));
 }
 

@@ -238,7 +238,41 @@ export function UsersPage(props: { users: readonly User[]; selfId: string; local
   );
 }
 
-export function ConfirmDeleteUser({ user, primaryLinks, asModal }: { user: User; primaryLinks: number; asModal: boolean }) {
+/** Who takes over what the deleted user held alone; empty means the acting admin (or, without links, nobody). */
+function SuccessorField() {
+  return (
+    <>
+      <label for="successor-email" class="block text-sm font-medium mb-1">
+        Successor (optional)
+      </label>
+      <input
+        id="successor-email"
+        name="successor"
+        type="email"
+        class="input input-sm w-full"
+        placeholder="colleague@example.com"
+        autocomplete="off"
+      />
+    </>
+  );
+}
+
+/**
+ * The delete dialog (docs/auth.md#deleting-a-user): with links they are primary owner of, hand
+ * them on (to a successor, optionally named) or delete them; with none but groups they manage
+ * alone, an optional successor who takes those groups over.
+ */
+export function ConfirmDeleteUser({
+  user,
+  primaryLinks,
+  groupsAlone,
+  asModal,
+}: {
+  user: User;
+  primaryLinks: number;
+  groupsAlone: number;
+  asModal: boolean;
+}) {
   const action = `/admin/users/${user.id}`;
   const body = (
     <form
@@ -256,15 +290,30 @@ export function ConfirmDeleteUser({ user, primaryLinks, asModal }: { user: User;
       {primaryLinks > 0 && (
         <fieldset class="space-y-2">
           <legend class="text-sm font-medium mb-1">What happens to their links?</legend>
-          <label class="flex items-center gap-2 cursor-pointer">
+          <label class="flex items-start gap-2 cursor-pointer">
             <input type="radio" name="link_action" value="reassign" class="radio radio-sm" checked />
-            <span>Reassign links to me</span>
+            <span>
+              Hand their links on
+              <span class="block text-sm text-base-content/70">
+                A link goes to its longest-standing co-owner; one nobody else owns goes to the successor, or to you when none is named. The
+                successor also takes over the groups they managed alone.
+              </span>
+            </span>
           </label>
+          <div class="pl-6">
+            <SuccessorField />
+          </div>
           <label class="flex items-center gap-2 cursor-pointer">
             <input type="radio" name="link_action" value="delete" class="radio radio-sm" />
             <span>Delete all links</span>
           </label>
         </fieldset>
+      )}
+      {primaryLinks === 0 && groupsAlone > 0 && (
+        <div class="space-y-2">
+          <p>{`They are the only manager of ${plural(groupsAlone, 'group')}. A successor named here takes ${groupsAlone === 1 ? 'it' : 'them'} over; without one, only admins manage ${groupsAlone === 1 ? 'it' : 'them'}.`}</p>
+          <SuccessorField />
+        </div>
       )}
       <p class="text-sm">This action cannot be undone.</p>
       <div class="modal-action">

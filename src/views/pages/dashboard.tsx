@@ -7,7 +7,7 @@ import { EmptyState, PageHeader, Spinner } from '../partials/ui.js';
 
 export const DASHBOARD_PAGE_SIZE = 50;
 
-export type DashboardFilter = 'shared' | 'stale' | 'never-clicked';
+export type DashboardFilter = 'shared' | 'groups' | 'stale' | 'never-clicked';
 
 export interface LinkListProps {
   rows: LinkRowData[];
@@ -37,6 +37,7 @@ export function dashboardUrl(p: { filter?: string | null; tag?: string | null; q
 const TABS: Array<{ filter: DashboardFilter | null; label: string }> = [
   { filter: null, label: 'My Links' },
   { filter: 'shared', label: 'Shared with me' },
+  { filter: 'groups', label: "My groups' links" },
   { filter: 'stale', label: 'Stale' },
   { filter: 'never-clicked', label: 'Never clicked' },
 ];
@@ -146,6 +147,21 @@ function ListEmpty({ filter, searching }: { filter: DashboardFilter | null; sear
     return (
       <EmptyState icon="users" title="Nothing shared with you yet">
         When someone shares a link with you, it shows up here.
+      </EmptyState>
+    );
+  }
+  if (filter === 'groups') {
+    return (
+      <EmptyState
+        icon="users"
+        title="No links of your groups"
+        action={
+          <a class="btn btn-sm" href="/dashboard/groups">
+            Groups
+          </a>
+        }
+      >
+        Links owned by a group you are in show up here.
       </EmptyState>
     );
   }

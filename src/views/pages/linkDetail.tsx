@@ -1,6 +1,7 @@
 import type { LinkCaps } from '../../domain/caps.js';
 import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
+import type { LinkGroup } from '../../store/groups.js';
 import type { LinkShare, LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { HealthSection } from '../partials/linkHealth.js';
@@ -22,6 +23,10 @@ export interface LinkDetailProps {
   canRecheck?: boolean;
   /** Present only with CanManageShares on a secure link (docs/links.md#visibility). */
   shares: LinkShare[] | null;
+  /** The groups that own the link (docs/groups.md#what-a-group-grants). */
+  ownerGroups: LinkGroup[];
+  /** The groups the link is shared with; present when `shares` is. */
+  shareGroups: LinkGroup[] | null;
   shortKeyword: string;
   origin: string;
   qrSvg: string;
@@ -241,12 +246,22 @@ export function LinkDetail(p: LinkDetailProps) {
       <OwnersSection
         linkId={link.id}
         owners={link.owners}
+        groups={p.ownerGroups}
         canManage={caps.canManageShares}
         error={p.ownersError}
         notice={p.ownersNotice}
         email={p.ownersEmail}
       />
-      {p.shares && <SharesPanel linkId={link.id} shares={p.shares} error={p.sharesError} notice={p.sharesNotice} email={p.sharesEmail} />}
+      {p.shares && (
+        <SharesPanel
+          linkId={link.id}
+          shares={p.shares}
+          groups={p.shareGroups ?? []}
+          error={p.sharesError}
+          notice={p.sharesNotice}
+          email={p.sharesEmail}
+        />
+      )}
       <HistorySection {...p.history} />
     </div>
   );

@@ -31,6 +31,8 @@ export interface RowState {
 export interface LinkRowData extends RowState {
   /** Click figures, only for viewers holding CanStats (docs/analytics.md#who-sees-what); null shows a dash. */
   activity: LinkActivity | null;
+  /** The names of the groups that own the link, by name; only for signed-in viewers, who may read every group. */
+  ownerGroups?: readonly string[];
 }
 
 export type LinkTableVariant = 'dashboard' | 'tag' | 'admin' | 'public';
@@ -266,6 +268,36 @@ function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv
   );
 }
 
+/** How many owning groups a row names before "+n". */
+const GROUP_BADGES = 2;
+
+/** The groups that own a row's link, each a badge leading to its page (docs/web-ui.md#link-tables). */
+export function GroupBadges({ names }: { names: readonly string[] }) {
+  if (names.length === 0) return null;
+  const shown = names.slice(0, GROUP_BADGES);
+  const more = names.length - shown.length;
+  return (
+    <>
+      {shown.map((n) => (
+        <a
+          href={`/dashboard/groups/${n}`}
+          class="relative z-10 badge badge-sm badge-secondary max-w-full gap-1"
+          title={`Owned by the group ${n}`}
+        >
+          <Icon name="users" class="size-3 shrink-0" />
+          <span class="sr-only">Owned by the group </span>
+          <span class="truncate">{n}</span>
+        </a>
+      ))}
+      {more > 0 && (
+        <span class="badge badge-sm badge-ghost border-base-content/40" title={`Also owned by ${names.slice(GROUP_BADGES).join(', ')}`}>
+          {`+${more} ${more === 1 ? 'group' : 'groups'}`}
+        </span>
+      )}
+    </>
+  );
+}
+
 function OwnerCell({ link, env }: { link: LinkView; env: LinkTableEnv }) {
   const primary = link.owners.find((o) => o.isPrimary) ?? link.owners[0];
   if (!primary) return <span class="text-base-content/70">—</span>;
@@ -344,6 +376,7 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
         <span class="flex flex-wrap items-center gap-1">
           <VisibilityBadge visibility={link.visibility} />
           <LifecycleBadges row={v.health ? row : { ...row, health: null }} renewFrom={v.renew} />
+          <GroupBadges names={row.ownerGroups ?? []} />
         </span>
       </td>
       {v.owner && (
