@@ -92,6 +92,18 @@ export interface KeywordsTable {
   created_at: number;
 }
 
+/** The first answer to a request sent with an Idempotency-Key (docs/api.md#safe-retries); `status` 0 while pending. */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  idem_key: string;
+  request_hash: string;
+  status: number;
+  content_type: string;
+  location: string | null;
+  body: string;
+  created_at: number;
+}
+
 /** A group (docs/groups.md); `synced` is 1 when the identity provider keeps its membership. */
 export interface UserGroupsTable {
   id: string;
@@ -306,6 +318,7 @@ export interface Database {
   keywords: KeywordsTable;
   link_shares: LinkSharesTable;
   user_groups: UserGroupsTable;
+  idempotency_keys: IdempotencyKeysTable;
   group_members: GroupMembersTable;
   link_owner_groups: LinkGroupsTable;
   link_share_groups: LinkGroupsTable;

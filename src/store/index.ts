@@ -7,6 +7,7 @@ import { ClickRollupStore } from './clickRollups.js';
 import { ClickStore, PostgresClickStore } from './clicks.js';
 import { DiscoveryStore } from './discovery.js';
 import { HealthStore } from './health.js';
+import { IdempotencyStore } from './idempotency.js';
 import { IdentityStore } from './identities.js';
 import { KeywordStore } from './keywords.js';
 import { LeaseStore } from './leases.js';
@@ -45,6 +46,8 @@ export interface Store {
   shares: ShareStore;
   /** Groups, their members, and the links they own or are shared (docs/groups.md). */
   groups: GroupStore;
+  /** First answers kept for retries with an Idempotency-Key (docs/api.md#safe-retries). */
+  idempotency: IdempotencyStore;
   tags: TagStore;
   keywords: KeywordStore;
   access: AccessStore;
@@ -109,6 +112,7 @@ export function createStore(db: Db, now: Clock = Date.now): Store {
     owners,
     shares: new ShareStore(k),
     groups: new GroupStore(k),
+    idempotency: new IdempotencyStore(k, now),
     tags,
     keywords: new KeywordStore(k, now, hot),
     access: new AccessStore(k, now, hot),

@@ -38,6 +38,9 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
         // Used or expired one-time sign-in links can never sign anyone in again.
         const t = await store.loginTokens.deleteSpent();
         if (t > 0) log.info(`session sweep removed ${t} spent sign-in links`);
+        // Idempotency keys are kept 24 hours (docs/api.md#safe-retries).
+        const k = await store.idempotency.purge();
+        if (k > 0) log.info(`session sweep removed ${k} expired idempotency keys`);
       },
     },
     // Disabled means never started: no probe is sent and no link_health row is written.

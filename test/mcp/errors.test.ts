@@ -62,6 +62,8 @@ describe('MCP tool errors', () => {
       METHOD_NOT_ALLOWED: 'internal_error',
       REQUEST_TIMEOUT: 'internal_error',
       HEADERS_TOO_LARGE: 'internal_error',
+      IDEMPOTENCY_KEY_REUSED: 'internal_error',
+      IDEMPOTENCY_KEY_IN_USE: 'internal_error',
     };
     assert.deepEqual(Object.keys(expected).sort(), Object.keys(ERROR_STATUS).sort(), 'every REST code is covered');
     for (const [code, tool] of Object.entries(expected) as Array<[ErrorCode, string]>) {

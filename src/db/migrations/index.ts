@@ -5,6 +5,7 @@ import { analyticsMigrations, dirtyDayMigrations } from './analytics.js';
 import { coreMigrations } from './core.js';
 import { groupMigrations } from './groups.js';
 import { historyMigrations } from './history.js';
+import { idempotencyMigrations } from './idempotency.js';
 import { linkNameMigrations } from './linkNames.js';
 import { notifyMigrations } from './notify.js';
 import { sessionMigrations } from './sessions.js';
@@ -21,6 +22,7 @@ const ALL: MigrationStep[] = [
   ...notifyMigrations,
   ...linkNameMigrations,
   ...groupMigrations,
+  ...idempotencyMigrations,
 ];
 
 export function migrationNames(): string[] {

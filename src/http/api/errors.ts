@@ -81,6 +81,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict (SLUG_CONFLICT, DUPLICATE_OWNER, DUPLICATE_SHARE)',
   412: 'The link is no longer at the version If-Match names (PRECONDITION_FAILED); nothing changed',
   413: 'Request body over 1 MiB (PAYLOAD_TOO_LARGE)',
+  422: 'The Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED); nothing done',
   429: 'Rate limit exceeded (RATE_LIMITED); Retry-After says when to try again',
   500: 'Unexpected failure (INTERNAL_ERROR, TAG_WRITE_FAILED)',
   502: 'The LLM provider failed (LLM_ERROR)',

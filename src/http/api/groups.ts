@@ -6,6 +6,7 @@ import { toGroupDetailResource, toGroupResource, type LinkService } from '../../
 import type { Store } from '../../store/index.js';
 import { requestActor } from '../shared/actor.js';
 import { errorResponses } from './errors.js';
+import { idempotent, IdempotencyHeaders } from './idempotency.js';
 import { BEARER } from './guards.js';
 import { PageQueryFields } from './links.js';
 import {
@@ -29,7 +30,7 @@ const MemberParams = Type.Object({
   email: Type.String({ description: 'the member’s email' }),
 });
 
-export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'groups'>; links: LinkService }): void {
+export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'groups' | 'idempotency'>; links: LinkService }): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -68,13 +69,15 @@ export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<St
   api.post(
     '/groups',
     {
+      ...idempotent(deps),
       schema: {
         operationId: 'createGroup',
         summary: 'Create a group; the caller becomes its manager',
         tags: ['Groups'],
         security: BEARER,
+        headers: IdempotencyHeaders,
         body: ref(CreateGroupSchema),
-        response: { 201: ref(GroupDetailSchema, { description: 'The new group' }), ...errorResponses(400, 401, 409, 413, 500) },
+        response: { 201: ref(GroupDetailSchema, { description: 'The new group' }), ...errorResponses(400, 401, 409, 413, 422, 500) },
       },
     },
     async (req, reply) => reply.code(201).send(toGroupDetailResource(await links.createGroup(requestActor(req), req.body))),

@@ -11,6 +11,7 @@ import type { LinkScope } from '../../store/links.js';
 import { viewerOf, type Viewer } from '../../store/types.js';
 import { etagOf, IfMatchHeaders, ifMatchVersions, IfNoneMatchHeaders, LINK_VERSION_HEADERS, noneMatchHits } from './conditional.js';
 import { errorResponses } from './errors.js';
+import { idempotent, IdempotencyHeaders } from './idempotency.js';
 import { requestActor } from '../shared/actor.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
 import { CreateLinkSchema, FULL_UPDATE_FIELDS, LinkListSchema, LinkSchema, SuggestLinksSchema, UpdateLinkSchema } from './schemas/links.js';
@@ -51,10 +52,11 @@ export async function linkPage(
 
 export function registerLinkRoutes(
   app: FastifyInstance,
-  deps: { store: Pick<Store, 'discovery' | 'health' | 'links' | 'now'>; links: LinkService },
+  deps: { store: Pick<Store, 'discovery' | 'health' | 'idempotency' | 'links' | 'now'>; links: LinkService },
 ): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const retrySafe = idempotent(deps);
 
   api.get(
     '/links',
@@ -88,13 +90,15 @@ export function registerLinkRoutes(
   api.post(
     '/links',
     {
+      ...retrySafe,
       schema: {
         operationId: 'createLink',
         summary: 'Create a link owned by the caller',
         tags: ['Links'],
         security: BEARER,
+        headers: IdempotencyHeaders,
         body: ref(CreateLinkSchema),
-        response: { 201: ref(LinkSchema, { description: 'The new link' }), ...errorResponses(400, 401, 409, 413, 500) },
+        response: { 201: ref(LinkSchema, { description: 'The new link' }), ...errorResponses(400, 401, 409, 413, 422, 500) },
       },
     },
     async (req, reply) => {
