@@ -30,7 +30,10 @@ const MemberParams = Type.Object({
   email: Type.String({ description: 'the member’s email' }),
 });
 
-export function registerGroupRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'groups' | 'idempotency'>; links: LinkService }): void {
+export function registerGroupRoutes(
+  app: FastifyInstance,
+  deps: { store: Pick<Store, 'groups' | 'idempotency'>; links: LinkService },
+): void {
   const { store, links } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
