@@ -191,7 +191,7 @@ for (const [driver, env] of DRIVERS) {
           ['GET', '/api/v1/links/%E0%A4%A', 400],
           ['PUT', '/api/v1/links/00000000-0000-4000-8000-000000000000', 404],
           ['DELETE', '/api/v1/links/%27%3B--', 404],
-          ['GET', `/api/v1/links/${linkId}/owners/x`, 404],
+          ['GET', `/api/v1/links/${linkId}/owners/x`, 405],
           ['DELETE', `/api/v1/links/${linkId}/owners/%00`, 400],
           ['DELETE', `/api/v1/links/${linkId}/shares/not-a-user`, 404],
           ['DELETE', '/api/v1/tokens/%00', 400],
@@ -209,7 +209,7 @@ for (const [driver, env] of DRIVERS) {
           ['GET', `/api/v1/links/suggest?q=${'x'.repeat(5000)}`, 200],
           ['GET', '/api/v1/tags?cursor=////', 200],
           ['GET', '/api/v1/links/suggest?limit=99999999999999999999', 400],
-          ['PATCH', `/api/v1/links/${linkId}`, 404],
+          ['PATCH', `/api/v1/links/${linkId}`, 405],
         ];
         for (const [method, path, status] of cases) {
           const r = await call(s, method, path, { as: owner });
