@@ -156,6 +156,24 @@ describe('OpenAPI document and Swagger UI (docs/api.md#openapi-and-swagger-ui)',
     }
   });
 
+  test('each error response names only codes of its own status, and conflicts name what the route really answers', () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const named = /\(([A-Z_, ]+)\)/.exec((response as { description?: string }).description ?? '')?.[1];
+          for (const code of named?.split(', ') ?? []) {
+            assert.equal(ERROR_STATUS[code as keyof typeof ERROR_STATUS], Number(status), `${method} ${path} ${status} names ${code}`);
+          }
+        }
+      }
+    }
+    const conflict = (path: string, method: string) => (doc.paths[path]![method]!.responses['409'] as { description: string }).description;
+    assert.match(conflict('/links', 'post'), /SLUG_CONFLICT.*ALIAS_CONFLICT/);
+    assert.match(conflict('/links/{id}/history/{event_id}/restore', 'post'), /RESTORE_CONFLICT/);
+    assert.match(conflict('/groups/{name}/members', 'post'), /DUPLICATE_MEMBER/);
+    assert.doesNotMatch(conflict('/links/{id}/owners', 'post'), /SLUG_CONFLICT/);
+  });
+
   test('info, server and the BearerToken scheme are as specified', () => {
     assert.match(doc.openapi, /^3\.0\./);
     assert.equal(doc.info.title, 'joe-links API');

@@ -74,11 +74,11 @@ export function useApiErrors(instance: FastifyInstance, opts: { notFound: boolea
 
 /** What each error status means on this API, for the OpenAPI document. */
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid input (BAD_REQUEST or one of the INVALID_* / TOO_MANY_TAGS / PRIMARY_OWNER_PROTECTED codes)',
+  400: 'Invalid input (BAD_REQUEST)',
   401: 'Missing, invalid, expired or revoked token (UNAUTHORIZED)',
   403: 'The caller lacks the capability or role (FORBIDDEN)',
   404: 'Not found, or not visible to the caller (NOT_FOUND)',
-  409: 'Conflict (SLUG_CONFLICT, DUPLICATE_OWNER, DUPLICATE_SHARE)',
+  409: 'Conflict',
   412: 'The link is no longer at the version If-Match names (PRECONDITION_FAILED); nothing changed',
   413: 'Request body over 1 MiB (PAYLOAD_TOO_LARGE)',
   422: 'The Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED); nothing done',
@@ -88,15 +88,38 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Database busy or unreachable (DB_BUSY, UNAVAILABLE)',
 };
 
+/** A status with the codes this route answers it with, when they are more than its description's default. */
+export type StatusCodes = [number, ...ErrorCode[]];
+
+/** The codes of a 400 for a link's fields (docs/links.md#field-validation). */
+export const LINK_FIELD_CODES: ErrorCode[] = [
+  'BAD_REQUEST',
+  'INVALID_URL',
+  'INVALID_FIELD_LENGTH',
+  'INVALID_VISIBILITY',
+  'INVALID_TAG_NAME',
+  'TOO_MANY_TAGS',
+  'INVALID_ALIAS',
+  'TOO_MANY_ALIASES',
+  'INVALID_EXPIRES_AT',
+];
+
+const STATUS_NAMES: Record<number, string> = { 400: 'Invalid input', 409: 'Conflict' };
+
 /**
- * Error responses for a route's schema: each status documented with the
- * error body. Every route may also answer 429 and 503 (docs/api.md#conventions), so those
+ * Error responses for a route's schema: each status documented with the error body, and where
+ * a route names them (`[409, 'SLUG_CONFLICT', 'ALIAS_CONFLICT']`) the codes it really answers
+ * that status with. Every route may also answer 429 and 503 (docs/api.md#conventions), so those
  * are always included.
  */
-export function errorResponses(...statuses: number[]): Record<number, ReturnType<typeof ref<typeof ApiErrorSchema>>> {
+export function errorResponses(...statuses: Array<number | StatusCodes>): Record<number, ReturnType<typeof ref<typeof ApiErrorSchema>>> {
+  const named = new Map<number, ErrorCode[]>();
+  for (const s of statuses) if (Array.isArray(s)) named.set(s[0], s.slice(1) as ErrorCode[]);
+  const numbers = statuses.map((s) => (Array.isArray(s) ? s[0] : s));
   const out: Record<number, ReturnType<typeof ref<typeof ApiErrorSchema>>> = {};
-  for (const status of [...new Set([...statuses, 429, 503])].sort((a, b) => a - b)) {
-    const description = ERROR_DESCRIPTIONS[status] ?? 'Error';
+  for (const status of [...new Set([...numbers, 429, 503])].sort((a, b) => a - b)) {
+    const codes = named.get(status);
+    const description = codes ? `${STATUS_NAMES[status] ?? 'Error'} (${codes.join(', ')})` : (ERROR_DESCRIPTIONS[status] ?? 'Error');
     // The rate-limit headers, Retry-After of a 429 included, are added to every response of the document (openapiHeaders.ts).
     out[status] = ref(ApiErrorSchema, { description });
   }

@@ -80,7 +80,17 @@ export function registerGroupRoutes(
         security: BEARER,
         headers: IdempotencyHeaders,
         body: ref(CreateGroupSchema),
-        response: { 201: ref(GroupDetailSchema, { description: 'The new group' }), ...errorResponses(400, 401, 409, 413, 422, 500) },
+        response: {
+          201: ref(GroupDetailSchema, { description: 'The new group' }),
+          ...errorResponses(
+            [400, 'BAD_REQUEST', 'INVALID_GROUP_NAME'],
+            401,
+            [409, 'GROUP_CONFLICT', 'IDEMPOTENCY_KEY_IN_USE'],
+            413,
+            422,
+            500,
+          ),
+        },
       },
     },
     async (req, reply) => reply.code(201).send(toGroupDetailResource(await links.createGroup(requestActor(req), req.body))),
@@ -111,7 +121,10 @@ export function registerGroupRoutes(
         security: BEARER,
         params: GroupParams,
         body: ref(UpdateGroupSchema),
-        response: { 200: ref(GroupDetailSchema), ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
+        response: {
+          200: ref(GroupDetailSchema),
+          ...errorResponses([400, 'BAD_REQUEST', 'INVALID_GROUP_NAME'], 401, 403, 404, [409, 'GROUP_CONFLICT'], 413, 500),
+        },
       },
     },
     async (req) =>
@@ -154,7 +167,7 @@ export function registerGroupRoutes(
         body: ref(AddGroupMemberSchema),
         response: {
           201: ref(GroupDetailSchema, { description: 'The group with its new member' }),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 500),
+          ...errorResponses(400, 401, 403, 404, [409, 'DUPLICATE_MEMBER', 'GROUP_SYNCED'], 413, 500),
         },
       },
     },
@@ -174,7 +187,7 @@ export function registerGroupRoutes(
         security: BEARER,
         params: MemberParams,
         body: ref(SetGroupRoleSchema),
-        response: { 200: ref(GroupDetailSchema), ...errorResponses(400, 401, 403, 404, 409, 413, 500) },
+        response: { 200: ref(GroupDetailSchema), ...errorResponses(400, 401, 403, 404, [409, 'LAST_MANAGER', 'GROUP_SYNCED'], 413, 500) },
       },
     },
     async (req) => toGroupDetailResource(await links.setGroupRole(requestActor(req), req.params.name, req.params.email, req.body.role)),
@@ -189,7 +202,10 @@ export function registerGroupRoutes(
         tags: ['Groups'],
         security: BEARER,
         params: MemberParams,
-        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404, 409, 500) },
+        response: {
+          204: Type.Null({ description: 'Removed' }),
+          ...errorResponses(400, 401, 403, 404, [409, 'LAST_MANAGER', 'GROUP_SYNCED'], 500),
+        },
       },
     },
     async (req, reply) => {

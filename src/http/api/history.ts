@@ -66,7 +66,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { store: Pick<
         params: Type.Object({ id: Type.String({ description: 'link id' }), event_id: Type.String({ description: 'event id' }) }),
         response: {
           200: ref(LinkSchema, { description: 'The link as restored, with health' }),
-          ...errorResponses(400, 401, 403, 404, 409, 500),
+          ...errorResponses([400, 'BAD_REQUEST', 'NOT_RESTORABLE'], 401, 403, 404, [409, 'RESTORE_CONFLICT', 'ALIAS_CONFLICT'], 500),
         },
       },
     },

@@ -82,7 +82,7 @@ export function registerLinkMemberRoutes(
         body: ref(AddOwnerSchema),
         response: {
           201: Type.Union([ref(OwnerSchema), ref(GroupOwnerSchema)], { description: 'The new co-owner' }),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 500),
+          ...errorResponses(400, 401, 403, 404, [409, 'DUPLICATE_OWNER'], 413, 500),
         },
       },
     },
@@ -107,7 +107,10 @@ export function registerLinkMemberRoutes(
         tags: ['Owners'],
         security: BEARER,
         params: MemberParams,
-        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404, 500) },
+        response: {
+          204: Type.Null({ description: 'Removed' }),
+          ...errorResponses([400, 'BAD_REQUEST', 'PRIMARY_OWNER_PROTECTED'], 401, 403, 404, 500),
+        },
       },
     },
     async (req, reply) => {
@@ -158,7 +161,7 @@ export function registerLinkMemberRoutes(
         body: ref(AddShareSchema),
         response: {
           201: Type.Union([ref(ShareSchema), ref(GroupShareSchema)], { description: 'The new share' }),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 500),
+          ...errorResponses(400, 401, 403, 404, [409, 'DUPLICATE_SHARE'], 413, 500),
         },
       },
     },

@@ -10,7 +10,7 @@ import type { Store } from '../../store/index.js';
 import type { LinkScope } from '../../store/links.js';
 import { viewerOf, type Viewer } from '../../store/types.js';
 import { etagOf, IfMatchHeaders, ifMatchVersions, IfNoneMatchHeaders, LINK_VERSION_HEADERS, noneMatchHits } from './conditional.js';
-import { errorResponses } from './errors.js';
+import { errorResponses, LINK_FIELD_CODES } from './errors.js';
 import { idempotent, IdempotencyHeaders } from './idempotency.js';
 import { requestActor } from '../shared/actor.js';
 import { BEARER, requestLink, requireLinkCap } from './guards.js';
@@ -98,7 +98,17 @@ export function registerLinkRoutes(
         security: BEARER,
         headers: IdempotencyHeaders,
         body: ref(CreateLinkSchema),
-        response: { 201: ref(LinkSchema, { description: 'The new link' }), ...errorResponses(400, 401, 409, 413, 422, 500) },
+        response: {
+          201: ref(LinkSchema, { description: 'The new link' }),
+          ...errorResponses(
+            [400, ...LINK_FIELD_CODES, 'INVALID_SLUG'],
+            401,
+            [409, 'SLUG_CONFLICT', 'ALIAS_CONFLICT', 'IDEMPOTENCY_KEY_IN_USE'],
+            413,
+            422,
+            500,
+          ),
+        },
       },
     },
     async (req, reply) => {
@@ -186,7 +196,7 @@ export function registerLinkRoutes(
         body: ref(UpdateLinkSchema),
         response: {
           200: ref(LinkSchema, { description: 'The updated link, with health', headers: LINK_VERSION_HEADERS }),
-          ...errorResponses(400, 401, 403, 404, 409, 412, 413, 500),
+          ...errorResponses([400, ...LINK_FIELD_CODES], 401, 403, 404, [409, 'ALIAS_CONFLICT'], 412, 413, 500),
         },
       },
     },
