@@ -51,6 +51,24 @@ describe('the API outside its routes', () => {
     assert.equal((await call(s, 'PATCH', '/api/v1/links', {})).status, 405, 'the answer does not depend on a token');
   });
 
+  test('a refused shape names the rule it broke, not only the type it expected', async () => {
+    const tooMany = await call(s, 'POST', '/api/v1/notifications/read', {
+      as: alice,
+      body: { ids: Array.from({ length: 201 }, (_, i) => `n${i}`) },
+    });
+    assertError(tooMany, 400, 'BAD_REQUEST');
+    assert.equal(tooMany.body.error, 'invalid request body: ids must have at most 200 items');
+    const longKey = await call(s, 'POST', '/api/v1/links', {
+      as: alice,
+      body: { slug: 'long-key', url: 'https://example.com/' },
+      headers: { 'idempotency-key': 'k'.repeat(256) },
+    });
+    assertError(longKey, 400, 'BAD_REQUEST');
+    assert.equal(longKey.body.error, 'invalid header: idempotency-key must be at most 255 characters');
+    const wrongType = await call(s, 'POST', '/api/v1/links', { as: alice, body: { slug: 5, url: 'https://example.com/' } });
+    assert.equal(wrongType.body.error, 'invalid request body: slug must be a string');
+  });
+
   test('headers over the limit are 431 and a request that is no HTTP 400, both in the error body', async () => {
     const big = await raw(s, `GET /api/v1/config HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     assert.match(big, /^HTTP\/1\.1 431 /);

@@ -72,11 +72,40 @@ function fieldName(path: string): string {
     .join('');
 }
 
+/** The rule a value broke, in words, for the rules beyond its type (a limit, a field not known). */
+function brokenRule(err: ValueError): string | null {
+  const s = err.schema as Record<string, unknown>;
+  switch (err.type) {
+    case ValueErrorType.ArrayMaxItems:
+      return `must have at most ${String(s.maxItems)} items`;
+    case ValueErrorType.ArrayMinItems:
+      return `must have at least ${String(s.minItems)} items`;
+    case ValueErrorType.StringMaxLength:
+      return `must be at most ${String(s.maxLength)} characters`;
+    case ValueErrorType.StringMinLength:
+      return `must be at least ${String(s.minLength)} characters`;
+    case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.NumberMaximum:
+      return `must be at most ${String(s.maximum)}`;
+    case ValueErrorType.IntegerMinimum:
+    case ValueErrorType.NumberMinimum:
+      return `must be at least ${String(s.minimum)}`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not a field this request takes';
+    default:
+      return null;
+  }
+}
+
 export function describeValidationError(err: ValueError, part: Part): string {
   const field = fieldName(err.path);
   if (err.type === ValueErrorType.ObjectRequiredProperty) return `${field} is required`;
-  if (field === '') return part === 'body' ? `${PREFIX.body}: expected a JSON object` : PREFIX[part];
-  return `${PREFIX[part]}: ${field} must be ${expected(err.schema)}`;
+  const rule = brokenRule(err);
+  if (field === '') {
+    if (rule !== null) return `${PREFIX[part]}: ${rule}`;
+    return part === 'body' ? `${PREFIX.body}: expected a JSON object` : PREFIX[part];
+  }
+  return `${PREFIX[part]}: ${field} ${rule ?? `must be ${expected(err.schema)}`}`;
 }
 
 /** The first of `fields` holding a NUL (domain/nul.ts); `''` when the value itself is such a string. */
