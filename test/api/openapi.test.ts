@@ -174,6 +174,19 @@ describe('OpenAPI document and Swagger UI (docs/api.md#openapi-and-swagger-ui)',
     assert.doesNotMatch(conflict('/links/{id}/owners', 'post'), /SLUG_CONFLICT/);
   });
 
+  test('closed lists are enums: request visibility, the event kind filter and the import tool', () => {
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, { enum?: string[] }> }>;
+    for (const name of ['CreateLinkRequest', 'UpdateLinkRequest']) {
+      assert.deepEqual(schemas[name]!.properties.visibility!.enum, ['', 'public', 'private', 'secure', 'internal'], name);
+    }
+    const param = (path: string, method: string, name: string) =>
+      (doc.paths[path]![method]!.parameters as Array<{ name: string; schema: { enum?: string[] } }>).find((p) => p.name === name)!.schema
+        .enum;
+    assert.ok(param('/admin/events', 'get', 'kind')!.includes('group_share_added'));
+    assert.ok(param('/links/import', 'post', 'from')!.includes('golink'));
+    assert.ok(param('/links/import', 'post', 'from')!.includes('shlink-csv'));
+  });
+
   test('info, server and the BearerToken scheme are as specified', () => {
     assert.match(doc.openapi, /^3\.0\./);
     assert.equal(doc.info.title, 'joe-links API');

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { pageLimit } from '../../domain/keysetCursor.js';
-import { fullLinkResource, toAuditEventResource, toHistoryEventResource, type LinkService } from '../../links/index.js';
+import { fullLinkResource, HISTORY_KINDS, toAuditEventResource, toHistoryEventResource, type LinkService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
 import { requestActor } from '../shared/actor.js';
 import { errorResponses } from './errors.js';
@@ -10,7 +10,7 @@ import { adminOnly, BEARER, requestLink, requireLinkCap } from './guards.js';
 import { AuditPageSchema, HistoryPageSchema } from './schemas/history.js';
 import { LinkIdParams } from './links.js';
 import { LinkSchema } from './schemas/links.js';
-import { ref } from './schemas/ref.js';
+import { DocumentedEnum, ref } from './schemas/ref.js';
 import { OPAQUE } from './validation.js';
 
 /**
@@ -90,7 +90,9 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: { store: Pick<
           slug: Type.Optional(Type.String({ description: 'only this link slug (case-insensitive), also of links deleted since' })),
           actor: Type.Optional(Type.String({ description: 'only changes by the user with this email (trimmed, case-insensitive)' })),
           kind: Type.Optional(
-            Type.String({ description: 'only this kind of event, e.g. `updated` or `deleted`; an unknown kind is a 400' }),
+            DocumentedEnum(HISTORY_KINDS, {
+              description: 'only this kind of event, e.g. `updated` or `deleted`; an unknown kind is a 400',
+            }),
           ),
         }),
         response: { 200: ref(AuditPageSchema, { description: 'A page of events' }), ...errorResponses(400, 401, 403, 500) },

@@ -7,7 +7,8 @@ import { asUser, type LinkService } from '../../links/index.js';
 import { IMPORT_MAX_BYTES, reportDocument, spoolUpload, tooLarge } from '../shared/importUpload.js';
 import { ApiErrorSchema, errorResponses } from './errors.js';
 import { BEARER } from './guards.js';
-import { ref, StringEnum } from './schemas/ref.js';
+import { DocumentedEnum, ref, StringEnum } from './schemas/ref.js';
+import { IMPORT_FORMATS, TOOL_NAMES } from '../../domain/imports/registry.js';
 import { ImportReportSchema } from './schemas/transfer.js';
 
 /**
@@ -34,7 +35,7 @@ export function registerImportRoute(app: FastifyInstance, deps: { links: LinkSer
           consumes: ['application/octet-stream', 'text/csv', 'application/x-ndjson', 'application/json', 'text/plain'],
           querystring: Type.Object({
             from: Type.Optional(
-              Type.String({
+              DocumentedEnum([...TOOL_NAMES, ...IMPORT_FORMATS.map((f) => f.name).filter((n) => !TOOL_NAMES.includes(n))], {
                 description:
                   'the tool that wrote the file (golink, shlink…; docs/import-formats.md), whose variant is read from the content, or a variant by its own name (shlink-csv); detected from the content when omitted',
               }),

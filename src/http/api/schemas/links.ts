@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SLUG_RULE_SUMMARY } from '../../../domain/slug.js';
 import type { HealthResource, LinkResource, OwnerResource, ShareResource } from '../../../links/index.js';
-import { Id, Nullable, ref, StringEnum, Timestamp } from './ref.js';
+import { DocumentedEnum, Id, Nullable, ref, StringEnum, Timestamp } from './ref.js';
+import { VISIBILITIES } from '../../../domain/caps.js';
 
 /**
  * The link resource, its requests and its members (docs/api.md#the-link-resource,
@@ -96,7 +97,10 @@ export const CreateLinkSchema = Type.Object(
     title: Type.Optional(linkFields.title),
     description: Type.Optional(linkFields.description),
     visibility: Type.Optional(
-      Type.String({ description: '`public` (default when omitted or empty), `private`, `secure` or `internal` (anyone signed in)' }),
+      DocumentedEnum(['', ...VISIBILITIES], {
+        description:
+          '`public` (default when omitted or empty), `private`, `secure` or `internal` (anyone signed in); another value is 400 INVALID_VISIBILITY',
+      }),
     ),
     expires_at: Type.Optional(Nullable(Timestamp('must be in the future; omitted or null = never expires'))),
     health_checks_disabled: Type.Optional(linkFields.health_checks_disabled),
@@ -120,7 +124,11 @@ export const UpdateLinkSchema = Type.Object(
     url: Type.Optional(Type.String({ description: 'required unless the body holds only `archived` and/or `health_checks_disabled`' })),
     title: Type.Optional(Type.String({ description: 'replaced; omitted = empty' })),
     description: Type.Optional(Type.String({ description: 'replaced; omitted = empty' })),
-    visibility: Type.Optional(Type.String({ description: 'omitted or empty keeps the stored value' })),
+    visibility: Type.Optional(
+      DocumentedEnum(['', ...VISIBILITIES], {
+        description: 'omitted or empty keeps the stored value; another value is 400 INVALID_VISIBILITY',
+      }),
+    ),
     expires_at: Type.Optional(Nullable(Timestamp('omitted keeps the stored value; null clears it; a new value must be in the future'))),
     archived: Type.Optional(Type.Boolean({ description: 'true archives (keeping the first archive time), false unarchives' })),
     health_checks_disabled: Type.Optional(linkFields.health_checks_disabled),
