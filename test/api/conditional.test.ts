@@ -45,6 +45,8 @@ for (const [driver, env] of DRIVERS) {
         const notModified = await read(link.id, { 'if-none-match': etag });
         assert.equal(notModified.status, 304);
         assert.equal(notModified.text, '');
+        assert.equal(notModified.headers.get('content-length') ?? '0', '0', 'a 304 has no body');
+        assert.equal(notModified.headers.get('content-type'), null);
         assert.equal(notModified.headers.get('etag'), etag);
         assert.equal((await read(link.id, { 'if-none-match': '"someone-else"' })).status, 200);
 

@@ -180,8 +180,9 @@ describe('OpenAPI document and Swagger UI (docs/api.md#openapi-and-swagger-ui)',
       assert.deepEqual(schemas[name]!.properties.visibility!.enum, ['', 'public', 'private', 'secure', 'internal'], name);
     }
     const param = (path: string, method: string, name: string) =>
-      (doc.paths[path]![method]!.parameters as Array<{ name: string; schema: { enum?: string[] } }>).find((p) => p.name === name)!.schema
-        .enum;
+      (doc.paths[path]![method]!.parameters as unknown as Array<{ name: string; schema: { enum?: string[] } }>).find(
+        (p) => p.name === name,
+      )!.schema.enum;
     assert.ok(param('/admin/events', 'get', 'kind')!.includes('group_share_added'));
     assert.ok(param('/links/import', 'post', 'from')!.includes('golink'));
     assert.ok(param('/links/import', 'post', 'from')!.includes('shlink-csv'));

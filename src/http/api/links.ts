@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
 import { AppError } from '../../domain/errors.js';
 import { decodeCursor, encodeCursor, pageLimit, suggestLimit } from '../../domain/keysetCursor.js';
@@ -177,7 +177,8 @@ export function registerLinkRoutes(
       if (!view) throw new AppError('NOT_FOUND', 'link not found');
       const version = viewVersion(view);
       reply.header('etag', etagOf(version));
-      if (noneMatchHits(req.headers['if-none-match'], version)) return reply.code(304).send(null);
+      // No body at all: a 304 carries none, and a typed null would be written as `null`.
+      if (noneMatchHits(req.headers['if-none-match'], version)) return (reply as FastifyReply).code(304).send();
       return fullLinkResource(store, view);
     },
   );
