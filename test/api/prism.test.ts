@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { actor, startApi, type Actor } from './support.js';
 import type { TestServer } from '../helpers/server.js';
+import { ROOT } from '../helpers/paths.js';
 
 /**
  * The API as a tool nobody here wrote sees it (docs/api.md#openapi-and-swagger-ui): Stoplight
@@ -17,7 +18,7 @@ import type { TestServer } from '../helpers/server.js';
  * fails the step.
  */
 
-const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+const PRISM = createRequire(join(ROOT, 'package.json')).resolve('@stoplight/prism-cli/dist/index.js');
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {
