@@ -391,6 +391,19 @@
     refreshAll(ev.detail.elt);
   });
 
+  // The fill-in page's form (docs/links.md#fill-in-page) opens its address as a plain navigation:
+  // a browser applies the CSP's form-action to every redirect of a form's submission, so the
+  // resolver's redirect to another site would be stopped there; a navigation is not a submission.
+  document.addEventListener('submit', function (ev) {
+    // Read through Element's own methods: a variable named `action` would shadow the form's property.
+    var form = ev.target instanceof HTMLFormElement && Element.prototype.hasAttribute.call(ev.target, 'data-fill-in') ? ev.target : null;
+    if (!form || ev.defaultPrevented) return;
+    ev.preventDefault();
+    var to = new URL(Element.prototype.getAttribute.call(form, 'action') || '', window.location.href);
+    to.search = new URLSearchParams(new FormData(form)).toString();
+    window.location.assign(to.href);
+  });
+
   // Toggle links (role="button", aria-pressed) are links without JavaScript; Space presses them too, as it would a button.
   document.addEventListener('keydown', function (ev) {
     var t = ev.target instanceof Element ? ev.target.closest('a[role="button"]') : null;
