@@ -262,8 +262,11 @@
     if (m) m.innerHTML = '';
     var back = opener;
     opener = null;
-    if (back && document.body.contains(back)) back.focus();
-    else {
+    if (back && document.body.contains(back)) {
+      // A choice of a closed menu is hidden: its button takes the focus back.
+      var menu = back.closest('details[data-menu]');
+      (menu && !menu.open ? menu.querySelector('summary') : back).focus();
+    } else {
       var main = document.getElementById('main');
       if (main) main.focus();
     }
@@ -324,6 +327,44 @@
     }
   });
 
+  // ---- Menus (details[data-menu], a card's ⋮) ---------------------------------------------
+  // A menu closes on Escape, on a tap outside it and on a choice. Escape and a tap on nothing
+  // in particular give the focus back to its button; a tap outside only closes the menu, so the
+  // card under it does not open as well.
+  function openMenus() {
+    return Array.prototype.slice.call(document.querySelectorAll('details[data-menu][open]'));
+  }
+  function closeMenu(menu, refocus) {
+    menu.open = false;
+    var button = menu.querySelector('summary');
+    if (refocus && button) button.focus();
+  }
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key !== 'Escape') return;
+    var open = openMenus();
+    if (open.length === 0) return;
+    ev.preventDefault();
+    open.forEach(function (menu) {
+      closeMenu(menu, true);
+    });
+  });
+  document.addEventListener(
+    'click',
+    function (ev) {
+      var t = ev.target instanceof Element ? ev.target : null;
+      openMenus().forEach(function (menu) {
+        if (t && menu.contains(t)) {
+          // A choice closes the menu once it has been taken; the summary toggles it itself.
+          if (t.closest('li a, li button')) setTimeout(closeMenu, 0, menu, false);
+          return;
+        }
+        var control = t && t.closest(FOCUSABLE + ', summary, label');
+        if (!control) ev.preventDefault();
+        closeMenu(menu, !control);
+      });
+    },
+    true,
+  );
   // ---- Link form behaviour (docs/web-ui.md#link-forms) ----------------------------------
   // Tag autocomplete asks for the text after the last comma only.
   document.addEventListener('htmx:configRequest', function (ev) {

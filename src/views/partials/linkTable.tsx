@@ -201,10 +201,14 @@ function ActionIcons({ actions }: { actions: readonly Action[] }) {
   );
 }
 
-/** Cards: the same actions in a menu, above the card's own link (`relative z-10`). */
+/**
+ * Cards: the same actions in a menu. Open, it rises above the cards after it (`open:z-40`), whose
+ * own menu buttons would otherwise sit over its choices; app.js closes it on Escape, a tap
+ * outside and a choice.
+ */
 function ActionMenu({ actions, name }: { actions: readonly Action[]; name: string }) {
   return (
-    <details class="dropdown dropdown-end relative z-10 lg:hidden">
+    <details class="dropdown dropdown-end relative z-10 open:z-40 lg:hidden" data-menu="">
       <summary class="btn btn-ghost btn-sm btn-square" aria-label={`Actions for ${name}`}>
         <Icon name="dots" class="size-5" />
       </summary>
