@@ -22,6 +22,12 @@ const named = (shortKeyword: string, s: Suggestion) => `${shortKeyword}/${s.slug
  * primary action, focused, so Enter follows it; other near misses are listed under it; the
  * create offer comes after, as the lesser choice when there is a suggestion.
  */
+/**
+ * A button whose label holds a slug: it wraps inside the button, at hyphens first, and breaks
+ * a name only when one part of it is wider than the button can be.
+ */
+const LONG_BUTTON = 'h-auto min-h-10 py-2 max-w-full whitespace-normal wrap-anywhere';
+
 export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn, held = false }: NotFoundProps) {
   const newPath = createSlug ? `/dashboard/links/new?slug=${encodeURIComponent(createSlug)}` : '';
   const [best, ...others] = suggestions;
@@ -37,7 +43,7 @@ export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn
         <div class="w-full space-y-3">
           <h2 class="text-base font-semibold">Did you mean…</h2>
           {/* The one focused action: Enter follows it. */}
-          <a class="btn btn-primary h-auto min-h-10 py-2 max-w-full whitespace-normal break-words" href={`/${best.slug}`} autofocus>
+          <a class={`btn btn-primary ${LONG_BUTTON}`} href={`/${best.slug}`} autofocus>
             {`Open ${named(shortKeyword, best)}`}
           </a>
           {others.length > 0 && (
@@ -55,7 +61,7 @@ export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn
       )}
       {createSlug &&
         (signedIn ? (
-          <a class={createClass} href={newPath}>
+          <a class={`${createClass} ${LONG_BUTTON}`} href={newPath}>
             {`Create ${shortKeyword}/${createSlug}`}
           </a>
         ) : (
