@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { asUser } from '../../src/links/index.js';
 import type { User } from '../../src/store/types.js';
 import { randomUUID } from 'node:crypto';
@@ -98,7 +98,7 @@ describe('long counts and long text on a phone', { skip: chromiumSkip('narrow sc
    * Elements whose content spills out of their own box or past the edge of the page's main
    * area: a button's text beside it, a cell's URL under its neighbour.
    */
-  const spills = (page: import('playwright-core').Page) =>
+  const spills = (page: Page) =>
     page.evaluate(() => {
       const main = document.querySelector('main')!.getBoundingClientRect();
       const out: string[] = [];
@@ -118,7 +118,7 @@ describe('long counts and long text on a phone', { skip: chromiumSkip('narrow sc
    * shrink until it does, so the page-wide check (which allows a break in a word wider than its
    * box) misses it: these words are short enough for any box.
    */
-  const brokenWords = (page: import('playwright-core').Page, words: readonly string[]) =>
+  const brokenWords = (page: Page, words: readonly string[]) =>
     page.evaluate((words) => {
       const out: string[] = [];
       const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
