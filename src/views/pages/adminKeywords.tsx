@@ -14,7 +14,7 @@ export function KeywordRow({ k }: { k: Keyword }) {
   const base = `/admin/keywords/${k.id}`;
   return (
     <tr id={`keyword-${k.id}`} class="hover:bg-base-200/60">
-      <td class="font-mono font-semibold break-words">{k.keyword}</td>
+      <td class="font-mono font-semibold">{k.keyword}</td>
       <td class="font-mono text-sm wrap-anywhere">
         <BreakableUrl url={k.urlTemplate} />
       </td>

@@ -22,12 +22,6 @@ const named = (shortKeyword: string, s: Suggestion) => `${shortKeyword}/${s.slug
  * primary action, focused, so Enter follows it; other near misses are listed under it; the
  * create offer comes after, as the lesser choice when there is a suggestion.
  */
-/**
- * A button whose label holds a slug: it wraps inside the button, at hyphens first, and breaks
- * a name only when one part of it is wider than the button can be.
- */
-const LONG_BUTTON = 'h-auto min-h-10 py-2 max-w-full whitespace-normal wrap-anywhere';
-
 export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn, held = false }: NotFoundProps) {
   const newPath = createSlug ? `/dashboard/links/new?slug=${encodeURIComponent(createSlug)}` : '';
   const [best, ...others] = suggestions;
@@ -43,7 +37,7 @@ export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn
         <div class="w-full space-y-3">
           <h2 class="text-base font-semibold">Did you mean…</h2>
           {/* The one focused action: Enter follows it. */}
-          <a class={`btn btn-primary ${LONG_BUTTON}`} href={`/${best.slug}`} autofocus>
+          <a class="btn btn-primary h-auto min-h-10 py-2 max-w-full whitespace-normal break-words" href={`/${best.slug}`} autofocus>
             {`Open ${named(shortKeyword, best)}`}
           </a>
           {others.length > 0 && (
@@ -61,7 +55,7 @@ export function NotFound({ slug, shortKeyword, suggestions, createSlug, signedIn
       )}
       {createSlug &&
         (signedIn ? (
-          <a class={`${createClass} ${LONG_BUTTON}`} href={newPath}>
+          <a class={createClass} href={newPath}>
             {`Create ${shortKeyword}/${createSlug}`}
           </a>
         ) : (
@@ -89,7 +83,7 @@ export function ErrorHero({
   children?: ComponentChildren;
 }) {
   return (
-    <section class="hero py-16" aria-labelledby="error-title">
+    <section class="hero error-hero py-16" aria-labelledby="error-title">
       <div class={`hero-content text-center flex-col${wide ? ' max-w-xl' : ''}`}>
         <p class="text-6xl font-black opacity-60">{status}</p>
         <h1 id="error-title" class={`text-2xl font-bold${wide ? ' wrap-anywhere' : ''}`}>
