@@ -365,6 +365,19 @@
     },
     true,
   );
+  // Tapping a card away from its controls opens the link's page (docs/web-ui.md#link-tables);
+  // the card holds no link around or over its own links, so each is a target of its own.
+  document.addEventListener('click', function (ev) {
+    var t = ev.target instanceof Element ? ev.target : null;
+    if (!t || ev.defaultPrevented || ev.button !== 0) return;
+    var card = t.closest('[data-card-href]');
+    if (!card || t.closest(FOCUSABLE + ', summary, label, details')) return;
+    // Only where the row is a card; a table row from 1024 px is no tap target.
+    if (getComputedStyle(card).display === 'table-row') return;
+    if (window.getSelection && String(window.getSelection()) !== '') return;
+    window.location.assign(card.getAttribute('data-card-href'));
+  });
+
   // ---- Link form behaviour (docs/web-ui.md#link-forms) ----------------------------------
   // Tag autocomplete asks for the text after the last comma only.
   document.addEventListener('htmx:configRequest', function (ev) {

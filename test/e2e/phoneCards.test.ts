@@ -115,6 +115,18 @@ describe('link cards on a phone', { skip: chromiumSkip('phone cards') }, () => {
     assert.equal(await focusedLabel(page), 'Actions for go/alpha', 'a tap on nothing leaves the focus on ⋮');
     assert.ok(page.url().endsWith('/dashboard'), 'the tap outside opened nothing');
 
+    // A tap on another card while the menu is open only closes the menu.
+    await button.click();
+    await first.getByRole('link', { name: 'Edit' }).waitFor({ state: 'visible' });
+    const other = (await page
+      .locator('tr[data-link-row]', { hasText: 'go/charlie' })
+      .locator('p', { hasText: 'The charlie page' })
+      .boundingBox())!;
+    await page.touchscreen.tap(other.x + other.width / 2, other.y + other.height / 2);
+    assert.equal(await menu.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await page.waitForTimeout(300);
+    assert.ok(page.url().endsWith('/dashboard'), 'the card under the tap did not open');
+
     // Edit from the menu: the dialog opens, and once closed the focus is back on ⋮.
     await button.click();
     await first.getByRole('link', { name: 'Edit' }).click();
@@ -124,5 +136,69 @@ describe('link cards on a phone', { skip: chromiumSkip('phone cards') }, () => {
     assert.equal(await focusedLabel(page), 'Actions for go/alpha', 'closing the dialog leaves the focus on ⋮');
     problems.assertNone();
     await close();
+  });
+
+  /**
+   * Every link, button and menu of a card is a target of its own (WCAG 2.5.8): at least 24 px
+   * both ways, or spaced so a 24 px circle on it touches no other target; none sits inside
+   * another link, and none lies under another target where a finger lands on it.
+   */
+  const targetProblems = (page: Page) =>
+    page.evaluate(() => {
+      const out: string[] = [];
+      if (document.querySelector('a a')) out.push('a link inside a link');
+      for (const card of Array.from(document.querySelectorAll('tr[data-link-row]'))) {
+        card.scrollIntoView({ block: 'center' });
+        const targets = Array.from(card.querySelectorAll('a[href], button, summary')).filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.height > 0 && !el.closest('details:not([open]) > :not(summary)');
+        });
+        const boxes = targets.map((el) => ({ el, r: el.getBoundingClientRect() }));
+        const name = (el: Element) =>
+          `${card.id} ${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 24)}"`;
+        for (const { el, r } of boxes) {
+          const cx = r.left + r.width / 2;
+          const cy = r.top + r.height / 2;
+          const hit = document.elementFromPoint(cx, cy);
+          if (!hit || !el.contains(hit)) out.push(`${name(el)} is covered at its centre by ${hit?.tagName.toLowerCase()}`);
+          if (r.width >= 24 && r.height >= 24) continue;
+          // Undersized: a 24 px circle on its centre must touch no other target, nor another's circle.
+          for (const other of boxes) {
+            if (other.el === el || other.el.contains(el) || el.contains(other.el)) continue;
+            const o = other.r;
+            const dx = Math.max(o.left - cx, 0, cx - o.right);
+            const dy = Math.max(o.top - cy, 0, cy - o.bottom);
+            const small = o.width < 24 || o.height < 24;
+            const gap = small ? Math.hypot(cx - (o.left + o.width / 2), cy - (o.top + o.height / 2)) : Math.hypot(dx, dy);
+            if (gap < (small ? 24 : 12)) out.push(`${name(el)} (${Math.round(r.width)}×${Math.round(r.height)}) crowds ${name(other.el)}`);
+          }
+        }
+      }
+      return out;
+    });
+
+  test('every target of a card is big enough, on its own, and nothing is nested in a link', { timeout: 60_000 }, async () => {
+    const { page, problems, close } = await phoneDashboard();
+    assert.deepEqual(await targetProblems(page), [], "the dashboard's cards");
+    // The slug opens the destination (a new tab); the card around it opens the link's page.
+    const card = page.locator('tr[data-link-row]', { hasText: 'go/bravo' });
+    const [popup] = await Promise.all([page.waitForEvent('popup'), card.locator('a.slug-name').click()]);
+    await popup.close();
+    assert.ok(page.url().endsWith('/dashboard'), 'the slug does not open the card');
+    const id = (await card.getAttribute('id'))!.slice('link-'.length);
+    const badge = (await card.locator('.badge').first().boundingBox())!;
+    await page.touchscreen.tap(badge.x + badge.width + 40, badge.y + badge.height / 2);
+    await page.waitForURL(`${s.url}/dashboard/links/${id}`);
+    problems.assertNone();
+    await close();
+
+    // An anonymous visitor's cards on /links, which open no page.
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, hasTouch: true });
+    const anon = await context.newPage();
+    await anon.goto(`${s.url}/links`);
+    await htmxReady(anon);
+    assert.ok((await anon.locator('tr[data-link-row]').count()) > 0);
+    assert.deepEqual(await targetProblems(anon), [], '/links for an anonymous visitor');
+    await context.close();
   });
 });

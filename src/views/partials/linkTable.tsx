@@ -227,18 +227,22 @@ function ActionMenu({ actions, name }: { actions: readonly Action[]; name: strin
 }
 
 /** Slug (never broken inside a word), title and destination, each cut to one line with the full text in `title=`. */
-function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv; opensPage: boolean }) {
+function LinkCell({ row, env }: { row: LinkRowData; env: LinkTableEnv }) {
   const { link } = row;
   const short = `${env.shortKeyword}/${link.slug}`;
   const href = safeHref(link.url);
+  // On a card each link is a target of its own, 24 px high at least (WCAG 2.5.8); a tap on the
+  // card around them opens the link's page (app.js, `data-card-href` on the row).
   return (
     <div class="min-w-0">
-      {opensPage && (
-        // The card's tap target: the whole card opens the link's page, not the destination.
-        <a href={`/dashboard/links/${link.id}`} class="absolute inset-0 rounded-box lg:hidden" aria-label={`Open the page of ${short}`}></a>
-      )}
       <div class="flex min-w-0 items-center gap-1">
-        <a href={`/${link.slug}`} target="_blank" rel="noopener" class="slug-name font-mono text-sm hover:underline" title={short}>
+        <a
+          href={`/${link.slug}`}
+          target="_blank"
+          rel="noopener"
+          class="slug-name font-mono text-sm hover:underline max-lg:min-h-6 max-lg:items-center"
+          title={short}
+        >
           <span class="text-base-content/70">{`${env.shortKeyword}/`}</span>
           <span class="link-brand font-semibold">{link.slug}</span>
         </a>
@@ -256,7 +260,7 @@ function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv
           href={href}
           target="_blank"
           rel="noopener noreferrer"
-          class="block truncate text-xs text-base-content/70 hover:underline"
+          class="block truncate text-xs text-base-content/70 hover:underline max-lg:max-w-fit max-lg:leading-6"
           title={link.url}
         >
           {link.url}
@@ -279,7 +283,7 @@ function OwnerCell({ link, env }: { link: LinkView; env: LinkTableEnv }) {
   return (
     <span class="flex min-w-0 items-center gap-1" title={names}>
       <span class="lg:sr-only">Owner:</span>
-      <a class="relative z-10 min-w-0 truncate link link-hover" href={`/u/${primary.displayNameSlug}`}>
+      <a class="relative z-10 min-w-0 truncate link link-hover max-lg:leading-6" href={`/u/${primary.displayNameSlug}`}>
         {primary.displayName}
       </a>
       {others > 0 && <span class="shrink-0 text-xs text-base-content/70">{`+${others}`}</span>}
@@ -340,9 +344,10 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
       id={`link-${link.id}`}
       class="relative hover:bg-base-200/60 max-lg:flex max-lg:flex-wrap max-lg:items-center max-lg:gap-x-3 max-lg:gap-y-1 max-lg:rounded-box max-lg:border max-lg:border-base-300 max-lg:bg-base-100 max-lg:p-3"
       data-link-row=""
+      data-card-href={row.caps.canView ? `/dashboard/links/${link.id}` : undefined}
     >
       <td class={`${CELL} max-lg:block max-lg:w-[calc(100%-3rem)] max-lg:grow`}>
-        <LinkCell row={row} env={env} opensPage={row.caps.canView} />
+        <LinkCell row={row} env={env} />
       </td>
       <td class={`${CELL} max-lg:order-1 max-lg:block max-lg:w-full`}>
         <span class="flex flex-wrap items-center gap-1">
