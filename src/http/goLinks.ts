@@ -57,6 +57,9 @@ export function takeResolution(req: IncomingMessage): Resolution | undefined {
  * `%` (`%25`), so it reaches the catch-all route; the resolver has already
  * read the path its own way.
  */
+/** A `%` followed by two characters that are not both hex digits. */
+const NOT_AN_ESCAPE = /%(?![0-9A-Fa-f]{2})[^]{2}/;
+
 function routable(url: string): string {
   try {
     decodeURIComponent(url);
@@ -126,6 +129,10 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).slice(1);
     if (path === '') return false;
+    // `%zz` is no escape at all: the router refuses it with the 400 page, which repeats nothing
+    // (docs/web-ui.md#error-pages). A trailing `%` and a byte escape that is not UTF-8 (`%ff`)
+    // are read literally below, as a name someone may have meant.
+    if (NOT_AN_ESCAPE.test(path)) return false;
     const slash = path.indexOf('/');
     if (deps.routedSegments().has(slash === -1 ? path : path.slice(0, slash))) return false;
     const viewer = viewerOf(req);

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import { lifecycleState } from '../../domain/lifecycle.js';
 import type { Capability, GrantedLink, KeywordService, LinkService, UserService } from '../../links/index.js';
 import type { Store } from '../../store/index.js';
-import { viewerOf, type LinkView, type User } from '../../store/types.js';
+import { viewerOf, type Link, type LinkView, type User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
 import { Forbidden, PlainNotFound } from '../../views/pages/errors.js';
 import type { LinkRowData, LinkTableEnv } from '../../views/partials/linkTable.js';
@@ -78,9 +78,16 @@ export async function notFound(deps: WebDeps, req: FastifyRequest, reply: Fastif
   return sendHtml(req, reply, await pageContext(deps, req), 'Not found', <PlainNotFound message={message} />, 404);
 }
 
-export async function forbidden(deps: WebDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+/** The styled 403; for a secure link it names whom to ask for access (docs/web-ui.md#error-pages). */
+export async function forbidden(
+  deps: WebDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  link?: Pick<Link, 'id' | 'visibility'>,
+): Promise<FastifyReply> {
   if (isHtmx(req)) errorToastHeader(reply, "You don't have permission to do that.");
-  return sendHtml(req, reply, await pageContext(deps, req), 'Access denied', <Forbidden />, 403);
+  const owner = link?.visibility === 'secure' ? ((await deps.store.owners.list(link.id)).find((o) => o.isPrimary) ?? null) : null;
+  return sendHtml(req, reply, await pageContext(deps, req), 'Access denied', <Forbidden owner={owner} />, 403);
 }
 
 /** A plain-text 4xx for HTMX callers, shown by the page script as an error toast. */
@@ -106,7 +113,8 @@ export async function linkFor(
     return null;
   }
   if (access.outcome === 'forbidden') {
-    await forbidden(deps, req, reply);
+    // Only a viewer who may not even view the link is told whom to ask; one who lacks an action's capability knows its owners.
+    await forbidden(deps, req, reply, access.caps.canView ? undefined : access.link);
     return null;
   }
   return { ...access, user: requestUser(req) };
