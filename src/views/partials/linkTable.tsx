@@ -283,7 +283,7 @@ function OwnerCell({ link, env }: { link: LinkView; env: LinkTableEnv }) {
   return (
     <span class="flex min-w-0 items-center gap-1" title={names}>
       <span class="lg:sr-only">Owner:</span>
-      <a class="relative z-10 min-w-0 truncate link link-hover max-lg:leading-6" href={`/u/${primary.displayNameSlug}`}>
+      <a class="relative z-10 min-w-0 max-lg:leading-6 truncate link link-hover" href={`/u/${primary.displayNameSlug}`}>
         {primary.displayName}
       </a>
       {others > 0 && <span class="shrink-0 text-xs text-base-content/70">{`+${others}`}</span>}
