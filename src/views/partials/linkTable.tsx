@@ -3,6 +3,8 @@ import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
 import type { LinkActivity } from '../../store/listActivity.js';
 import type { LinkView } from '../../store/types.js';
+import { hasPlaceholders } from '../../domain/url.js';
+import { isGolinkTemplate } from '../../domain/golinkTemplate.js';
 import { LocalTime } from './localTime.js';
 import { Icon, type IconName } from './icons.js';
 import { Sparkline } from './sparkline.js';
@@ -65,9 +67,13 @@ export function columnCount(variant: LinkTableVariant): number {
   return VARIANTS[variant].owner ? 7 : 6;
 }
 
-/** Destinations are http(s) by validation; anything else stored long ago is shown as text, never linked. */
+/**
+ * Destinations are http(s) by validation; anything else stored long ago is shown as text, never
+ * linked. A template (`$ticket`, golink's `{{.Path}}`) is no address to open either: its link
+ * would lead to the literal placeholder.
+ */
 export function safeHref(url: string): string | undefined {
-  return /^https?:\/\//i.test(url) ? url : undefined;
+  return /^https?:\/\//i.test(url) && !hasPlaceholders(url) && !isGolinkTemplate(url) ? url : undefined;
 }
 
 export function cut(text: string, max: number): string {
@@ -334,8 +340,15 @@ const CELL = 'max-lg:border-0 max-lg:p-0 lg:px-1.5 xl:px-2';
 /** A header cell, spaced as its column's cells. */
 const HEAD = 'px-1.5 xl:px-2';
 
+/**
+ * Whether the list has its click columns: an anonymous visitor may see no link's figures
+ * (docs/analytics.md#who-sees-what), so columns of dashes would say nothing.
+ */
+const hasFigures = (env: LinkTableEnv): boolean => env.viewerId !== null;
+
 export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: LinkTableVariant; env: LinkTableEnv }) {
   const v = VARIANTS[variant];
+  const figures = hasFigures(env);
   const { link } = row;
   const name = `${env.shortKeyword}/${link.slug}`;
   const actions = actionsOf(row, v, name);
@@ -360,12 +373,16 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
           <OwnerCell link={link} env={env} />
         </td>
       )}
-      <td class={`${CELL} max-lg:order-2 max-lg:block max-lg:text-sm`}>
-        <ClicksCell activity={row.activity} />
-      </td>
-      <td class={`${CELL} max-lg:order-3 max-lg:block`}>
-        <LastClickedCell activity={row.activity} />
-      </td>
+      {figures && (
+        <td class={`${CELL} max-lg:order-2 max-lg:block max-lg:text-sm`}>
+          <ClicksCell activity={row.activity} />
+        </td>
+      )}
+      {figures && (
+        <td class={`${CELL} max-lg:order-3 max-lg:block`}>
+          <LastClickedCell activity={row.activity} />
+        </td>
+      )}
       <td class={`${CELL} max-lg:block max-lg:w-9 max-lg:self-start`}>
         {actions.length > 0 && (
           <>
@@ -384,7 +401,7 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
  * name, a four-digit count beside its sparkline, the widest date, the action icons two a line —
  * so a 16-character slug and its title show whole (docs/web-ui.md#link-tables).
  */
-function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
+function LinkTableHead({ variant, figures }: { variant: LinkTableVariant; figures: boolean }) {
   const v = VARIANTS[variant];
   return (
     <thead class="max-lg:hidden">
@@ -400,12 +417,16 @@ function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
             Owner
           </th>
         )}
-        <th scope="col" class={`w-[6.75rem] ${HEAD} whitespace-normal leading-tight xl:w-28`}>
-          Clicks (30 days)
-        </th>
-        <th scope="col" class={`w-28 ${HEAD}`}>
-          Last clicked
-        </th>
+        {figures && (
+          <th scope="col" class={`w-[6.75rem] ${HEAD} whitespace-normal leading-tight xl:w-28`}>
+            Clicks (30 days)
+          </th>
+        )}
+        {figures && (
+          <th scope="col" class={`w-28 ${HEAD}`}>
+            Last clicked
+          </th>
+        )}
         <th scope="col" class={`w-16 ${HEAD} text-right xl:w-30`}>
           <span class="sr-only">Actions</span>
         </th>
@@ -418,7 +439,8 @@ export function LinkTable({ rows, variant, env }: { rows: readonly LinkRowData[]
   return (
     <div class="lg:rounded-box lg:border lg:border-base-300 lg:bg-base-100">
       <table class="table table-sm w-full max-lg:block lg:table-fixed" data-link-list={variant}>
-        <LinkTableHead variant={variant} />
+        {!hasFigures(env) && <caption class="sr-only">Clicks not shown: sign in to see the click figures of the links you own.</caption>}
+        <LinkTableHead variant={variant} figures={hasFigures(env)} />
         <tbody class="max-lg:flex max-lg:flex-col max-lg:gap-3">
           {rows.map((row) => (
             <LinkRow row={row} variant={variant} env={env} />
