@@ -23,7 +23,7 @@ export function registerLinkDetailRoutes(app: FastifyInstance, deps: WebDeps): v
   const guard = { preHandler: requireUser(deps) };
 
   app.get('/dashboard/links/:id', guard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canView');
+    const got = await linkFor(deps, req, reply, 'canView', { askOwners: true });
     if (!got) return reply;
     return sendLinkDetail(deps, req, reply, await linkDetailProps(deps, req, got.link, got.caps));
   });

@@ -106,6 +106,7 @@ export async function linkFor(
   req: FastifyRequest,
   reply: FastifyReply,
   need: Capability,
+  opts: { askOwners?: boolean } = {},
 ): Promise<(GrantedLink & { user: User }) | null> {
   const access = await deps.links.access(requestActor(req), { id: param(req, 'id') }, need);
   if (access.outcome === 'not_found') {
@@ -113,8 +114,9 @@ export async function linkFor(
     return null;
   }
   if (access.outcome === 'forbidden') {
-    // Only a viewer who may not even view the link is told whom to ask; one who lacks an action's capability knows its owners.
-    await forbidden(deps, req, reply, access.caps.canView ? undefined : access.link);
+    // Only the link's own page tells whom to ask (docs/web-ui.md#error-pages), and only a viewer who
+    // may not view it; every other refusal is the one 403 that names nothing.
+    await forbidden(deps, req, reply, opts.askOwners === true && !access.caps.canView ? access.link : undefined);
     return null;
   }
   return { ...access, user: requestUser(req) };
