@@ -37,8 +37,11 @@ describe('state demo refusal', { skip: chromiumSkip('state demo screens') }, () 
       await page.locator('[data-state-demo][data-state-ready="true"]').waitFor();
       for (const note of [`first ${theme}`, `second ${theme}`]) {
         await page.locator('[data-state-note]').fill(note);
-        await page.getByRole('button', { name: 'Shorten link' }).click();
-        await page.waitForResponse((r) => r.request().method() === 'POST');
+        // Waiting from before the click: the answer may come before a wait set up after it.
+        await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Shorten link' }).click(),
+        ]);
       }
       const error = page.locator('[data-state-error]');
       await error.waitFor({ state: 'visible' });
