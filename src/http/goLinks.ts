@@ -42,6 +42,22 @@ export function clickOf(
   };
 }
 
+/**
+ * Whether a redirect answers the fill-in page's form (docs/links.md#fill-in-page): a value
+ * filled by name, in a navigation from a page of this site. Browsers hold a redirect answering
+ * a form to the CSP's `form-action 'self'`, so a destination on another site would be stopped;
+ * such a request gets a page that moves on by itself (`Refresh`), which no form rule covers.
+ * Typed or followed from elsewhere (`Sec-Fetch-Site` none or cross-site), it is redirected.
+ */
+export function isFormHandoff(req: IncomingMessage, outcome: Extract<Resolution, { kind: 'redirect' }>): boolean {
+  return (
+    outcome.filledByName === true &&
+    req.headers['sec-fetch-site'] === 'same-origin' &&
+    req.headers['sec-fetch-mode'] === 'navigate' &&
+    req.headers['hx-request'] === undefined
+  );
+}
+
 /** Resolutions the front computed but leaves to the web layer to render, per request. */
 const pending = new WeakMap<IncomingMessage, Resolution>();
 
@@ -84,7 +100,8 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
   const { config, resolver, metrics } = deps;
 
   function answer(req: IncomingMessage, res: ServerResponse, outcome: Resolution, start: number): boolean {
-    if (outcome.kind !== 'redirect') {
+    // The fill-in form's own submission gets the web layer's page that moves on (resolve.tsx).
+    if (outcome.kind !== 'redirect' || isFormHandoff(req, outcome)) {
       // A handoff is the web layer's to settle; it resolves again once it has.
       if (outcome.kind !== 'handoff') pending.set(req, outcome);
       // The router refuses a malformed escape outright; the page the resolver chose must still be rendered.

@@ -10,12 +10,12 @@ import type { Resolution, Resolver } from '../resolve/resolver.js';
 import type { Store } from '../store/index.js';
 import { viewerOf, type User } from '../store/types.js';
 import { Archived, Expired } from '../views/pages/expired.js';
-import { FillIn, neededPhrase } from '../views/pages/fillIn.js';
+import { FillIn, FillInHandoff, neededPhrase } from '../views/pages/fillIn.js';
 import { Forbidden, NotFound, PlainNotFound } from '../views/pages/errors.js';
 import { LinkSummary } from '../views/pages/linkSummary.js';
 import { resolveAccess } from '../domain/caps.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
-import { clickOf, takeResolution } from './goLinks.js';
+import { clickOf, isFormHandoff, takeResolution } from './goLinks.js';
 import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
 import { isHtmx, pageContext, sendHtml } from './web/render.js';
 import { requestHost, shortKeyword } from './shared/requestAddress.js';
@@ -48,12 +48,23 @@ const NO_STORE = REDIRECT_CACHE_CONTROL;
 export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void {
   const { store, metrics, config, resolver } = deps;
 
-  const redirect = (req: FastifyRequest, reply: FastifyReply, outcome: Extract<Resolution, { kind: 'redirect' }>, user: User | null) => {
+  const redirect = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Extract<Resolution, { kind: 'redirect' }>,
+    user: User | null,
+  ) => {
     if (outcome.linkId !== null && req.method === 'GET') {
       deps.recordClick(clickOf(req.raw, config.trustedProxies, outcome.linkId, user?.id ?? null, store.now()));
     }
     metrics.redirects.inc({ status: 'found' });
     reply.header('cache-control', NO_STORE);
+    if (isFormHandoff(req.raw, outcome)) {
+      const location = locationHeader(outcome.location);
+      reply.header('refresh', `0; url=${location}`);
+      const ctx = await pageContext(deps, req, user);
+      return sendHtml(req, reply, ctx, 'Opening the link', <FillInHandoff location={outcome.location} />, 200);
+    }
     if (outcome.htmxAware && isHtmx(req)) return reply.code(204).header('hx-redirect', locationHeader(outcome.location)).send();
     return reply.code(302).header('location', locationHeader(outcome.location)).send();
   };

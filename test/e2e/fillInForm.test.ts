@@ -76,4 +76,18 @@ describe('the fill-in form in a browser', { skip: chromiumSkip('fill-in form') }
     problems.assertNone();
     await context.close();
   });
+
+  test('without JavaScript the form lands there too, through a page that moves on', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 }, javaScriptEnabled: false });
+    const problems = new Problems(context, { origin: s.url });
+    const page = await context.newPage();
+    await page.goto(`${s.url}/jira`);
+    await page.getByRole('textbox', { name: 'ticket', exact: true }).fill('XYZ-9');
+    await page.getByRole('button', { name: 'Go' }).click();
+    await page.waitForURL(`${destinationOrigin}/browse/XYZ-9`, { timeout: 10_000 });
+    assert.equal(await page.locator('h1').textContent(), 'Ticket page');
+    assert.deepEqual(arrived.splice(0), ['/browse/XYZ-9']);
+    problems.assertNone();
+    await context.close();
+  });
 });
