@@ -75,6 +75,21 @@ describe('history versions on a phone', { skip: chromiumSkip('history versions')
       return out;
     });
     assert.deepEqual(splitWords, [], 'no word of a URL is broken across lines');
+    // The link's own destination above breaks between its parts too.
+    const destinationSplit = await page.locator('#link-detail a[target="_blank"][href^="https://handbook"]').evaluate((a) => {
+      const out: string[] = [];
+      const range = document.createRange();
+      const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+      for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+        for (const m of t.data.matchAll(/[a-z]{4,}/g)) {
+          range.setStart(t, m.index);
+          range.setEnd(t, m.index + m[0].length);
+          if (new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1) out.push(m[0]);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(destinationSplit, [], 'no word of the destination is broken across lines');
     await screenshot(page, 'history-versions-375');
     await assertAccessible(page, 'history versions (375px)');
 

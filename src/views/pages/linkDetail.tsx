@@ -148,7 +148,10 @@ export function LinkDetail(p: LinkDetailProps) {
               <p class="text-sm font-medium">Destination:</p>
               {href ? (
                 <a href={href} target="_blank" rel="noopener noreferrer" class="link wrap-anywhere inline-flex items-start gap-1">
-                  {link.url}
+                  {/* One flex item, so the URL breaks between its parts (docs/web-ui.md#rendering-conventions). */}
+                  <span class="min-w-0">
+                    <BreakableUrl url={link.url} />
+                  </span>
                   <Icon name="external" class="size-4 shrink-0 mt-0.5" />
                 </a>
               ) : (
