@@ -82,16 +82,17 @@ function listed(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** "2026-01-20 12:00 UTC": one unambiguous form for mail, API and pages alike. */
+/** "2026-01-20 12:00 UTC": one unambiguous form for mail and the API; the pages write their own (docs/web-ui.md#notifications). */
 export function utcMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /**
  * The sentence a notification is shown as. `link` is the link as the reader
- * sees it (`go/docs`); `readerId` turns the reader into "you".
+ * sees it (`go/docs`); `readerId` turns the reader into "you"; `time` writes an
+ * instant (`utcMinute` unless the surface has its own, as the pages do).
  */
-export function notificationText(n: NotificationFacts, opts: { prefix: string; readerId: string }): string {
+export function notificationText(n: NotificationFacts, opts: { prefix: string; readerId: string; time?: (ms: number) => string }): string {
   const link = `${opts.prefix}/${n.linkSlug}`;
   const d = n.detail;
   const who = actorName(d.actor);
@@ -104,7 +105,7 @@ export function notificationText(n: NotificationFacts, opts: { prefix: string; r
     case 'link_broken':
       return `The destination of ${link} looks broken: its last health checks failed`;
     case 'link_expiring':
-      return d.expiresAt === undefined ? `${link} expires soon` : `${link} expires on ${utcMinute(d.expiresAt)}`;
+      return d.expiresAt === undefined ? `${link} expires soon` : `${link} expires on ${(opts.time ?? utcMinute)(d.expiresAt)}`;
     case 'link_changed':
       break;
   }

@@ -42,6 +42,22 @@ export function clickOf(
   };
 }
 
+/**
+ * Whether a redirect answers the fill-in page's form (docs/links.md#fill-in-page): a value
+ * filled by name, in a navigation from a page of this site. Browsers hold a redirect answering
+ * a form to the CSP's `form-action 'self'`, so a destination on another site would be stopped;
+ * such a request gets a page that moves on by itself (`Refresh`), which no form rule covers.
+ * Typed or followed from elsewhere (`Sec-Fetch-Site` none or cross-site), it is redirected.
+ */
+export function isFormHandoff(req: IncomingMessage, outcome: Extract<Resolution, { kind: 'redirect' }>): boolean {
+  return (
+    outcome.filledByName === true &&
+    req.headers['sec-fetch-site'] === 'same-origin' &&
+    req.headers['sec-fetch-mode'] === 'navigate' &&
+    req.headers['hx-request'] === undefined
+  );
+}
+
 /** Resolutions the front computed but leaves to the web layer to render, per request. */
 const pending = new WeakMap<IncomingMessage, Resolution>();
 
@@ -57,6 +73,9 @@ export function takeResolution(req: IncomingMessage): Resolution | undefined {
  * `%` (`%25`), so it reaches the catch-all route; the resolver has already
  * read the path its own way.
  */
+/** A `%` followed by two characters that are not both hex digits. */
+const NOT_AN_ESCAPE = /%(?![0-9A-Fa-f]{2})[^]{2}/;
+
 function routable(url: string): string {
   try {
     decodeURIComponent(url);
@@ -81,7 +100,8 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
   const { config, resolver, metrics } = deps;
 
   function answer(req: IncomingMessage, res: ServerResponse, outcome: Resolution, start: number): boolean {
-    if (outcome.kind !== 'redirect') {
+    // The fill-in form's own submission gets the web layer's page that moves on (resolve.tsx).
+    if (outcome.kind !== 'redirect' || isFormHandoff(req, outcome)) {
       // A handoff is the web layer's to settle; it resolves again once it has.
       if (outcome.kind !== 'handoff') pending.set(req, outcome);
       // The router refuses a malformed escape outright; the page the resolver chose must still be rendered.
@@ -126,6 +146,10 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).slice(1);
     if (path === '') return false;
+    // `%zz` is no escape at all: the router refuses it with the 400 page, which repeats nothing
+    // (docs/web-ui.md#error-pages). A trailing `%` and a byte escape that is not UTF-8 (`%ff`)
+    // are read literally below, as a name someone may have meant.
+    if (NOT_AN_ESCAPE.test(path)) return false;
     const slash = path.indexOf('/');
     if (deps.routedSegments().has(slash === -1 ? path : path.slice(0, slash))) return false;
     const viewer = viewerOf(req);

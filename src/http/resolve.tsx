@@ -3,19 +3,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/currentUser.js';
 import type { Config } from '../config.js';
 import { asUser, fullLinkResource, type LinkService } from '../links/index.js';
-import { slugError } from '../domain/slug.js';
+import { isReservedSlug, slugError } from '../domain/slug.js';
 import { placeholderNames } from '../domain/url.js';
 import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver } from '../resolve/resolver.js';
 import type { Store } from '../store/index.js';
 import { viewerOf, type User } from '../store/types.js';
 import { Archived, Expired } from '../views/pages/expired.js';
-import { FillIn, neededPhrase } from '../views/pages/fillIn.js';
-import { Forbidden, NotFound } from '../views/pages/errors.js';
+import { FillIn, FillInHandoff, neededPhrase } from '../views/pages/fillIn.js';
+import { Forbidden, NotFound, PlainNotFound } from '../views/pages/errors.js';
 import { LinkSummary } from '../views/pages/linkSummary.js';
 import { resolveAccess } from '../domain/caps.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
-import { clickOf, takeResolution } from './goLinks.js';
+import { clickOf, isFormHandoff, takeResolution } from './goLinks.js';
 import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
 import { isHtmx, pageContext, sendHtml } from './web/render.js';
 import { requestHost, shortKeyword } from './shared/requestAddress.js';
@@ -48,12 +48,23 @@ const NO_STORE = REDIRECT_CACHE_CONTROL;
 export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void {
   const { store, metrics, config, resolver } = deps;
 
-  const redirect = (req: FastifyRequest, reply: FastifyReply, outcome: Extract<Resolution, { kind: 'redirect' }>, user: User | null) => {
+  const redirect = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Extract<Resolution, { kind: 'redirect' }>,
+    user: User | null,
+  ) => {
     if (outcome.linkId !== null && req.method === 'GET') {
       deps.recordClick(clickOf(req.raw, config.trustedProxies, outcome.linkId, user?.id ?? null, store.now()));
     }
     metrics.redirects.inc({ status: 'found' });
     reply.header('cache-control', NO_STORE);
+    if (isFormHandoff(req.raw, outcome)) {
+      const location = locationHeader(outcome.location);
+      reply.header('refresh', `0; url=${location}`);
+      const ctx = await pageContext(deps, req, user);
+      return sendHtml(req, reply, ctx, 'Opening the link', <FillInHandoff location={outcome.location} />, 200);
+    }
     if (outcome.htmxAware && isHtmx(req)) return reply.code(204).header('hx-redirect', locationHeader(outcome.location)).send();
     return reply.code(302).header('location', locationHeader(outcome.location)).send();
   };
@@ -164,6 +175,20 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     );
   };
 
+  /** The 404 of a page of the app, with the way back to the section it was under. */
+  const missingPage = async (req: FastifyRequest, reply: FastifyReply, section: string, user: User | null) => {
+    metrics.redirects.inc({ status: 'not_found' });
+    reply.header('cache-control', NO_STORE);
+    const back =
+      section === 'admin' && user?.role === 'admin'
+        ? { href: '/admin', label: 'Back to Admin' }
+        : user
+          ? { href: '/dashboard', label: 'Go to dashboard' }
+          : undefined;
+    const message = 'There is no page at this address. It may have moved, or the address may be mistyped.';
+    return sendHtml(req, reply, await pageContext(deps, req, user), 'Page not found', <PlainNotFound message={message} back={back} />, 404);
+  };
+
   const render = async (req: FastifyRequest, reply: FastifyReply, outcome: Resolution, user: User | null): Promise<FastifyReply> => {
     switch (outcome.kind) {
       case 'redirect':
@@ -217,12 +242,15 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     const start = performance.now();
     try {
       const user = await currentUser(req, store);
-      const left = takeResolution(req.raw);
-      if (left) return await render(req, reply, left, user);
       const q = req.url.indexOf('?');
       const path = (q === -1 ? req.url : req.url.slice(0, q)).slice(1);
       const query = q === -1 ? '' : req.url.slice(q + 1);
-      const outcome = await resolver.resolve({ path, host: requestHost(req), viewer: { kind: 'known', user }, query });
+      const outcome =
+        takeResolution(req.raw) ?? (await resolver.resolve({ path, host: requestHost(req), viewer: { kind: 'known', user }, query }));
+      // A miss under one of the app's own sections (`/admin/…`, `/links/…`) is a missing page,
+      // not a go link nobody made: that name is reserved, nobody can make it.
+      const first = path.split('/')[0]!.toLowerCase();
+      if (outcome.kind === 'not_found' && isReservedSlug(first)) return await missingPage(req, reply, first, user);
       return await render(req, reply, outcome, user);
     } finally {
       metrics.redirectDuration.observeSince(start);

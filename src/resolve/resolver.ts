@@ -50,6 +50,12 @@ export type Resolution =
       userId: string | null;
       /** An HTMX request to a link gets `HX-Redirect` instead of a 302 (keywords never do). */
       htmxAware: boolean;
+      /**
+       * A template variable was filled by name from the query, as the fill-in page's form
+       * sends it (docs/links.md#fill-in-page): the form's own submission is answered with a
+       * page that moves on, since a redirect answering a form is held to `form-action`.
+       */
+      filledByName?: true;
     }
   /** A secure link asked for by nobody: sign in first. */
   | { kind: 'login' }
@@ -357,6 +363,7 @@ export class Resolver {
     let location = link.url;
     let extra = link.forwardPathAndQuery ? rest : null;
     let params: URLSearchParams | null = null;
+    let filledByName = false;
     if (isGolinkTemplate(link.url)) {
       // golink's template (docs/links.md#golink-templates) takes the whole rest of the path as
       // `.Path`; forwarding then adds only the visitor's query, as golink does.
@@ -389,6 +396,7 @@ export class Resolver {
           const byName = params?.get(name.slice(1));
           if (byName === undefined || byName === null || byName === '') return null;
           params!.delete(name.slice(1));
+          filledByName = true;
           return byName;
         });
         if (link.defaultUrl !== null && found.every((v) => v === null)) values = null;
@@ -404,6 +412,7 @@ export class Resolver {
       if (forwarded === null) return miss(slug, false);
       location = forwarded;
     }
-    return { kind: 'redirect', location, linkId: link.id, userId: who?.id ?? null, htmxAware: true };
+    const redirect = { kind: 'redirect', location, linkId: link.id, userId: who?.id ?? null, htmxAware: true } as const;
+    return filledByName ? { ...redirect, filledByName: true } : redirect;
   }
 }

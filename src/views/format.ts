@@ -19,6 +19,15 @@ export function formatDateTime(ms: number): string {
   return `${formatDate(ms)} ${hour12}:${minutes} ${h < 12 ? 'AM' : 'PM'} UTC`;
 }
 
+/**
+ * A precise time with its seconds, `Jan 2, 2006 3:04:05 PM UTC`: where two instants of the same
+ * minute must be told apart (the versions of a link's history).
+ */
+export function formatDateTimeSeconds(ms: number): string {
+  const seconds = String(new Date(ms).getUTCSeconds()).padStart(2, '0');
+  return formatDateTime(ms).replace(/ (AM|PM) UTC$/, `:${seconds} $1 UTC`);
+}
+
 /** RFC 3339 UTC for `<time datetime>`; whole seconds, as stored. */
 export function isoUtc(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

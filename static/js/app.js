@@ -262,8 +262,11 @@
     if (m) m.innerHTML = '';
     var back = opener;
     opener = null;
-    if (back && document.body.contains(back)) back.focus();
-    else {
+    if (back && document.body.contains(back)) {
+      // A choice of a closed menu is hidden: its button takes the focus back.
+      var menu = back.closest('details[data-menu]');
+      (menu && !menu.open ? menu.querySelector('summary') : back).focus();
+    } else {
       var main = document.getElementById('main');
       if (main) main.focus();
     }
@@ -322,6 +325,57 @@
       ev.preventDefault();
       first.focus();
     }
+  });
+
+  // ---- Menus (details[data-menu], a card's ⋮) ---------------------------------------------
+  // A menu closes on Escape, on a tap outside it and on a choice. Escape and a tap on nothing
+  // in particular give the focus back to its button; a tap outside only closes the menu, so the
+  // card under it does not open as well.
+  function openMenus() {
+    return Array.prototype.slice.call(document.querySelectorAll('details[data-menu][open]'));
+  }
+  function closeMenu(menu, refocus) {
+    menu.open = false;
+    var button = menu.querySelector('summary');
+    if (refocus && button) button.focus();
+  }
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key !== 'Escape') return;
+    var open = openMenus();
+    if (open.length === 0) return;
+    ev.preventDefault();
+    open.forEach(function (menu) {
+      closeMenu(menu, true);
+    });
+  });
+  document.addEventListener(
+    'click',
+    function (ev) {
+      var t = ev.target instanceof Element ? ev.target : null;
+      openMenus().forEach(function (menu) {
+        if (t && menu.contains(t)) {
+          // A choice closes the menu once it has been taken; the summary toggles it itself.
+          if (t.closest('li a, li button')) setTimeout(closeMenu, 0, menu, false);
+          return;
+        }
+        var control = t && t.closest(FOCUSABLE + ', summary, label');
+        if (!control) ev.preventDefault();
+        closeMenu(menu, !control);
+      });
+    },
+    true,
+  );
+  // Tapping a card away from its controls opens the link's page (docs/web-ui.md#link-tables);
+  // the card holds no link around or over its own links, so each is a target of its own.
+  document.addEventListener('click', function (ev) {
+    var t = ev.target instanceof Element ? ev.target : null;
+    if (!t || ev.defaultPrevented || ev.button !== 0) return;
+    var card = t.closest('[data-card-href]');
+    if (!card || t.closest(FOCUSABLE + ', summary, label, details')) return;
+    // Only where the row is a card; a table row from 1024 px is no tap target.
+    if (getComputedStyle(card).display === 'table-row') return;
+    if (window.getSelection && String(window.getSelection()) !== '') return;
+    window.location.assign(card.getAttribute('data-card-href'));
   });
 
   // ---- Link form behaviour (docs/web-ui.md#link-forms) ----------------------------------
@@ -491,6 +545,19 @@
   });
   document.addEventListener('htmx:load', function (ev) {
     refreshAll(ev.detail.elt);
+  });
+
+  // The fill-in page's form (docs/links.md#fill-in-page) opens its address as a plain navigation:
+  // a browser applies the CSP's form-action to every redirect of a form's submission, so the
+  // resolver's redirect to another site would be stopped there; a navigation is not a submission.
+  document.addEventListener('submit', function (ev) {
+    // Read through Element's own methods: a variable named `action` would shadow the form's property.
+    var form = ev.target instanceof HTMLFormElement && Element.prototype.hasAttribute.call(ev.target, 'data-fill-in') ? ev.target : null;
+    if (!form || ev.defaultPrevented) return;
+    ev.preventDefault();
+    var to = new URL(Element.prototype.getAttribute.call(form, 'action') || '', window.location.href);
+    to.search = new URLSearchParams(new FormData(form)).toString();
+    window.location.assign(to.href);
   });
 
   // Toggle links (role="button", aria-pressed) are links without JavaScript; Space presses them too, as it would a button.

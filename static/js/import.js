@@ -138,7 +138,7 @@
     });
     var note = document.createElement('span');
     note.className = 'text-sm text-base-content/70';
-    note.textContent = 'Runs the same file for real; rows refused above stay refused.';
+    note.textContent = 'Runs the same file for real; the rows this preview refused stay refused.';
     p.appendChild(button);
     p.appendChild(note);
     downloads.parentNode.parentNode.insertBefore(p, progressBox);
@@ -232,7 +232,7 @@
       counts();
       bar.value = 100;
       if (!report.summary) {
-        status.textContent = 'The import stopped before the end of the file; the rows above were handled.';
+        status.textContent = 'The import stopped before the end of the file; the rows listed in the table were handled.';
         return;
       }
       title.textContent = (report.summary.dry_run ? 'Preview: ' : 'Imported: ') + label;

@@ -36,6 +36,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
   let detailId = '';
   let vaultId = '';
   let statusId = '';
+  let payrollId = '';
 
   before(async () => {
     // The base URL names the server's own address, so the app-state demo at /_/state is served.
@@ -93,7 +94,12 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
       { id: randomUUID(), link_id: vault.id, user_id: bob.id, ip_hash: 'h', user_agent: null, referrer: null, clicked_at: Date.now() },
     ]);
     // Someone else's secure link (Alice gets the 403 page) and one of Alice's that has just expired.
-    await createLink(s.store, { slug: 'payroll', url: 'https://payroll.example.com/', title: 'Payroll', visibility: 'secure' }, admin.id);
+    const payroll = await createLink(
+      s.store,
+      { slug: 'payroll', url: 'https://payroll.example.com/', title: 'Payroll', visibility: 'secure' },
+      admin.id,
+    );
+    payrollId = payroll.id;
     const soon = Math.ceil((Date.now() + 1_500) / 1000) * 1000;
     const offer = await createLink(s.store, { slug: 'spring-offer', url: 'https://offer.example.com/', title: 'Spring offer' }, alice.id);
     await updateLink(s.store, offer.id, { expiresAt: soon });
@@ -137,7 +143,9 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
         await anon.addCookies([{ name: 'theme', value: theme, url: origin }]);
         const anonProblems = new Problems(anon);
         anonProblems.allow(
-          (path, status) => ['/no-such-link', '/spring-offer', '/retro-2029', '/_/link-missing'].includes(path) && status === 404,
+          (path, status) =>
+            (['/no-such-link', '/spring-offer', '/retro-2029', '/_/link-missing'].includes(path) && status === 404) ||
+            (path === '/%zz' && status === 400),
         );
         const ap = await anon.newPage();
         for (const [name, path] of [
@@ -150,6 +158,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
           ['archived-slug', '/retro-2029'],
           ['link-missing', '/_/link-missing'],
           ['state-demo', '/_/state'],
+          ['bad-request', '/%zz'],
         ] as const) {
           await ap.goto(`${origin}${path}`);
           await check(ap, anonProblems, name, theme, width);
@@ -177,6 +186,7 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
               ['tag', '/dashboard/tags/engineering'],
               ['tokens', '/dashboard/settings/tokens'],
               ['forbidden', '/payroll'],
+              ['forbidden-secure-page', `/dashboard/links/${payrollId}`],
             ],
           ],
           [
@@ -187,6 +197,9 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
               ['admin-links', '/admin/links'],
               ['admin-keywords', '/admin/keywords'],
               ['admin-health', '/admin/link-health'],
+              ['admin-webhooks', '/admin/webhooks'],
+              ['admin-audit', '/admin/audit'],
+              ['admin-missing', '/admin/nothing-here'],
             ],
           ],
         ] as const) {
@@ -195,7 +208,8 @@ describe('main pages in both themes and on a phone', { skip: chromiumSkip('scree
           const problems = new Problems(context);
           problems.allow(
             (path, status) =>
-              (path === '/payroll' && status === 403) || (['/spring-offer', '/retro-2029'].includes(path) && status === 404),
+              ((path === '/payroll' || path.startsWith('/dashboard/links/')) && status === 403) ||
+              (['/spring-offer', '/retro-2029', '/admin/nothing-here'].includes(path) && status === 404),
           );
           const page = await context.newPage();
           await signInLocal(page, s, user);

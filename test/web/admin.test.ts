@@ -259,7 +259,7 @@ describe('admin screens (docs/web-ui.md#admin-screens, docs/lifecycle.md#badges-
     assert.deepEqual(await s.store.keywords.list(), []);
     const ok = await post({ keyword: '  jira ', url_template: ' https://jira.example/browse/{slug} ', description: 'Tickets' });
     has(ok.body, /<td class="font-mono font-semibold">jira<\/td>/, 'inputs are trimmed');
-    has(ok.body, /https:\/\/jira.example\/browse\/\{slug\}/);
+    assert.ok(textOf(ok.body).includes('https://jira.example/browse/{slug}'), 'the trimmed template is listed');
     assert.ok(
       textOf((await post({ keyword: 'jira', url_template: 'https://j/{slug}' })).body).includes('A keyword with that name already exists.'),
     );

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { asSystem, asUser } from '../../src/links/index.js';
-import { formatDateTime } from '../../src/views/format.js';
+import { formatDateTimeSeconds } from '../../src/views/format.js';
 import type { TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, toastOf, type Client } from './support.js';
 
@@ -142,7 +142,7 @@ describe('link history pages (docs/history.md#web-pages)', () => {
     assert.equal(r.status, 200);
     assert.equal(r.header('hx-retarget'), '#link-detail');
     assert.equal(r.header('hx-reswap'), 'outerHTML');
-    assert.deepEqual(toastOf(r), { level: 'success', message: `Restored the version of ${formatDateTime(createdAt)}.` });
+    assert.deepEqual(toastOf(r), { level: 'success', message: `Restored the version of ${formatDateTimeSeconds(createdAt)} (created).` });
     has(r.body, /^<div id="link-detail"/);
     const now = items(historyOf(r.body));
     assert.equal(now[0]!.kind, 'restored');
@@ -164,7 +164,7 @@ describe('link history pages (docs/history.md#web-pages)', () => {
     assert.equal(plain.header('location'), `/dashboard/links/${handbookId}`);
     const flash = /flash=([^;]+)/.exec(plain.header('set-cookie') ?? '')![1]!;
     const page = await alice.page(`/dashboard/links/${handbookId}`, { headers: { cookie: `${alice.cookie}; flash=${flash}` } });
-    has(page.body, /Restored the version of Jan 2, 2030 3:06 PM UTC\./);
+    has(page.body, /Restored the version of Jan 2, 2030 3:06:00 PM UTC \(edited [^)]*title[^)]*\)\./);
     assert.equal((await s.store.links.get(handbookId))!.title, 'Team handbook');
 
     // An event of another link is not a version of this one.

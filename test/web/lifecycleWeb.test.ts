@@ -21,7 +21,8 @@ describe('lifecycle and health on web pages (docs/lifecycle.md#archive, docs/lif
   let carol: Client;
 
   before(async () => {
-    s = await startWebServer({ env: { JOE_SHORT_KEYWORD: 'go' }, now: () => now });
+    // Health checks on, as "not checked yet" is said only where a check will come; jobs never tick during the test.
+    s = await startWebServer({ env: { JOE_SHORT_KEYWORD: 'go', JOE_HEALTH_CHECKS_ENABLED: 'true', JOE_JOB_TICK: '1h' }, now: () => now });
     alice = await signedIn(s, 'alice@x.io', { name: 'Alice' });
     bob = await signedIn(s, 'bob@x.io', { name: 'Bob' });
     carol = await signedIn(s, 'carol@x.io', { name: 'Carol' });

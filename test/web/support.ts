@@ -74,15 +74,19 @@ export function mainOf(html: string): string {
 
 /** Text content roughly as a reader sees it: tags dropped, entities decoded, spaces collapsed. */
 export function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    html
+      // A line-break point inside a word or URL is no space in what a reader sees.
+      .replace(/<wbr\s*\/?>/g, '')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 export async function startWebServer(opts: { env?: Record<string, string>; now?: () => number } = {}): Promise<TestServer> {

@@ -49,6 +49,7 @@ export function registerHealthRecheckRoute(app: FastifyInstance, deps: WebDeps):
         state={lifecycleState(view, store.now())}
         lastError={h.healthError ?? null}
         canRecheck={h.canRecheck === true}
+        checksOff={h.checksOff === true}
       />
     );
     return sendWithToast(reply, section, toast);

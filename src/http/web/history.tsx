@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAppError, type AppError } from '../../domain/errors.js';
 import { HISTORY_KINDS, VERSION_KINDS, type HistoryPage } from '../../links/index.js';
-import { formatDateTime } from '../../views/format.js';
+import { formatDateTimeSeconds } from '../../views/format.js';
 import { AdminAuditPage, type AuditFilterValues } from '../../views/pages/adminAudit.js';
 import { LinkDetail } from '../../views/pages/linkDetail.js';
 import { LinkHistoryItems, LinkHistoryPage, type LinkHistoryProps } from '../../views/pages/linkHistory.js';
-import { RestoreNote } from '../../views/partials/history.js';
+import { RestoreNote, versionName } from '../../views/partials/history.js';
 import { renderFragment } from '../../views/render.js';
 import { requestActor } from '../shared/actor.js';
 import { requireAdmin, requireUser } from './guards.js';
@@ -95,10 +95,12 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: WebDeps): void
     }
     const history = await linkHistoryProps(deps, req, got);
     const at = restoredAt(history, eventId);
+    // The version by its name on its Restore button when it is on the first page, else by its time to the second.
+    const version = history.events.find((e) => e.id === eventId);
     const message =
       at === null
         ? `${shortName(deps, req, got.link.slug)} already is that version. Nothing changed.`
-        : `Restored the version of ${formatDateTime(at)}.`;
+        : `Restored the version of ${version ? versionName(version) : formatDateTimeSeconds(at)}.`;
     if (!wantsFragment(req)) return seeOther(reply, `/dashboard/links/${got.link.id}`, message);
     // The form aimed at its note; a restore changes the whole page, so the answer replaces it.
     reply.header('hx-retarget', '#link-detail').header('hx-reswap', 'outerHTML');

@@ -23,7 +23,7 @@ export function registerLinkDetailRoutes(app: FastifyInstance, deps: WebDeps): v
   const guard = { preHandler: requireUser(deps) };
 
   app.get('/dashboard/links/:id', guard, async (req, reply) => {
-    const got = await linkFor(deps, req, reply, 'canView');
+    const got = await linkFor(deps, req, reply, 'canView', { askOwners: true });
     if (!got) return reply;
     return sendLinkDetail(deps, req, reply, await linkDetailProps(deps, req, got.link, got.caps));
   });
@@ -109,14 +109,14 @@ export async function healthSectionProps(
   deps: Pick<WebDeps, 'store' | 'config'>,
   view: LinkView,
   caps: LinkCaps,
-): Promise<Pick<LinkDetailProps, 'health' | 'healthError' | 'canRecheck'>> {
+): Promise<Pick<LinkDetailProps, 'health' | 'healthError' | 'canRecheck' | 'checksOff'>> {
   const { store, config } = deps;
   const health = await store.health.forLink(view);
   // A broken link's page names what went wrong (docs/web-ui.md#link-detail-page).
   const healthError = health.status === 'broken' ? ((await store.health.row(view.id))?.lastError ?? null) : null;
   // Only where a probe would be sent: checks on for this server, a link the checker visits.
   const canRecheck = caps.canEdit && config.healthChecks.enabled && isCheckable(view, store.now());
-  return { health, healthError, canRecheck };
+  return { health, healthError, canRecheck, checksOff: !config.healthChecks.enabled };
 }
 
 export async function sendLinkDetail(

@@ -5,6 +5,7 @@ import type { NewestFirstFrom } from '../../store/newestFirst.js';
 import type { Notification } from '../../store/notifications.js';
 import type { User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
+import { formatDateTime } from '../../views/format.js';
 import { NotificationSettingsForm, NotificationSettingsPage } from '../../views/pages/notificationSettings.js';
 import { MarkedRead, NotificationsPage, type NotificationItem, type NotificationsProps } from '../../views/pages/notifications.js';
 import { requireUser } from './guards.js';
@@ -26,7 +27,8 @@ function itemOf(n: Notification, ctx: PageContext): NotificationItem {
   return {
     id: n.id,
     kind: n.kind,
-    text: notificationText(n, { prefix: ctx.shortKeyword, readerId: n.userId }),
+    // The pages' one date format (docs/web-ui.md#rendering-conventions), as beside each notification.
+    text: notificationText(n, { prefix: ctx.shortKeyword, readerId: n.userId, time: formatDateTime }),
     at: n.createdAt,
     read: n.readAt !== null,
     linkHref: gone ? null : `/dashboard/links/${n.linkId}`,

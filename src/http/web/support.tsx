@@ -6,7 +6,7 @@ import { lifecycleState } from '../../domain/lifecycle.js';
 import type { Capability, GrantedLink, KeywordService, LinkService, UserService } from '../../links/index.js';
 import type { LinkGroup } from '../../store/groups.js';
 import type { Store } from '../../store/index.js';
-import { viewerOf, type LinkView, type User } from '../../store/types.js';
+import { viewerOf, type Link, type LinkView, type User } from '../../store/types.js';
 import type { PageContext } from '../../views/context.js';
 import { Forbidden, PlainNotFound } from '../../views/pages/errors.js';
 import type { LinkRowData, LinkTableEnv } from '../../views/partials/linkTable.js';
@@ -79,9 +79,16 @@ export async function notFound(deps: WebDeps, req: FastifyRequest, reply: Fastif
   return sendHtml(req, reply, await pageContext(deps, req), 'Not found', <PlainNotFound message={message} />, 404);
 }
 
-export async function forbidden(deps: WebDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+/** The styled 403; for a secure link it names whom to ask for access (docs/web-ui.md#error-pages). */
+export async function forbidden(
+  deps: WebDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  link?: Pick<Link, 'id' | 'visibility'>,
+): Promise<FastifyReply> {
   if (isHtmx(req)) errorToastHeader(reply, "You don't have permission to do that.");
-  return sendHtml(req, reply, await pageContext(deps, req), 'Access denied', <Forbidden />, 403);
+  const owner = link?.visibility === 'secure' ? ((await deps.store.owners.list(link.id)).find((o) => o.isPrimary) ?? null) : null;
+  return sendHtml(req, reply, await pageContext(deps, req), 'Access denied', <Forbidden owner={owner} />, 403);
 }
 
 /** A plain-text 4xx for HTMX callers, shown by the page script as an error toast. */
@@ -100,6 +107,7 @@ export async function linkFor(
   req: FastifyRequest,
   reply: FastifyReply,
   need: Capability,
+  opts: { askOwners?: boolean } = {},
 ): Promise<(GrantedLink & { user: User }) | null> {
   const access = await deps.links.access(requestActor(req), { id: param(req, 'id') }, need);
   if (access.outcome === 'not_found') {
@@ -107,7 +115,9 @@ export async function linkFor(
     return null;
   }
   if (access.outcome === 'forbidden') {
-    await forbidden(deps, req, reply);
+    // Only the link's own page tells whom to ask (docs/web-ui.md#error-pages), and only a viewer who
+    // may not view it; every other refusal is the one 403 that names nothing.
+    await forbidden(deps, req, reply, opts.askOwners === true && !access.caps.canView ? access.link : undefined);
     return null;
   }
   return { ...access, user: requestUser(req) };

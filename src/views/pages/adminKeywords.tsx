@@ -1,6 +1,7 @@
 import type { Keyword } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { Alert, EmptyState, PageHeader, Spinner } from '../partials/ui.js';
+import { BreakableUrl } from '../partials/breakable.js';
 
 /** The keyword templates admin page of docs/web-ui.md#admin-screens (docs/links.md#keywords). */
 
@@ -14,7 +15,9 @@ export function KeywordRow({ k }: { k: Keyword }) {
   return (
     <tr id={`keyword-${k.id}`} class="hover:bg-base-200/60">
       <td class="font-mono font-semibold">{k.keyword}</td>
-      <td class="font-mono text-sm wrap-anywhere">{k.urlTemplate}</td>
+      <td class="font-mono text-sm wrap-anywhere">
+        <BreakableUrl url={k.urlTemplate} />
+      </td>
       <td class="hidden md:table-cell">{k.description}</td>
       <td class="text-right">
         <a
@@ -103,15 +106,19 @@ export function KeywordsSection({ keywords, form }: { keywords: readonly Keyword
         <EmptyState icon="terminal" title="No keywords configured." />
       ) : (
         <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table class="table table-sm md:table-md">
+          {/* Fixed columns: the template breaks at its `/`s within the room it is given, where an
+              automatic table would shrink its column until it broke inside its words. */}
+          <table class="table table-sm md:table-md table-fixed">
             <thead>
               <tr>
-                <th scope="col">Keyword</th>
+                <th scope="col" class="w-28 md:w-40">
+                  Keyword
+                </th>
                 <th scope="col">URL Template</th>
                 <th scope="col" class="hidden md:table-cell">
                   Description
                 </th>
-                <th scope="col" class="text-right">
+                <th scope="col" class="w-12 text-right md:w-16">
                   <span class="sr-only">Actions</span>
                 </th>
               </tr>

@@ -5,6 +5,7 @@ import type { Period } from '../../domain/timeseries.js';
 import { LocalTime } from '../partials/localTime.js';
 import { PageHeader, Spinner } from '../partials/ui.js';
 import { statsPath } from './linkStats.js';
+import { BreakableSlug } from '../partials/breakable.js';
 
 /**
  * `/dashboard/analytics` (docs/analytics.md#dashboard): top
@@ -116,8 +117,9 @@ function Empty({ children }: { children: ComponentChildren }) {
 
 function SlugLink({ linkId, slug }: { linkId: string; slug: string }) {
   return (
-    <a class="link link-hover link-brand font-mono wrap-anywhere" href={statsPath(linkId)}>
-      {slug}
+    // break-words, not wrap-anywhere: in a table the latter lets the column shrink until the slug breaks mid-word.
+    <a class="link link-hover link-brand font-mono break-words" href={statsPath(linkId)}>
+      <BreakableSlug slug={slug} />
     </a>
   );
 }

@@ -83,7 +83,7 @@ export function ErrorHero({
   children?: ComponentChildren;
 }) {
   return (
-    <section class="hero py-16" aria-labelledby="error-title">
+    <section class="hero error-hero py-16" aria-labelledby="error-title">
       <div class={`hero-content text-center flex-col${wide ? ' max-w-xl' : ''}`}>
         <p class="text-6xl font-black opacity-60">{status}</p>
         <h1 id="error-title" class={`text-2xl font-bold${wide ? ' wrap-anywhere' : ''}`}>
@@ -101,11 +101,18 @@ const GoHome = () => (
   </a>
 );
 
-export function PlainNotFound({ message }: { message?: string }) {
+/** A 404 of the app's own pages; `back` names the way on (the admin overview, the dashboard) instead of home. */
+export function PlainNotFound({ message, back }: { message?: string; back?: { href: string; label: string } }) {
   return (
     <ErrorHero status={404} title="Page not found">
       <p>{message ?? "We couldn't find what you were looking for."}</p>
-      <GoHome />
+      {back ? (
+        <a class="btn btn-primary" href={back.href}>
+          {back.label}
+        </a>
+      ) : (
+        <GoHome />
+      )}
     </ErrorHero>
   );
 }
@@ -134,10 +141,19 @@ export function TooManyRequests({ message }: { message: string }) {
   );
 }
 
-export function Forbidden() {
+/**
+ * The 403 page. For a secure link's page, `owner` is its primary owner, named (display name, else
+ * email) so the viewer knows whom to ask; nothing else of the link is said.
+ */
+export function Forbidden({ owner }: { owner?: { displayName: string; email: string } | null } = {}) {
   return (
     <ErrorHero status={403} title="Access denied">
       <p>You don't have permission to access this page.</p>
+      {owner && (
+        <p class="break-words" data-ask-access>
+          {`Only its owners and the people they share it with can open this secure link. To ask for access, contact its owner, ${owner.displayName || owner.email}.`}
+        </p>
+      )}
       <p class="text-sm opacity-80">If access was granted to you recently, signing out and in again may help.</p>
       <a class="btn btn-primary" href="/dashboard">
         Go to dashboard

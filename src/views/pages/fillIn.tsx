@@ -25,6 +25,25 @@ export function neededPhrase(names: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
+/**
+ * The answer to the form's own submission (docs/links.md#fill-in-page): the response's `Refresh`
+ * header moves on to the destination at once; the link is there for a browser that does not.
+ */
+export function FillInHandoff({ location }: { location: string }) {
+  return (
+    <section class="mx-auto w-full max-w-xl py-8 space-y-4" aria-labelledby="handoff-title">
+      <h1 id="handoff-title" class="text-2xl font-bold">
+        Opening the link…
+      </h1>
+      <p>
+        <a class="link link-primary font-mono wrap-anywhere" href={location} rel="noreferrer">
+          {location}
+        </a>
+      </p>
+    </section>
+  );
+}
+
 /** The destination pattern with its variables set in bold, so the reader sees where each value goes. */
 function Pattern({ template }: { template: string }) {
   const parts: Array<string | { variable: string }> = [];

@@ -5,6 +5,7 @@ import type { LinkGroup } from '../../store/groups.js';
 import type { LinkShare, LinkView } from '../../store/types.js';
 import { Icon } from '../partials/icons.js';
 import { HealthSection } from '../partials/linkHealth.js';
+import { BreakableUrl } from '../partials/breakable.js';
 import { OwnersSection, SharesPanel, type MemberNotice } from '../partials/linkMembers.js';
 import { LifecycleBadges, safeHref } from '../partials/linkTable.js';
 import { LocalTime, RelativeTime } from '../partials/localTime.js';
@@ -21,6 +22,8 @@ export interface LinkDetailProps {
   healthError?: string | null;
   /** Whether the viewer gets "Recheck now": CanEdit on a link the checker visits (docs/lifecycle.md#recheck-now). */
   canRecheck?: boolean;
+  /** The server runs no health checks (JOE_HEALTH_CHECKS_ENABLED=false): the line says so instead of "not checked yet". */
+  checksOff?: boolean;
   /** Present only with CanManageShares on a secure link (docs/links.md#visibility). */
   shares: LinkShare[] | null;
   /** The groups that own the link (docs/groups.md#what-a-group-grants). */
@@ -150,11 +153,17 @@ export function LinkDetail(p: LinkDetailProps) {
               <p class="text-sm font-medium">Destination:</p>
               {href ? (
                 <a href={href} target="_blank" rel="noopener noreferrer" class="link wrap-anywhere inline-flex items-start gap-1">
-                  {link.url}
+                  {/* One flex item, so the URL breaks between its parts (docs/web-ui.md#rendering-conventions). */}
+                  <span class="min-w-0">
+                    <BreakableUrl url={link.url} />
+                  </span>
                   <Icon name="external" class="size-4 shrink-0 mt-0.5" />
                 </a>
               ) : (
-                <p class="wrap-anywhere">{link.url}</p>
+                // A template (or an old non-http value) is shown as text: a link to it would open its placeholders.
+                <code class="block font-mono text-sm wrap-anywhere" data-destination-text>
+                  <BreakableUrl url={link.url} />
+                </code>
               )}
             </div>
             {link.defaultUrl !== null && (
@@ -215,6 +224,7 @@ export function LinkDetail(p: LinkDetailProps) {
               state={state}
               lastError={p.healthError ?? null}
               canRecheck={p.canRecheck === true}
+              checksOff={p.checksOff === true}
             />
             <p class="text-sm text-base-content/70">
               {'Created '}

@@ -1,5 +1,6 @@
 import { Modal, PageHeader } from '../partials/ui.js';
 import { LinkForm, type LinkFormProps } from '../partials/linkForm.js';
+import { BreakableUrl } from '../partials/breakable.js';
 
 /** The create and edit link screens (docs/web-ui.md#link-forms): a page with its help panel, or a dialog. */
 
@@ -23,8 +24,15 @@ function HelpPanel({ shortKeyword }: { shortKeyword: string }) {
         <div>
           <p class="font-medium">Variables</p>
           <p class="mt-1">
-            A destination like <code class="font-mono wrap-anywhere">https://jira.example.com/browse/$ticket</code> turns{' '}
-            <code class="font-mono wrap-anywhere">{`${shortKeyword}/jira/ABC-123`}</code> into the ticket's page.
+            A destination like{' '}
+            <code class="font-mono wrap-anywhere">
+              <BreakableUrl url="https://jira.example.com/browse/$ticket" />
+            </code>{' '}
+            turns{' '}
+            <code class="font-mono wrap-anywhere">
+              <BreakableUrl url={`${shortKeyword}/jira/ABC-123`} />
+            </code>{' '}
+            into the ticket's page.
           </p>
         </div>
         <div>

@@ -64,7 +64,7 @@ export function StateDemo({ prefix }: { prefix: string }) {
           <p class="hidden" data-state-result>
             Short link: <a class="link link-primary font-mono wrap-anywhere" href="#" data-state-link></a>
           </p>
-          <p class="text-error hidden" role="alert" data-state-error></p>
+          <p class="error-text hidden" role="alert" data-state-error></p>
         </div>
       </div>
       <noscript>

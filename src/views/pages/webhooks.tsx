@@ -5,6 +5,7 @@ import { Icon } from '../partials/icons.js';
 import { LocalTime } from '../partials/localTime.js';
 import { Pager, type KeysetSpot } from '../partials/pager.js';
 import { Alert, CopyButton, EmptyState, FieldError, PageHeader, Spinner } from '../partials/ui.js';
+import { BreakableUrl } from '../partials/breakable.js';
 
 /** `/admin/webhooks` and `/admin/webhooks/:id` (docs/web-ui.md#webhooks): endpoints, their secret once, and the delivery log. */
 
@@ -111,7 +112,9 @@ export function WebhooksSection({ hooks, form, created, flash }: WebhooksState) 
           {hooks.map((h) => (
             <li class="p-4 flex flex-wrap items-center gap-3">
               <div class="min-w-0 flex-1 space-y-1">
-                <p class="font-mono text-sm wrap-anywhere">{h.url}</p>
+                <p class="font-mono text-sm wrap-anywhere">
+                  <BreakableUrl url={h.url} />
+                </p>
                 <p class="text-sm text-base-content/70">
                   <EventsList events={h.events} /> · registered <LocalTime ms={h.createdAt} date />
                 </p>
@@ -223,7 +226,7 @@ export function DeliveryLogPage(state: DeliveryLogState) {
         title="Deliveries"
         subtitle={
           <span class="font-mono wrap-anywhere">
-            {state.hook.url} · <EventsList events={state.hook.events} />
+            <BreakableUrl url={state.hook.url} /> · <EventsList events={state.hook.events} />
           </span>
         }
         back={{ href: '/admin/webhooks', label: 'Webhooks' }}

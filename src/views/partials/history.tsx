@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { formatDateTime } from '../format.js';
+import { formatDateTimeSeconds } from '../format.js';
+import { BreakableUrl } from './breakable.js';
 import { LocalTime } from './localTime.js';
 import { Spinner } from './ui.js';
 
@@ -99,7 +100,12 @@ function Value({ field, value }: { field: string; value: unknown }) {
     );
   }
   if (isPerson(value)) return <span class="break-words">{personText(value)}</span>;
-  if (field === 'url' || field === 'defaultUrl') return <span class="font-mono text-xs wrap-anywhere">{String(value)}</span>;
+  if (field === 'url' || field === 'defaultUrl')
+    return (
+      <span class="font-mono text-xs wrap-anywhere">
+        <BreakableUrl url={String(value)} />
+      </span>
+    );
   return <span class="whitespace-pre-line break-words">{typeof value === 'string' ? value : JSON.stringify(value)}</span>;
 }
 
@@ -132,10 +138,15 @@ function Changes({ event }: { event: TimelineEvent }) {
             ) : only === 'from' ? (
               <Value field={field} value={c.from} />
             ) : (
+              // On a phone the old value and the new one each get a line, the new one after its arrow.
               <>
-                <Value field={field} value={c.from} />
-                <span class="mx-1 text-base-content/70">→</span>
-                <Value field={field} value={c.to} />
+                <span class="block sm:inline" data-change="from">
+                  <Value field={field} value={c.from} />
+                </span>
+                <span class="block sm:inline" data-change="to">
+                  <span class="me-1 text-base-content/70 sm:mx-1">→</span>
+                  <Value field={field} value={c.to} />
+                </span>
               </>
             )}
           </dd>
@@ -274,6 +285,32 @@ function LinkPlace({ event, links, shortKeyword }: { event: TimelineEvent; links
   );
 }
 
+/**
+ * What a version changed, in a few words ("edited title and destination"): with its time to the
+ * second it names the version on its Restore button and in the toast, so two versions saved in
+ * the same minute read apart.
+ */
+export function versionSummary(event: Pick<TimelineEvent, 'kind' | 'changes' | 'source'>): string {
+  const fields = orderedChanges(event.changes).map(([f]) => fieldLabel(f).toLowerCase());
+  const named =
+    fields.length === 0 ? '' : fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]}`;
+  switch (event.kind) {
+    case 'created':
+      return 'created';
+    case 'imported':
+      return 'imported';
+    case 'restored':
+      return named ? `restored ${named}` : 'restored';
+    default:
+      return named ? `edited ${named}` : kindLabel(event.kind).toLowerCase();
+  }
+}
+
+/** A version's name: its time to the second and what it changed. */
+export function versionName(event: Pick<TimelineEvent, 'at' | 'kind' | 'changes' | 'source'>): string {
+  return `${formatDateTimeSeconds(event.at)} (${versionSummary(event)})`;
+}
+
 function RestoreForm({ event }: { event: TimelineEvent }) {
   const action = `/dashboard/links/${event.linkId}/history/${event.id}/restore`;
   return (
@@ -286,7 +323,7 @@ function RestoreForm({ event }: { event: TimelineEvent }) {
       hx-disabled-elt="find button"
       class="mt-2"
     >
-      <button type="submit" class="btn btn-xs btn-outline" aria-label={`Restore the version of ${formatDateTime(event.at)}`}>
+      <button type="submit" class="btn btn-xs btn-outline" aria-label={`Restore the version of ${versionName(event)}`}>
         <Spinner />
         Restore
       </button>

@@ -15,16 +15,22 @@ function HealthLine({
   health,
   state,
   lastError,
+  checksOff,
 }: {
   link: LinkView;
   health: LinkHealth;
   state: LifecycleState;
   lastError: string | null;
+  checksOff: boolean;
 }) {
   if (link.healthChecksDisabled) return <p class="text-sm">Health checks: opted out</p>;
   const unchecked = uncheckedReason(link, state);
   if (unchecked !== null) return <p class="text-sm text-base-content/70">{unchecked}</p>;
-  if (health.status === 'unchecked') return <p class="text-sm text-base-content/70">Destination not checked yet.</p>;
+  if (health.status === 'unchecked') {
+    // With the checker off, "not checked yet" would wait forever.
+    const text = checksOff ? 'Destination not checked: health checks are turned off on this server.' : 'Destination not checked yet.';
+    return <p class="text-sm text-base-content/70">{text}</p>;
+  }
   const label = health.status === 'ok' ? 'OK' : health.status === 'broken' ? 'Broken' : 'Not checkable under current server policy';
   return (
     <div class="text-sm space-y-1">
@@ -54,6 +60,8 @@ export interface HealthSectionProps {
   state: LifecycleState;
   lastError: string | null;
   canRecheck: boolean;
+  /** The server runs no health checks. */
+  checksOff?: boolean;
 }
 
 /**
@@ -65,7 +73,7 @@ export function HealthSection(p: HealthSectionProps) {
   return (
     <div id="link-health" class="flex flex-wrap items-start gap-x-3 gap-y-2">
       <div class="min-w-0 flex-1">
-        <HealthLine link={p.link} health={p.health} state={p.state} lastError={p.lastError} />
+        <HealthLine link={p.link} health={p.health} state={p.state} lastError={p.lastError} checksOff={p.checksOff === true} />
       </div>
       {p.canRecheck && (
         <form method="post" action={action} hx-post={action} hx-target="#link-health" hx-swap="outerHTML" hx-disabled-elt="find button">

@@ -3,6 +3,8 @@ import type { LinkHealth } from '../../domain/health.js';
 import type { LifecycleState } from '../../domain/lifecycle.js';
 import type { LinkActivity } from '../../store/listActivity.js';
 import type { LinkView } from '../../store/types.js';
+import { hasPlaceholders } from '../../domain/url.js';
+import { isGolinkTemplate } from '../../domain/golinkTemplate.js';
 import { LocalTime } from './localTime.js';
 import { Icon, type IconName } from './icons.js';
 import { Sparkline } from './sparkline.js';
@@ -67,9 +69,13 @@ export function columnCount(variant: LinkTableVariant): number {
   return VARIANTS[variant].owner ? 7 : 6;
 }
 
-/** Destinations are http(s) by validation; anything else stored long ago is shown as text, never linked. */
+/**
+ * Destinations are http(s) by validation; anything else stored long ago is shown as text, never
+ * linked. A template (`$ticket`, golink's `{{.Path}}`) is no address to open either: its link
+ * would lead to the literal placeholder.
+ */
 export function safeHref(url: string): string | undefined {
-  return /^https?:\/\//i.test(url) ? url : undefined;
+  return /^https?:\/\//i.test(url) && !hasPlaceholders(url) && !isGolinkTemplate(url) ? url : undefined;
 }
 
 export function cut(text: string, max: number): string {
@@ -203,10 +209,14 @@ function ActionIcons({ actions }: { actions: readonly Action[] }) {
   );
 }
 
-/** Cards: the same actions in a menu, above the card's own link (`relative z-10`). */
+/**
+ * Cards: the same actions in a menu. Open, it rises above the cards after it (`open:z-40`), whose
+ * own menu buttons would otherwise sit over its choices; app.js closes it on Escape, a tap
+ * outside and a choice.
+ */
 function ActionMenu({ actions, name }: { actions: readonly Action[]; name: string }) {
   return (
-    <details class="dropdown dropdown-end relative z-10 lg:hidden">
+    <details class="dropdown dropdown-end relative z-10 open:z-40 lg:hidden" data-menu="">
       <summary class="btn btn-ghost btn-sm btn-square" aria-label={`Actions for ${name}`}>
         <Icon name="dots" class="size-5" />
       </summary>
@@ -225,18 +235,22 @@ function ActionMenu({ actions, name }: { actions: readonly Action[]; name: strin
 }
 
 /** Slug (never broken inside a word), title and destination, each cut to one line with the full text in `title=`. */
-function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv; opensPage: boolean }) {
+function LinkCell({ row, env }: { row: LinkRowData; env: LinkTableEnv }) {
   const { link } = row;
   const short = `${env.shortKeyword}/${link.slug}`;
   const href = safeHref(link.url);
+  // On a card each link is a target of its own, 24 px high at least (WCAG 2.5.8); a tap on the
+  // card around them opens the link's page (app.js, `data-card-href` on the row).
   return (
     <div class="min-w-0">
-      {opensPage && (
-        // The card's tap target: the whole card opens the link's page, not the destination.
-        <a href={`/dashboard/links/${link.id}`} class="absolute inset-0 rounded-box lg:hidden" aria-label={`Open the page of ${short}`}></a>
-      )}
       <div class="flex min-w-0 items-center gap-1">
-        <a href={`/${link.slug}`} target="_blank" rel="noopener" class="slug-name font-mono text-sm hover:underline" title={short}>
+        <a
+          href={`/${link.slug}`}
+          target="_blank"
+          rel="noopener"
+          class="slug-name font-mono text-sm hover:underline max-lg:min-h-6 max-lg:items-center"
+          title={short}
+        >
           <span class="text-base-content/70">{`${env.shortKeyword}/`}</span>
           <span class="link-brand font-semibold">{link.slug}</span>
         </a>
@@ -254,7 +268,7 @@ function LinkCell({ row, env, opensPage }: { row: LinkRowData; env: LinkTableEnv
           href={href}
           target="_blank"
           rel="noopener noreferrer"
-          class="block truncate text-xs text-base-content/70 hover:underline"
+          class="block truncate text-xs text-base-content/70 hover:underline max-lg:max-w-fit max-lg:leading-6"
           title={link.url}
         >
           {link.url}
@@ -307,7 +321,7 @@ function OwnerCell({ link, env }: { link: LinkView; env: LinkTableEnv }) {
   return (
     <span class="flex min-w-0 items-center gap-1" title={names}>
       <span class="lg:sr-only">Owner:</span>
-      <a class="relative z-10 min-w-0 truncate link link-hover" href={`/u/${primary.displayNameSlug}`}>
+      <a class="relative z-10 min-w-0 max-lg:leading-6 truncate link link-hover" href={`/u/${primary.displayNameSlug}`}>
         {primary.displayName}
       </a>
       {others > 0 && <span class="shrink-0 text-xs text-base-content/70">{`+${others}`}</span>}
@@ -358,8 +372,15 @@ const CELL = 'max-lg:border-0 max-lg:p-0 lg:px-1.5 xl:px-2';
 /** A header cell, spaced as its column's cells. */
 const HEAD = 'px-1.5 xl:px-2';
 
+/**
+ * Whether the list has its click columns: an anonymous visitor may see no link's figures
+ * (docs/analytics.md#who-sees-what), so columns of dashes would say nothing.
+ */
+const hasFigures = (env: LinkTableEnv): boolean => env.viewerId !== null;
+
 export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: LinkTableVariant; env: LinkTableEnv }) {
   const v = VARIANTS[variant];
+  const figures = hasFigures(env);
   const { link } = row;
   const name = `${env.shortKeyword}/${link.slug}`;
   const actions = actionsOf(row, v, name);
@@ -368,9 +389,10 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
       id={`link-${link.id}`}
       class="relative hover:bg-base-200/60 max-lg:flex max-lg:flex-wrap max-lg:items-center max-lg:gap-x-3 max-lg:gap-y-1 max-lg:rounded-box max-lg:border max-lg:border-base-300 max-lg:bg-base-100 max-lg:p-3"
       data-link-row=""
+      data-card-href={row.caps.canView ? `/dashboard/links/${link.id}` : undefined}
     >
       <td class={`${CELL} max-lg:block max-lg:w-[calc(100%-3rem)] max-lg:grow`}>
-        <LinkCell row={row} env={env} opensPage={row.caps.canView} />
+        <LinkCell row={row} env={env} />
       </td>
       <td class={`${CELL} max-lg:order-1 max-lg:block max-lg:w-full`}>
         <span class="flex flex-wrap items-center gap-1">
@@ -384,12 +406,16 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
           <OwnerCell link={link} env={env} />
         </td>
       )}
-      <td class={`${CELL} max-lg:order-2 max-lg:block max-lg:text-sm`}>
-        <ClicksCell activity={row.activity} />
-      </td>
-      <td class={`${CELL} max-lg:order-3 max-lg:block`}>
-        <LastClickedCell activity={row.activity} />
-      </td>
+      {figures && (
+        <td class={`${CELL} max-lg:order-2 max-lg:block max-lg:text-sm`}>
+          <ClicksCell activity={row.activity} />
+        </td>
+      )}
+      {figures && (
+        <td class={`${CELL} max-lg:order-3 max-lg:block`}>
+          <LastClickedCell activity={row.activity} />
+        </td>
+      )}
       <td class={`${CELL} max-lg:block max-lg:w-9 max-lg:self-start`}>
         {actions.length > 0 && (
           <>
@@ -408,7 +434,7 @@ export function LinkRow({ row, variant, env }: { row: LinkRowData; variant: Link
  * name, a four-digit count beside its sparkline, the widest date, the action icons two a line —
  * so a 16-character slug and its title show whole (docs/web-ui.md#link-tables).
  */
-function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
+function LinkTableHead({ variant, figures }: { variant: LinkTableVariant; figures: boolean }) {
   const v = VARIANTS[variant];
   return (
     <thead class="max-lg:hidden">
@@ -424,12 +450,16 @@ function LinkTableHead({ variant }: { variant: LinkTableVariant }) {
             Owner
           </th>
         )}
-        <th scope="col" class={`w-[6.75rem] ${HEAD} whitespace-normal leading-tight xl:w-28`}>
-          Clicks (30 days)
-        </th>
-        <th scope="col" class={`w-28 ${HEAD}`}>
-          Last clicked
-        </th>
+        {figures && (
+          <th scope="col" class={`w-[6.75rem] ${HEAD} whitespace-normal leading-tight xl:w-28`}>
+            Clicks (30 days)
+          </th>
+        )}
+        {figures && (
+          <th scope="col" class={`w-28 ${HEAD}`}>
+            Last clicked
+          </th>
+        )}
         <th scope="col" class={`w-16 ${HEAD} text-right xl:w-30`}>
           <span class="sr-only">Actions</span>
         </th>
@@ -442,7 +472,8 @@ export function LinkTable({ rows, variant, env }: { rows: readonly LinkRowData[]
   return (
     <div class="lg:rounded-box lg:border lg:border-base-300 lg:bg-base-100">
       <table class="table table-sm w-full max-lg:block lg:table-fixed" data-link-list={variant}>
-        <LinkTableHead variant={variant} />
+        {!hasFigures(env) && <caption class="sr-only">Clicks not shown: sign in to see the click figures of the links you own.</caption>}
+        <LinkTableHead variant={variant} figures={hasFigures(env)} />
         <tbody class="max-lg:flex max-lg:flex-col max-lg:gap-3">
           {rows.map((row) => (
             <LinkRow row={row} variant={variant} env={env} />

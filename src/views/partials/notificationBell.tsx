@@ -4,7 +4,9 @@ import { Icon } from './icons.js';
  * The header's notification bell (docs/web-ui.md#notifications): a plain link
  * to /notifications with the unread count, no script needed. The layout
  * shows one in the sidebar and one in the small-screen header; a fragment
- * that marks notifications read sends both again out of band.
+ * that marks notifications read sends both again out of band. Its count
+ * overhangs the button's corner by half its width: the margin keeps a
+ * `99+` inside the phone header's edge.
  */
 
 export const BELL_IDS = ['notification-bell', 'notification-bell-mobile'] as const;
@@ -19,7 +21,7 @@ export function NotificationBell({ id, unread, oob }: { id: (typeof BELL_IDS)[nu
     <a
       id={id}
       href="/notifications"
-      class="btn btn-ghost btn-sm btn-square indicator"
+      class="btn btn-ghost btn-sm btn-square indicator me-2"
       aria-label={label}
       title={label}
       hx-swap-oob={oob ? 'outerHTML' : undefined}
