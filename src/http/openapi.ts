@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATIC_DIR } from '../paths.js';
+import { withExamples } from './openapiExamples.js';
 import { withRateLimitHeaders } from './openapiHeaders.js';
 import { API_DOCS_HELMET } from './securityHeaders.js';
 
@@ -70,7 +71,7 @@ export async function registerOpenApi(api: FastifyInstance): Promise<void> {
         },
       },
     },
-    transformObject: (document) => withRateLimitHeaders('openapiObject' in document ? document.openapiObject : {}),
+    transformObject: (document) => withExamples(withRateLimitHeaders('openapiObject' in document ? document.openapiObject : {})),
     // Named schemas keep their `$id` as component name (`#/components/schemas/LinkResponse`).
     refResolver: {
       buildLocalReference: (json: Record<string, unknown>, _baseUri: unknown, _fragment: unknown, i: number) =>
