@@ -97,3 +97,22 @@ export async function snapshot(s: TestServer): Promise<string> {
   // Drivers differ in how they hand back integers (number, string, bigint); compare values.
   return JSON.stringify({ links, tags, owners, shares, names }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 }
+
+/**
+ * Posts a file to `POST /api/v1/links/import?from=…` as `as`, with a length-delimited body as a
+ * client uploading a saved export sends it, and answers the status and the report.
+ */
+export async function uploadImport(
+  s: TestServer,
+  as: Actor,
+  from: string,
+  body: string,
+): Promise<{ status: number; json: { summary: Record<string, unknown>; rows: Array<Record<string, unknown>> } }> {
+  const r = await get(
+    `${s.url}/api/v1/links/import?from=${from}`,
+    { authorization: `Bearer ${as.token}`, 'content-type': 'application/octet-stream', 'content-length': String(Buffer.byteLength(body)) },
+    'POST',
+    body,
+  );
+  return { status: r.status, json: JSON.parse(await r.text()) };
+}

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { DbDriver } from '../../src/config.js';
 import { IMPORT_FIXTURES } from '../helpers/paths.js';
 import { get, sessionCookie, type TestServer } from '../helpers/server.js';
-import { actor, call, createLink, startApi, type Actor } from '../api/support.js';
+import { actor, call, createLink, startApi, uploadImport } from '../api/support.js';
 import { goFormat } from '../../src/domain/golinkTemplate.js';
 
 /**
@@ -34,26 +33,6 @@ const DRIVERS: Array<[DbDriver, string | undefined]> = [
   ['mysql', 'JOE_TEST_MYSQL_DSN'],
 ];
 
-function upload(
-  s: TestServer,
-  as: Actor,
-  body: string,
-): Promise<{ status: number; json: { summary: Record<string, unknown>; rows: Array<Record<string, unknown>> } }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${s.url}/api/v1/links/import?from=golink`,
-      { method: 'POST', headers: { authorization: `Bearer ${as.token}`, 'content-type': 'application/octet-stream' } },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 for (const [driver, env] of DRIVERS) {
   describe(
     `a golink export answers as golink [${driver}]`,
@@ -64,7 +43,7 @@ for (const [driver, env] of DRIVERS) {
       before(async () => {
         s = await startApi({ driver });
         const importer = await actor(s, 'importer');
-        const r = await upload(s, importer, readFileSync(new URL('golink-own-tests.jsonl', IMPORT_FIXTURES), 'utf8'));
+        const r = await uploadImport(s, importer, 'golink', readFileSync(new URL('golink-own-tests.jsonl', IMPORT_FIXTURES), 'utf8'));
         assert.equal(r.status, 200);
         const refused = r.json.rows.filter((row) => row.action === 'refused').map((row) => row.written);
         assert.deepEqual(

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { DbDriver } from '../../src/config.js';
 import { IMPORT_FIXTURES } from '../helpers/paths.js';
 import { get, sessionCookie, type TestServer } from '../helpers/server.js';
-import { actor, startApi, type Actor } from '../api/support.js';
+import { actor, startApi, uploadImport } from '../api/support.js';
 
 /**
  * After importing Trotto's `GET /_/api/links` answer, its plain and programmatic links answer as
@@ -26,22 +25,6 @@ const DRIVERS: Array<[DbDriver, string | undefined]> = [
   ['mysql', 'JOE_TEST_MYSQL_DSN'],
 ];
 
-function upload(s: TestServer, as: Actor, body: string): Promise<{ status: number; json: { rows: Array<Record<string, unknown>> } }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${s.url}/api/v1/links/import?from=trotto`,
-      { method: 'POST', headers: { authorization: `Bearer ${as.token}`, 'content-type': 'application/octet-stream' } },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 for (const [driver, env] of DRIVERS) {
   describe(
     `a Trotto links list answers as Trotto [${driver}]`,
@@ -54,7 +37,7 @@ for (const [driver, env] of DRIVERS) {
         s = await startApi({ driver });
         const importer = await actor(s, 'importer');
         cookie = await sessionCookie(s.store, importer.user);
-        const r = await upload(s, importer, readFileSync(new URL('trotto-programmatic.json', IMPORT_FIXTURES), 'utf8'));
+        const r = await uploadImport(s, importer, 'trotto', readFileSync(new URL('trotto-programmatic.json', IMPORT_FIXTURES), 'utf8'));
         assert.equal(r.status, 200, JSON.stringify(r.json));
         rows = r.json.rows;
       });
