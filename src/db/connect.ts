@@ -47,11 +47,12 @@ const pgTypes = {
 };
 
 /**
- * Accepts `mysql://user:pass@host:3306/db` and the Go driver form
+ * Accepts `mysql://user:pass@host:3306/db` (`mariadb://` alike) and the Go driver form
  * `user:pass@tcp(host:3306)/db?params`, so configs carried over keep working.
  */
 export function mysqlUri(dsn: string): string {
   if (/^mysql:\/\//i.test(dsn)) return dsn;
+  if (/^mariadb:\/\//i.test(dsn)) return `mysql://${dsn.slice('mariadb://'.length)}`;
   const m = /^(?:([^:@]*)(?::([^@]*))?@)?(?:tcp\(([^)]*)\))?\/([^?]*)(?:\?(.*))?$/.exec(dsn);
   if (!m) throw new Error('JOE_DB_DSN for mysql must look like mysql://user:pass@host:3306/dbname');
   const [, user = '', pass, host = '127.0.0.1:3306', db = ''] = m;
