@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createPrivateFile } from './privateFile.js';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -78,7 +79,11 @@ const UNWRITABLE = new Set([
 export function openSqlite(path: string): SqliteDatabase.Database {
   let db: SqliteDatabase.Database;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+      // A new database starts as an empty file only its owner may read; SQLite's WAL follows its mode.
+      createPrivateFile(path);
+    }
     db = new SqliteDatabase(path);
     // Takes effect only while the file is still empty (a new install), and only before WAL mode
     // is on; an existing database keeps its page size. Every click dirties one page of the

@@ -7,7 +7,7 @@ import { groupMigrations } from './groups.js';
 import { historyMigrations } from './history.js';
 import { linkNameMigrations } from './linkNames.js';
 import { notifyMigrations } from './notify.js';
-import { sessionMigrations } from './sessions.js';
+import { sessionDigestMigrations, sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
 /** Every migration, in order of application. Names are stable forever once released. */
@@ -21,6 +21,7 @@ const ALL: MigrationStep[] = [
   ...notifyMigrations,
   ...linkNameMigrations,
   ...groupMigrations,
+  ...sessionDigestMigrations,
 ];
 
 export function migrationNames(): string[] {
