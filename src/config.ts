@@ -44,6 +44,8 @@ export interface Config extends AuthSettings {
   logLevel: string;
   /** `auto`: readable lines on a terminal, JSON otherwise (docs/operations.md#logs). */
   logFormat: LogFormatSetting;
+  /** One log line per request: method, route pattern, status, milliseconds (off by default). */
+  accessLog: boolean;
 }
 
 /** The URL schemes a server DSN may carry, and the driver each one means. */
@@ -191,5 +193,6 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     webhooks: { retryBaseMs, allowPrivate: r.bool(SETTINGS.webhookAllowPrivate, false) },
     logLevel,
     logFormat: logFormat as LogFormatSetting,
+    accessLog: r.bool(SETTINGS.accessLog, false),
   };
 }
