@@ -12,6 +12,7 @@ import { createApiBudgets } from './http/shared/rateLimit.js';
 import { MCP_PATH, registerMcp } from './http/mcp.js';
 import { registerOpenApi } from './http/openapi.js';
 import { goLinkFront } from './http/goLinks.js';
+import { markRouteKind, recordRequests } from './http/requestRecording.js';
 import { registerStateLinkApi, registerStateLinkRedirects, stateLinkLimits } from './http/stateLinks.js';
 import { lazySerializers } from './http/serializers.js';
 import { registerSystemRoutes } from './http/system.js';
@@ -105,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let routed: ReadonlySet<string> = new Set();
   // What the security-header hooks would have set, for requests refused before any hook runs.
   const pageSecurityHeaders = precomputedHeaders(helmetOptions(config));
-  const front = goLinkFront({ ...deps, now: deps.store.now, closing: () => closing, routedSegments: () => routed });
+  const front = goLinkFront({ ...deps, now: deps.store.now, closing: () => closing, routedSegments: () => routed, log: () => app.log });
   const serializers: Array<() => unknown> = [];
   const app = Fastify({
     schemaController: { compilersFactory: { buildSerializer: lazySerializers((compile) => serializers.push(compile)) } },
@@ -125,8 +126,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return server;
     },
     logger: deps.logger ?? { level: config.logLevel },
-    // No line per request: a log write would cost the redirect path more than the lookup does.
-    // Access logs belong to the reverse proxy or load balancer in front; errors are still logged.
+    // Fastify's own request lines are off: a log write would cost the redirect path more than the
+    // lookup does. The access log, when JOE_ACCESS_LOG turns it on, is one line per request of
+    // our own (http/requestRecording.ts, http/accessLog.ts); errors are always logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
@@ -164,12 +166,61 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
+  // First, so every route is marked (each context below marks its own) and every answer counted.
+  recordRequests(app, deps);
+  markRouteKind(app, 'other');
   await app.register(cookie);
   await app.register(formbody);
   // Before any context, so each one inherits the one JSON body rule (http/jsonBody.ts).
   acceptJsonBodies(app);
   // Before any route, so every response (and the API docs' own policy) gets its headers.
   await registerSecurityHeaders(app, config);
+  // Static files and probes belong to no surface: their rare failures get the HTML error pages.
+  app.setErrorHandler(webErrorHandler(deps));
+  await app.register(async (files) => {
+    markRouteKind(files, 'static');
+    await registerStaticFiles(files);
+  });
+
+  await app.register(async (system) => registerSystemRoutes(system, deps));
+
+  // Created once: /api/v1 and /mcp spend the same per-token budget, and both click
+  // export routes (REST and web) the same per-user one.
+  const budgets = await createApiBudgets(app, config);
+  const limits = stateLinkLimits(deps);
+
+  await app.register(
+    async (api) => {
+      markRouteKind(api, 'api');
+      useApiErrors(api, { notFound: true });
+      // The OpenAPI collector must see the REST routes being added, so it comes first.
+      await registerOpenApi(api);
+      await api.register(async (v1) => registerRestApi(v1, { ...deps, budgets, extend: deps.extend?.api }), { prefix: REST_PREFIX });
+      await api.register(async (links) => registerStateLinkApi(links, { ...deps, limits }), { prefix: '/links' });
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.register(
+    async (mcp) => {
+      markRouteKind(mcp, 'mcp');
+      await registerMcp(mcp, { ...deps, budgets });
+    },
+    { prefix: MCP_PATH },
+  );
+  await app.register(async (s) => {
+    s.setErrorHandler(webErrorHandler(deps));
+    registerStateLinkRedirects(s, { ...deps, limits });
+  });
+  // Last and without a prefix: its not-found page answers every path the others leave.
+  await app.register(async (web) => {
+    markRouteKind(web, 'web');
+    await registerWeb(web, { ...deps, budgets, extend: deps.extend?.pages });
+  });
+  return app;
+}
+
+/** `/static/*` and `/favicon.ico`: the browser's files, cached as long as each may be. */
+async function registerStaticFiles(app: FastifyInstance): Promise<void> {
   await app.register(fastifyStatic, {
     root: join(STATIC_DIR),
     prefix: '/static/',
@@ -186,32 +237,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Browsers and crawlers ask for /favicon.ico on their own (pages link the SVG); point them at it.
   app.get('/favicon.ico', (_req, reply) => reply.header('cache-control', 'public, max-age=86400').redirect(asset('img/favicon.svg'), 301));
-  // Static files and probes belong to no surface: their rare failures get the HTML error pages.
-  app.setErrorHandler(webErrorHandler(deps));
-
-  await app.register(async (system) => registerSystemRoutes(system, deps));
-
-  // Created once: /api/v1 and /mcp spend the same per-token budget, and both click
-  // export routes (REST and web) the same per-user one.
-  const budgets = await createApiBudgets(app, config);
-  const limits = stateLinkLimits(deps);
-
-  await app.register(
-    async (api) => {
-      useApiErrors(api, { notFound: true });
-      // The OpenAPI collector must see the REST routes being added, so it comes first.
-      await registerOpenApi(api);
-      await api.register(async (v1) => registerRestApi(v1, { ...deps, budgets, extend: deps.extend?.api }), { prefix: REST_PREFIX });
-      await api.register(async (links) => registerStateLinkApi(links, { ...deps, limits }), { prefix: '/links' });
-    },
-    { prefix: API_PREFIX },
-  );
-  await app.register(async (mcp) => registerMcp(mcp, { ...deps, budgets }), { prefix: MCP_PATH });
-  await app.register(async (s) => {
-    s.setErrorHandler(webErrorHandler(deps));
-    registerStateLinkRedirects(s, { ...deps, limits });
-  });
-  // Last and without a prefix: its not-found page answers every path the others leave.
-  await app.register(async (web) => registerWeb(web, { ...deps, budgets, extend: deps.extend?.pages }));
-  return app;
 }

@@ -44,16 +44,45 @@ export interface Config extends AuthSettings {
   logLevel: string;
   /** `auto`: readable lines on a terminal, JSON otherwise (docs/operations.md#logs). */
   logFormat: LogFormatSetting;
+  /** One log line per request: method, route pattern, status, milliseconds (off by default). */
+  accessLog: boolean;
 }
 
-/** Database settings only: what `migrate` and the other maintenance commands need. */
+/** The URL schemes a server DSN may carry, and the driver each one means. */
+const SCHEME_DRIVERS: Record<string, DbDriver> = { postgres: 'postgres', postgresql: 'postgres', mysql: 'mysql', mariadb: 'mysql' };
+const GO_MYSQL_DSN = /^[^/@]*@tcp\(/;
+
+/**
+ * Database settings only: what `migrate` and the other maintenance commands need. A DSN with a
+ * URL scheme names its driver, so `JOE_DB_DRIVER` may be left out; one that contradicts it stops
+ * startup. A `scheme://` DSN is never taken for a SQLite file name: that file would carry the
+ * server's password in its path. Messages name the scheme, never the DSN.
+ */
 export function loadDbConfig(env: Source, yaml: Record<string, string>): DbConfig {
   const r = new Reader(env, yaml);
-  const driver = r.str(SETTINGS.dbDriver, 'sqlite3');
-  if (driver !== 'sqlite3' && driver !== 'mysql' && driver !== 'postgres') {
-    throw new ConfigError(`unsupported DB driver "${driver}": must be sqlite3, mysql, or postgres`);
+  const named = r.opt(SETTINGS.dbDriver);
+  if (named !== null && named !== 'sqlite3' && named !== 'mysql' && named !== 'postgres') {
+    throw new ConfigError(`invalid JOE_DB_DRIVER: unsupported DB driver "${named}": must be sqlite3, mysql, or postgres`);
   }
   const dsn = r.opt(SETTINGS.dbDsn);
+  // The Go driver's `user:pass@tcp(host:3306)/db` is MySQL's too.
+  const scheme = dsn === null ? undefined : GO_MYSQL_DSN.test(dsn) ? 'mysql' : /^([a-z][a-z0-9+.-]*):\/\//i.exec(dsn)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    const implied = SCHEME_DRIVERS[scheme];
+    if (implied === undefined) {
+      throw new ConfigError(
+        `invalid JOE_DB_DSN: unknown scheme "${scheme}://" (expected postgres://, postgresql://, mysql:// or mariadb://, or a SQLite file path)`,
+      );
+    }
+    if (named !== null && named !== implied) {
+      const kind = GO_MYSQL_DSN.test(dsn!) ? 'a MySQL (Go driver form)' : `a ${scheme}://`;
+      throw new ConfigError(
+        `JOE_DB_DRIVER is ${named} but JOE_DB_DSN is ${kind} address: set JOE_DB_DRIVER=${implied} or leave it unset, or give a DSN for ${named}`,
+      );
+    }
+    return { driver: implied, dsn: dsn! };
+  }
+  const driver = named ?? 'sqlite3';
   if (dsn === null && driver !== 'sqlite3') throw new ConfigError(`JOE_DB_DSN is required for driver ${driver}`);
   return { driver, dsn: dsn ?? './joe-links.db' };
 }
@@ -164,5 +193,6 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     webhooks: { retryBaseMs, allowPrivate: r.bool(SETTINGS.webhookAllowPrivate, false) },
     logLevel,
     logFormat: logFormat as LogFormatSetting,
+    accessLog: r.bool(SETTINGS.accessLog, false),
   };
 }

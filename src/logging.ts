@@ -31,8 +31,8 @@ export function consoleStyle(setting: LogFormatSetting, stdout: NodeJS.WriteStre
  * Fastify's `logger` option for a style. Lines are written synchronously, as
  * they happen: pino's default buffers them until the event loop next polls,
  * which a busy start-up postpones, so the sign-in banner overtook the lines
- * logged before it. The server logs no line per request, so this costs nothing
- * on the hot path.
+ * logged before it. The server logs no line per request unless the access log is
+ * on (`JOE_ACCESS_LOG`, off by default), so this costs the hot path nothing by default.
  */
 export function serverLoggerOptions(level: string, style: ConsoleStyle): { level: string; stream: DestinationStream } {
   if (style.format === 'json') return { level, stream: destination({ dest: 1, sync: true }) };

@@ -79,6 +79,100 @@ export class PlainHistogram {
   }
 }
 
+/** What answered a request, as the HTTP metrics and the access log name it (docs/operations.md#metrics-and-alerts). */
+export const ROUTE_KINDS = ['redirect', 'api', 'web', 'mcp', 'static', 'other'] as const;
+export type RouteKind = (typeof ROUTE_KINDS)[number];
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+/** Seconds: a redirect answers in well under a millisecond, an export may take seconds. */
+const HTTP_BOUNDS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * HTTP requests by route kind and status class, and their latency by route kind. Like
+ * PlainHistogram, an observation touches only numbers in typed arrays (no label object, no
+ * hashing): the redirect fast path records one per request. prom-client reads them at scrape.
+ */
+export class HttpMetrics {
+  private readonly counts = new Float64Array(ROUTE_KINDS.length * STATUS_CLASSES.length);
+  private readonly buckets = new Float64Array(ROUTE_KINDS.length * (HTTP_BOUNDS.length + 1));
+  private readonly sums = new Float64Array(ROUTE_KINDS.length);
+  private readonly observed = new Float64Array(ROUTE_KINDS.length);
+
+  constructor(registry: Registry) {
+    const counts = this.counts;
+    // Read and cleared at each scrape, as the redirect counter's pending count is.
+    const requests = new Counter({
+      name: 'joelinks_http_requests_total',
+      help: 'HTTP requests answered, by route kind (redirect, api, web, mcp, static, other) and status class.',
+      labelNames: ['kind', 'status_class'] as const,
+      registers: [registry],
+      collect() {
+        for (let k = 0; k < ROUTE_KINDS.length; k++) {
+          for (let c = 0; c < STATUS_CLASSES.length; c++) {
+            const i = k * STATUS_CLASSES.length + c;
+            if (counts[i]! > 0) {
+              this.inc({ kind: ROUTE_KINDS[k]!, status_class: STATUS_CLASSES[c]! }, counts[i]!);
+              counts[i] = 0;
+            }
+          }
+        }
+      },
+    });
+    // Every kind with 2xx from the start, so dashboards see zeros rather than gaps.
+    for (const kind of ROUTE_KINDS) requests.inc({ kind, status_class: '2xx' }, 0);
+    registry.registerMetric(this.durationMetric() as unknown as Metric);
+  }
+
+  /** One request of `kind` (an index into ROUTE_KINDS) answered with `status` after `seconds`. */
+  record(kind: number, status: number, seconds: number): void {
+    const cls = Math.min(Math.max(Math.floor(status / 100) - 1, 0), STATUS_CLASSES.length - 1);
+    this.counts[kind * STATUS_CLASSES.length + cls]!++;
+    let b = 0;
+    while (b < HTTP_BOUNDS.length && seconds > HTTP_BOUNDS[b]!) b++;
+    this.buckets[kind * (HTTP_BOUNDS.length + 1) + b]!++;
+    this.sums[kind] = this.sums[kind]! + seconds;
+    this.observed[kind]!++;
+  }
+
+  private durationMetric() {
+    const name = 'joelinks_http_request_duration_seconds';
+    const help = 'Time to answer an HTTP request, by route kind.';
+    const type = 'histogram' as unknown as MetricType;
+    const get = (): Promise<MetricObjectWithValues<MetricValueWithName<string>>> => {
+      const values: MetricValueWithName<string>[] = [];
+      for (let k = 0; k < ROUTE_KINDS.length; k++) {
+        const kind = ROUTE_KINDS[k]!;
+        let cumulative = 0;
+        for (let b = 0; b <= HTTP_BOUNDS.length; b++) {
+          cumulative += this.buckets[k * (HTTP_BOUNDS.length + 1) + b]!;
+          values.push({
+            metricName: `${name}_bucket`,
+            labels: { kind, le: b < HTTP_BOUNDS.length ? HTTP_BOUNDS[b]! : '+Inf' },
+            value: cumulative,
+          });
+        }
+        values.push(
+          { metricName: `${name}_sum`, labels: { kind }, value: this.sums[k]! },
+          { metricName: `${name}_count`, labels: { kind }, value: this.observed[k]! },
+        );
+      }
+      return Promise.resolve({ name, help, type, aggregator: 'sum', collect: () => undefined, values });
+    };
+    const reset = () => {
+      this.buckets.fill(0);
+      this.sums.fill(0);
+      this.observed.fill(0);
+    };
+    return { name, help, type, aggregator: 'sum', get, reset };
+  }
+}
+
+/** Index of a route kind in ROUTE_KINDS, for `HttpMetrics.record`. */
+export const ROUTE_KIND_INDEX: Readonly<Record<RouteKind, number>> = Object.freeze(
+  Object.fromEntries(ROUTE_KINDS.map((k, i) => [k, i])) as Record<RouteKind, number>,
+);
+
+const REDIRECT_KIND = ROUTE_KIND_INDEX.redirect;
+
 /**
  * The Prometheus metrics of docs/analytics.md#metrics, on a registry per app instance
  * (tests run several). No metric ever carries a slug label.
@@ -114,10 +208,17 @@ export class Metrics {
     this.registry,
   );
 
-  /** One redirect answered, begun at `start` (a `performance.now()` reading). */
-  redirected(start: number): void {
+  readonly http = new HttpMetrics(this.registry);
+
+  /**
+   * One redirect answered by the go-link front with `status` (302, or 204 for HTMX), begun at
+   * `start` (a `performance.now()` reading): one clock reading serves both histograms.
+   */
+  redirected(start: number, status = 302): void {
     this.redirectsFound++;
-    this.redirectDuration.observeSince(start);
+    const seconds = (performance.now() - start) / 1000;
+    this.redirectDuration.observe(seconds);
+    this.http.record(REDIRECT_KIND, status, seconds);
   }
 
   readonly clicksRecorded = new Counter({

@@ -45,6 +45,8 @@ export interface StartOptions {
   localBootstrap?: boolean;
   /** How that sign-in URL is framed: `serve` decorates it at a terminal. */
   bannerStyle?: BannerStyle;
+  /** How the printed commands start (`joe-links`, `npm run cli --`): as this process was run. */
+  cliCommand?: string;
   /** Routes added inside the app's surfaces (tests; see app.tsx). */
   extend?: SurfaceExtensions;
 }
@@ -114,9 +116,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
           { userId: boot.user.id, email: boot.user.email },
           `bootstrap admin ${boot.action}; one-time sign-in URL printed to stdout`,
         );
-        process.stdout.write(bootstrapBanner(boot, opts.bannerStyle));
+        process.stdout.write(bootstrapBanner(boot, opts.bannerStyle, opts.cliCommand));
       } else if (config.authMode === 'local') {
-        app.log.info('local mode: print a one-time sign-in URL with `joe-links login-url [--email E]`');
+        app.log.info(`local mode: print a one-time sign-in URL with \`${opts.cliCommand ?? 'joe-links'} login-url [--email E]\``);
       }
     }
 

@@ -178,8 +178,57 @@ describe('joe-links.yaml', () => {
 });
 
 describe('database', () => {
-  test('an unknown driver is refused with the exact message', () => {
-    refused({ JOE_DB_DRIVER: 'oracle' }, 'unsupported DB driver "oracle": must be sqlite3, mysql, or postgres');
+  test('an unknown driver is refused with the exact message, naming the variable', () => {
+    refused({ JOE_DB_DRIVER: 'oracle' }, 'invalid JOE_DB_DRIVER: unsupported DB driver "oracle": must be sqlite3, mysql, or postgres');
+  });
+
+  test('a server DSN without JOE_DB_DRIVER picks the driver from its scheme', () => {
+    const cases: Array<[string, string]> = [
+      ['postgres://joe:s3cret@db.internal:5432/jl', 'postgres'],
+      ['postgresql://joe:s3cret@db.internal/jl', 'postgres'],
+      ['POSTGRES://joe:s3cret@db.internal/jl', 'postgres'],
+      ['mysql://joe:s3cret@db.internal:3306/jl', 'mysql'],
+      ['mariadb://joe:s3cret@db.internal:3306/jl', 'mysql'],
+      ['joe:s3cret@tcp(db.internal:3306)/jl', 'mysql'],
+    ];
+    for (const [dsn, driver] of cases) {
+      assert.deepEqual(load({ JOE_DB_DSN: dsn }).db, { driver, dsn }, dsn);
+      assert.deepEqual(load({}, `db:\n  dsn: "${dsn}"\n`).db, { driver, dsn }, `${dsn} from joe-links.yaml`);
+      assert.deepEqual(load({ JOE_DB_DRIVER: driver, JOE_DB_DSN: dsn }).db, { driver, dsn }, 'an agreeing driver is fine');
+    }
+  });
+
+  test('a DSN whose scheme contradicts JOE_DB_DRIVER stops startup naming both, never echoing the password', () => {
+    const cases: Array<[string, string]> = [
+      ['sqlite3', 'postgres://joe:s3cret@db.internal/jl'],
+      ['mysql', 'postgresql://joe:s3cret@db.internal/jl'],
+      ['postgres', 'mysql://joe:s3cret@db.internal/jl'],
+      ['postgres', 'mariadb://joe:s3cret@db.internal/jl'],
+      ['sqlite3', 'joe:s3cret@tcp(db.internal:3306)/jl'],
+    ];
+    for (const [driver, dsn] of cases) {
+      assert.throws(
+        () => load({ JOE_DB_DRIVER: driver, JOE_DB_DSN: dsn }),
+        (e: Error) =>
+          e.name === 'ConfigError' && /JOE_DB_DRIVER/.test(e.message) && /JOE_DB_DSN/.test(e.message) && !e.message.includes('s3cret'),
+        `${driver} with ${dsn}`,
+      );
+    }
+    assert.throws(() => load({ JOE_DB_DRIVER: 'sqlite3', JOE_DB_DSN: 'postgres://joe:s3cret@db/jl' }), {
+      message: /^JOE_DB_DRIVER is sqlite3 but JOE_DB_DSN is a postgres:\/\/ address: set JOE_DB_DRIVER=postgres or leave it unset/,
+    });
+  });
+
+  test('an unknown scheme is refused instead of becoming a SQLite file named after the DSN', () => {
+    assert.throws(
+      () => load({ JOE_DB_DSN: 'redis://joe:s3cret@cache/0' }),
+      (e: Error) => {
+        assert.equal(e.name, 'ConfigError');
+        assert.match(e.message, /^invalid JOE_DB_DSN: unknown scheme "redis:\/\/"/);
+        assert.doesNotMatch(e.message, /s3cret/);
+        return true;
+      },
+    );
   });
 
   test('postgres and mysql need a DSN', () => {

@@ -54,11 +54,12 @@ export interface BannerStyle {
  * The console announcement. Plain, it is a block a person spots in a wall of
  * JSON log lines; at a terminal it is framed (and coloured when the terminal
  * has colours) so it stands out among readable log lines. Either way the URL
- * stands alone on its line, so it can be copied whole.
+ * stands alone on its line, so it can be copied whole. `command` is how the
+ * reader runs joe-links where they are (cli/invocation.ts).
  */
-export function bootstrapBanner(r: BootstrapResult, style: BannerStyle = {}): string {
+export function bootstrapBanner(r: BootstrapResult, style: BannerStyle = {}, command = 'joe-links'): string {
   const what = `${r.action === 'created' ? 'Created' : 'Promoted'} the bootstrap admin ${r.user.email}`;
-  const again = 'A fresh link any time: joe-links login-url [--email you@example.com]';
+  const again = `A fresh link any time: ${command} login-url [--email you@example.com]`;
   if (!style.decorated) {
     const rule = '='.repeat(72);
     return [

@@ -10,6 +10,7 @@ import { createStore } from '../store/index.js';
 import { checkJoeLinksDatabase, openExistingSqlite, sqliteHeldOpen, sqliteSideFiles } from '../store/sqliteFiles.js';
 import { backupSqlite, removeDatabaseFiles } from '../workers/sqliteBackup.js';
 import { loadYaml } from '../config/sources.js';
+import { makePrivate } from '../db/privateFile.js';
 
 /**
  * `joe-links sweep | backup | restore` (docs/state-links.md#expiry-and-sweep). Like every
@@ -107,6 +108,8 @@ export function registerMaintenanceCommands(program: Command): void {
       const staging = join(dirname(target), `.${basename(target)}.restore-${randomBytes(6).toString('hex')}`);
       try {
         copyFileSync(source, staging);
+        // copyFile keeps the source's mode; the database in place is its owner's alone.
+        makePrivate(staging);
         checkJoeLinksDatabase(staging, source);
         let kept: string | null = null;
         if (existsSync(target)) {

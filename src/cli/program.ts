@@ -34,9 +34,23 @@ export function buildCli(): Command {
 export function describeError(e: unknown): string {
   if (e instanceof ConfigError || e instanceof CliError || e instanceof MigrationError) return e.message;
   if (isAppError(e)) return e.message;
-  const err = e as NodeJS.ErrnoException;
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (err?.syscall === 'listen') return listenFailure(err);
   if (err?.code === 'ECONNREFUSED') return `cannot connect to the database: ${err.message}`;
   return err?.message ?? String(e);
+}
+
+/** The server could not take its address: name the setting that chose it. */
+function listenFailure(err: NodeJS.ErrnoException & { address?: string; port?: number }): string {
+  const where = err.address === undefined ? 'the address' : `${err.address.includes(':') ? `[${err.address}]` : err.address}:${err.port}`;
+  if (err.code === 'EADDRINUSE') {
+    return `cannot listen on ${where}: the address is already in use (is another joe-links running?); stop what holds it or set JOE_HTTP_ADDR to a free port`;
+  }
+  if (err.code === 'EACCES')
+    return `cannot listen on ${where}: permission denied (ports below 1024 need privileges); set JOE_HTTP_ADDR to a higher port`;
+  if (err.code === 'EADDRNOTAVAIL')
+    return `cannot listen on ${where}: no network interface has that address; correct the host in JOE_HTTP_ADDR`;
+  return `cannot listen on ${where} (JOE_HTTP_ADDR): ${err.message}`;
 }
 
 /** Runs one command line; a failure is one line on stderr and a non-zero exit. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import type { RunningServer } from '../server.js';
 import { tuneV8ForServing } from '../v8Tuning.js';
+import { cliCommand } from './invocation.js';
 
 /**
  * `joe-links serve`: the configuration, pending migrations, then HTTP until SIGTERM or SIGINT
@@ -43,6 +44,7 @@ export function registerServeCommand(program: Command): void {
         localBootstrap: true,
         logger: serverLoggerOptions(config.logLevel, style),
         bannerStyle: { decorated: style.format === 'pretty', colors: style.colors },
+        cliCommand: cliCommand(),
       });
       if (signalledDuringStart) stop(`${signalledDuringStart} (during startup)`);
     });

@@ -65,6 +65,7 @@ export const SETTINGS = {
   webhookRetryBase: S('JOE_WEBHOOK_RETRY_BASE', 'webhook.retry_base'),
   webhookAllowPrivate: S('JOE_WEBHOOK_ALLOW_PRIVATE', 'webhook.allow_private'),
   logFormat: S('JOE_LOG_FORMAT', 'log_format'),
+  accessLog: S('JOE_ACCESS_LOG', 'access_log'),
   publicOrigin: S('PUBLIC_ORIGIN', 'state_links.public_origin'),
   linkTargetPath: S('LINK_TARGET_PATH', 'state_links.link_target_path'),
   linkMissingPath: S('LINK_MISSING_PATH', 'state_links.link_missing_path'),

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createPrivateFile } from './privateFile.js';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -47,11 +48,12 @@ const pgTypes = {
 };
 
 /**
- * Accepts `mysql://user:pass@host:3306/db` and the Go driver form
+ * Accepts `mysql://user:pass@host:3306/db` (`mariadb://` alike) and the Go driver form
  * `user:pass@tcp(host:3306)/db?params`, so configs carried over keep working.
  */
 export function mysqlUri(dsn: string): string {
   if (/^mysql:\/\//i.test(dsn)) return dsn;
+  if (/^mariadb:\/\//i.test(dsn)) return `mysql://${dsn.slice('mariadb://'.length)}`;
   const m = /^(?:([^:@]*)(?::([^@]*))?@)?(?:tcp\(([^)]*)\))?\/([^?]*)(?:\?(.*))?$/.exec(dsn);
   if (!m) throw new Error('JOE_DB_DSN for mysql must look like mysql://user:pass@host:3306/dbname');
   const [, user = '', pass, host = '127.0.0.1:3306', db = ''] = m;
@@ -77,7 +79,11 @@ const UNWRITABLE = new Set([
 export function openSqlite(path: string): SqliteDatabase.Database {
   let db: SqliteDatabase.Database;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+      // A new database starts as an empty file only its owner may read; SQLite's WAL follows its mode.
+      createPrivateFile(path);
+    }
     db = new SqliteDatabase(path);
     // Takes effect only while the file is still empty (a new install), and only before WAL mode
     // is on; an existing database keeps its page size. Every click dirties one page of the

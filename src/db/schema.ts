@@ -19,6 +19,7 @@ export interface UsersTable {
 }
 
 export interface SessionsTable {
+  /** base64url(SHA-256) of the cookie's token (domain/secrets.ts sessionKey), never the token. */
   token: string;
   data: Buffer;
   expiry: number;

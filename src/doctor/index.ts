@@ -29,8 +29,11 @@ export async function runDoctor(opts: { env: Record<string, string | undefined>;
     ];
   }
   const file = existsSync(join(cwd, 'joe-links.yaml')) ? `, with ${join(cwd, 'joe-links.yaml')}` : '';
+  // Say so when the driver comes from the DSN's scheme: that is the database `serve` opens.
+  const byScheme = config.db.driver !== 'sqlite3' && settingText(SETTINGS.dbDriver, env, yaml) === undefined;
+  const database = `${config.db.driver} database${byScheme ? ' (chosen by the JOE_DB_DSN scheme)' : ''}`;
   const results: CheckResult[] = [
-    ok('configuration', `${config.authMode} sign-in, ${config.db.driver} database, HTTP on ${config.http.host}:${config.http.port}${file}`),
+    ok('configuration', `${config.authMode} sign-in, ${database}, HTTP on ${config.http.host}:${config.http.port}${file}`),
   ];
   results.push(...checkBaseUrl(config, settingText(SETTINGS.baseUrl, env, yaml) !== undefined));
   results.push(...checkSqliteFiles(config, cwd));

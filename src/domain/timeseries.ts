@@ -195,16 +195,6 @@ export function periodWindows(now: number, period: Period): PeriodWindows {
   return { period, currentStart: now - len, previousStart: now - 2 * len };
 }
 
-/**
- * Clicks of the last `days` points of a series (today and the `days − 1` UTC
- * days before it): the stats page's "Last 7 / 30 days" cards, read from the
- * chart's own series so a card and the chart's "N clicks in this window"
- * share one definition of the window (docs/web-ui.md#stats-page).
- */
-export function trailingDaysTotal(series: DailySeries, days: number): number {
-  return series.series.slice(-days).reduce((n, p) => n + p.count, 0);
-}
-
 /** Percentage change against the previous period; null ("new") when there was nothing to compare with. */
 export function trendPct(count: number, previous: number): number | null {
   return previous === 0 ? null : (100 * (count - previous)) / previous;

@@ -9,7 +9,7 @@ import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver } from '../resolve/resolver.js';
 import type { Store } from '../store/index.js';
 import { viewerOf, type User } from '../store/types.js';
-import { Archived, Expired } from '../views/pages/expired.js';
+import { Expired } from '../views/pages/expired.js';
 import { FillIn, FillInHandoff, neededPhrase } from '../views/pages/fillIn.js';
 import { Forbidden, NotFound, PlainNotFound } from '../views/pages/errors.js';
 import { LinkSummary } from '../views/pages/linkSummary.js';
@@ -69,7 +69,14 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     return reply.code(302).header('location', locationHeader(outcome.location)).send();
   };
 
-  const notFound = async (req: FastifyRequest, reply: FastifyReply, slug: string, offerCreate: boolean, user: User | null) => {
+  const notFound = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    slug: string,
+    offerCreate: boolean,
+    user: User | null,
+    held = false,
+  ) => {
     metrics.redirects.inc({ status: 'not_found' });
     const viewer = viewerOf(user);
     let suggestions = await store.discovery.didYouMean(slug, viewer);
@@ -84,7 +91,14 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       reply,
       ctx,
       'Link not found',
-      <NotFound slug={slug} shortKeyword={ctx.shortKeyword} suggestions={suggestions} createSlug={createSlug} signedIn={user !== null} />,
+      <NotFound
+        slug={slug}
+        shortKeyword={ctx.shortKeyword}
+        suggestions={suggestions}
+        createSlug={createSlug}
+        signedIn={user !== null}
+        held={held}
+      />,
       404,
     );
   };
@@ -202,8 +216,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
       case 'forbidden':
         reply.header('cache-control', NO_STORE);
         return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
-      case 'expired':
-      case 'archived': {
+      case 'expired': {
         metrics.redirects.inc({ status: 'not_found' });
         reply.header('cache-control', NO_STORE);
         const { link, slug } = outcome;
@@ -218,16 +231,12 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
           reply,
           await pageContext(deps, req, user),
           'Link not found',
-          outcome.kind === 'expired' ? (
-            <Expired slug={slug} owner={owner} renewId={editId} />
-          ) : (
-            <Archived slug={slug} owner={owner} unarchiveId={editId} />
-          ),
+          <Expired slug={slug} owner={owner} renewId={editId} />,
           404,
         );
       }
       case 'not_found':
-        return notFound(req, reply, outcome.slug, outcome.offerCreate, user);
+        return notFound(req, reply, outcome.slug, outcome.offerCreate, user, outcome.held ?? false);
       case 'details':
         return details(req, reply, outcome, user);
       case 'fill_in':

@@ -61,12 +61,13 @@ export type Resolution =
   | { kind: 'login' }
   | { kind: 'forbidden' }
   | { kind: 'expired'; slug: string; link: ResolveTarget }
-  | { kind: 'archived'; slug: string; link: ResolveTarget }
   /**
    * `slug` is the first path segment as typed (decoded), or the whole path when it is, as
    * typed, a name of several segments (`blog/launch`); a create offer only for plain misses.
+   * `held`: an archived link has the name, so it acts gone but cannot be created again
+   * (docs/lifecycle.md#resolving-expired-and-archived-links).
    */
-  | { kind: 'not_found'; slug: string; offerCreate: boolean }
+  | { kind: 'not_found'; slug: string; offerCreate: boolean; held?: boolean }
   /**
    * A template visited without all of its values (docs/links.md#fill-in-page): the page
    * asks for them. `values` holds one entry per variable in order of first appearance,
@@ -358,7 +359,8 @@ export class Resolver {
     }
     // Reached only past the visibility gate: an expired secure link says nothing to a stranger.
     const state = lifecycleState(link, store.now());
-    if (state === 'archived') return { kind: 'archived', slug, link };
+    // An archived link acts gone: the plain 404, naming no owner and not saying why (its owners find it on their pages).
+    if (state === 'archived') return { kind: 'not_found', slug, offerCreate: false, held: true };
     if (state === 'expired') return { kind: 'expired', slug, link };
     let location = link.url;
     let extra = link.forwardPathAndQuery ? rest : null;

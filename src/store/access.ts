@@ -91,6 +91,16 @@ export function activeAt(now: number): (eb: LinksEb) => Expression<SqlBool> {
     eb.and([eb('links.archived_at', 'is', null), eb.or([eb('links.expires_at', 'is', null), eb('links.expires_at', '>', now)])]);
 }
 
+/**
+ * What a tag lists for the viewer, on the pages and over REST alike (docs/links.md#tags): the
+ * links they may discover that are active, and their own expired or archived ones (owned,
+ * co-owned or shared; every link for an admin), which they still see badged. Someone else's
+ * dead link is gone from every tag count and list.
+ */
+export function listedBy(viewer: Viewer, now: number): (eb: LinksEb) => Expression<SqlBool> {
+  return (eb) => eb.and([discoverableBy(viewer)(eb), eb.or([activeAt(now)(eb), heldBy(viewer)(eb)])]);
+}
+
 /** Loads the three facts LinkCaps needs; the decision itself stays in `domain/caps.ts`. */
 /** What one user holds of one link, owner then share (placeholders: link, user, twice each, by `holds`). */
 function compileFacts(db: Kysely<Database>): CompiledQuery {

@@ -3,7 +3,7 @@ import type { DbDriver } from '../config.js';
 import type { Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
-import { activeAt, discoverableBy, hasGroupOwnerRow, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, matchesSearch } from './access.js';
+import { activeAt, discoverableBy, hasGroupOwnerRow, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, listedBy, matchesSearch } from './access.js';
 import { VIA_KYSELY, type HotLookups, type MaybePromise } from './hotQuery.js';
 import { LinkLookups, type KeywordAndLongest, type KeywordAndSlug, type NamedTarget, type ResolveTarget } from './linkLookups.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
@@ -55,9 +55,10 @@ function toLinkRow(l: Link): Insertable<LinksTable> {
  * `shared`: shared with the viewer; `member`: either of the two (the REST
  * link list); `groups`: owned by a group the viewer is a member of (the
  * dashboard's "links of my groups"); `public`: public and active (browsing);
- * `discoverable`: the discovery predicate; `all`: every link (admin surfaces).
+ * `discoverable`: the discovery predicate; `listed`: what a tag lists (`listedBy`:
+ * discoverable and active, or held by the viewer); `all`: every link (admin surfaces).
  */
-export type LinkScope = 'owned' | 'shared' | 'member' | 'groups' | 'public' | 'discoverable' | 'all';
+export type LinkScope = 'owned' | 'shared' | 'member' | 'groups' | 'public' | 'discoverable' | 'listed' | 'all';
 
 export interface LinkListQuery {
   scope: LinkScope;
@@ -266,6 +267,9 @@ export class LinkStore {
         break;
       case 'discoverable':
         q = q.where(discoverableBy(viewer));
+        break;
+      case 'listed':
+        q = q.where(listedBy(viewer, this.now()));
         break;
       case 'all':
         break;

@@ -2,6 +2,7 @@ import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import type { LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
+import { sessionKey } from '../domain/secrets.js';
 import type { Clock, Viewer } from './types.js';
 import { holdsFlag, type Holding } from './holdings.js';
 import { RESOLVE_COLUMNS, toResolveTarget, type ResolveTarget } from './linkLookups.js';
@@ -119,7 +120,11 @@ function compileVisit(db: Kysely<Database>): { compiled: CompiledQuery; order: r
 
 type VisitParam = 'keyword' | 'slug' | 'token' | 'secure';
 
-/** Server-side sessions (docs/auth.md#sessions): any replica can serve any session. */
+/**
+ * Server-side sessions (docs/auth.md#sessions): any replica can serve any session. Every method
+ * takes the cookie's token and looks the row up by its digest (`sessionKey`): the table holds
+ * no token a copy of it could sign in with.
+ */
 export class SessionStore {
   private readonly viewerQuery: HotQuery<ViewerRow>;
   private readonly viewerWithFactsQuery: HotQuery<ViewerWithFactsRow>;
@@ -153,7 +158,7 @@ export class SessionStore {
 
   /** The viewer a session token names, checked against its expiry by this store's clock. */
   viewer(token: string): MaybePromise<SessionViewer> {
-    return andThen(this.viewerQuery.first([token]), (r) => this.viewerFrom(r));
+    return andThen(this.viewerQuery.first([sessionKey(token)]), (r) => this.viewerFrom(r));
   }
 
   /**
@@ -161,7 +166,7 @@ export class SessionStore {
    * compiled lookup: a secure link is gated without a second query.
    */
   viewerOfLink(token: string, linkId: string): MaybePromise<SessionViewerOfLink> {
-    return andThen(this.viewerWithFactsQuery.first([linkId, linkId, linkId, linkId, token]), (r) => {
+    return andThen(this.viewerWithFactsQuery.first([linkId, linkId, linkId, linkId, sessionKey(token)]), (r) => {
       const viewer = this.viewerFrom(r?.slice(2) as ViewerRow | undefined);
       if (viewer.kind !== 'user') return { viewer, facts: null };
       return { viewer, facts: { isOwner: r![0] != null, hasShare: r![1] != null, isAdmin: viewer.viewer.isAdmin } };
@@ -175,7 +180,7 @@ export class SessionStore {
    * Synchronous on an SQLite file.
    */
   visit(token: string, slug: string, keyword: string | null): MaybePromise<SessionVisit> {
-    return andThen(this.visitQuery.first([keyword, 'secure', 'secure', slug, token]), (r) => {
+    return andThen(this.visitQuery.first([keyword, 'secure', 'secure', slug, sessionKey(token)]), (r) => {
       if (!r) throw new Error('session visit lookup answered no row');
       const link = toResolveTarget(r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
       const viewer = this.viewerFrom([r[10], r[11], r[12], r[13]]);
@@ -196,13 +201,13 @@ export class SessionStore {
   async create(token: string, data: SessionData, expiry: number): Promise<void> {
     await this.db
       .insertInto('sessions')
-      .values({ token, data: Buffer.from(JSON.stringify(data)), expiry, user_id: data.userId })
+      .values({ token: sessionKey(token), data: Buffer.from(JSON.stringify(data)), expiry, user_id: data.userId })
       .execute();
   }
 
   /** An expired row reads as absent even before the sweep removes it. */
   async get(token: string): Promise<SessionData | null> {
-    const r = await this.db.selectFrom('sessions').select(['data', 'expiry']).where('token', '=', token).executeTakeFirst();
+    const r = await this.db.selectFrom('sessions').select(['data', 'expiry']).where('token', '=', sessionKey(token)).executeTakeFirst();
     if (!r || Number(r.expiry) <= this.now()) return null;
     try {
       const parsed = JSON.parse(Buffer.from(r.data).toString('utf8')) as SessionData;
@@ -213,7 +218,7 @@ export class SessionStore {
   }
 
   async delete(token: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('token', '=', token).execute();
+    await this.db.deleteFrom('sessions').where('token', '=', sessionKey(token)).execute();
   }
 
   async deleteExpired(): Promise<number> {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
+import { createPrivateFile } from '../db/privateFile.js';
 
 /**
  * Whole-file operations on a SQLite database (backups and restores,
@@ -20,6 +21,8 @@ export function openExistingSqlite(path: string): SqliteDatabase.Database {
  * so it is one self-contained file.
  */
 export async function writeSqliteCopy(source: SqliteDatabase.Database, dest: string): Promise<void> {
+  // The copy holds what the database holds: readable by its owner alone from the start.
+  createPrivateFile(dest);
   await source.backup(dest);
   const copy = new SqliteDatabase(dest, { fileMustExist: true });
   try {

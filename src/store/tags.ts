@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DbDriver } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { TagInput } from '../domain/tags.js';
-import { activeAt, discoverableBy, heldBy } from './access.js';
+import { listedBy } from './access.js';
 import { ilike, startsWith } from './sql.js';
 import type { Clock, Executor, Tag, Viewer } from './types.js';
 
@@ -95,8 +95,7 @@ export class TagStore {
       .innerJoin('link_tags', 'link_tags.tag_id', 'tags.id')
       .innerJoin('links', 'links.id', 'link_tags.link_id')
       .select((eb) => ['tags.id', 'tags.name', 'tags.slug', eb.fn.count<number>('links.id').as('link_count')])
-      .where(discoverableBy(viewer))
-      .where((eb) => eb.or([activeAt(this.now())(eb), heldBy(viewer)(eb)]))
+      .where(listedBy(viewer, this.now()))
       .groupBy(['tags.id', 'tags.name', 'tags.slug'])
       .orderBy('tags.name')
       .orderBy('tags.id');
@@ -109,8 +108,8 @@ export class TagStore {
   /**
    * One keyset page of tags by name then id, each with the number of links
    * carrying it that the viewer may discover (docs/api.md#tag-endpoints): public, owned,
-   * co-owned or shared — every link for admins. Expired and archived links
-   * count like any other; tags with no such link are left out.
+   * co-owned or shared — every link for admins. Expired and archived links count only for
+   * those who hold them, as on the tag browser; tags with no such link are left out.
    */
   async page(
     viewer: Viewer,
@@ -121,7 +120,7 @@ export class TagStore {
       .innerJoin('link_tags', 'link_tags.tag_id', 'tags.id')
       .innerJoin('links', 'links.id', 'link_tags.link_id')
       .select((eb) => ['tags.id', 'tags.name', 'tags.slug', eb.fn.count<number>('links.id').as('link_count')])
-      .where(discoverableBy(viewer));
+      .where(listedBy(viewer, this.now()));
     const after = opts.after;
     if (after) {
       q = q.where((eb) =>

@@ -4,6 +4,7 @@ import { sha256Hex } from '../../src/domain/secrets.js';
 import { get, type TestServer } from '../helpers/server.js';
 import { actor, assertError, call, createLink, startApi, type Actor } from './support.js';
 import { addShare } from '../helpers/links.js';
+import { viewerOf } from '../../src/store/types.js';
 
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 /** Orders by creation time need distinct milliseconds. */
@@ -88,11 +89,17 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
     const carol = await actor(s, 'carol');
     await createLink(s, carol, { slug: 'tag-pub-1', tags: ['Visible Tag'] });
     await createLink(s, carol, { slug: 'tag-priv-1', tags: ['Visible Tag', 'Hidden Tag'], visibility: 'private' });
-    const expired = await createLink(s, carol, { slug: 'tag-old', tags: ['Visible Tag'] });
+    const expired = await createLink(s, carol, { slug: 'tag-old', tags: ['Visible Tag', 'Dead Tag'] });
     await s.store.db.kysely
       .updateTable('links')
       .set({ expires_at: Date.UTC(2020, 0, 1) })
       .where('id', '=', expired.id)
+      .execute();
+    const archived = await createLink(s, carol, { slug: 'tag-shelved', tags: ['Visible Tag', 'Dead Tag'] });
+    await s.store.db.kysely
+      .updateTable('links')
+      .set({ archived_at: Date.UTC(2020, 0, 1) })
+      .where('id', '=', archived.id)
       .execute();
 
     const seen = async (who: Actor) =>
@@ -102,19 +109,41 @@ describe('REST owners, shares, tags, tokens, admin and config', () => {
           t.link_count,
         ]),
       );
+    const slugs = async (who: Actor, tag: string) =>
+      (await call(s, 'GET', `/api/v1/tags/${tag}/links`, { as: who })).body.links?.map((l: { slug: string }) => l.slug);
+
+    // A stranger: someone else's expired and archived links are gone, as on the tag browser.
     const bobs = await seen(bob);
-    assert.equal(bobs['visible-tag'], 2, 'the public link and the expired public link');
+    assert.equal(bobs['visible-tag'], 1, 'only the live public link');
     assert.equal(bobs['hidden-tag'], undefined);
-    assert.equal((await seen(carol))['hidden-tag'], 1);
-    assert.equal((await seen(admin))['visible-tag'], 3);
+    assert.equal(bobs['dead-tag'], undefined, 'a tag on nothing but dead links looks missing');
+    assert.deepEqual(await slugs(bob, 'visible-tag'), ['tag-pub-1']);
+    const dead = await call(s, 'GET', '/api/v1/tags/dead-tag/links', { as: bob });
+    assertError(dead, 404, 'NOT_FOUND');
+    assert.deepEqual(dead.body, (await call(s, 'GET', '/api/v1/tags/no-such-tag/links', { as: bob })).body);
+
+    // Their owner still sees them, as the tag browser shows them badged.
+    const carols = await seen(carol);
+    assert.equal(carols['visible-tag'], 4);
+    assert.equal(carols['hidden-tag'], 1);
+    assert.equal(carols['dead-tag'], 2);
+    assert.deepEqual(await slugs(carol, 'visible-tag'), ['tag-old', 'tag-priv-1', 'tag-pub-1', 'tag-shelved']);
+    // An admin holds every link.
+    assert.equal((await seen(admin))['visible-tag'], 4);
+    assert.deepEqual(await slugs(admin, 'dead-tag'), ['tag-old', 'tag-shelved']);
+
+    // The tag browser counts and lists exactly what REST does, for each of them.
+    for (const who of [bob, carol, admin]) {
+      const listed = await s.store.tags.listWithCounts(viewerOf(who.user));
+      assert.deepEqual(
+        Object.fromEntries(listed.filter((t) => t.slug.endsWith('-tag')).map((t) => [t.slug, t.linkCount])),
+        Object.fromEntries(Object.entries(await seen(who)).filter(([k]) => k.endsWith('-tag'))),
+      );
+    }
 
     const list = await call(s, 'GET', '/api/v1/tags/visible-tag/links', { as: bob });
     assert.equal(list.status, 200);
     assert.equal(list.body.next_cursor, null);
-    assert.deepEqual(
-      list.body.links.map((l: { slug: string }) => l.slug),
-      ['tag-old', 'tag-pub-1'],
-    );
     assert.ok(
       list.body.links.every((l: Record<string, unknown>) => !('health' in l)),
       'not Bob’s links: no health',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -196,5 +196,17 @@ describe('maintenance commands', () => {
     assertRefused(rPgBackup, /backup works with the sqlite3 driver only \(JOE_DB_DRIVER is mysql\)/);
     assert.deepEqual(readFileSync(dbFile), before, 'the database was left alone');
     assert.ok(!existsSync(join(dir, 'data', 'joe-links.db-wal')));
+  });
+  test("the database, its backups and a restored database are readable by their owner alone, whatever the backup's mode", async () => {
+    assert.equal(statSync(dbFile).mode & 0o777, 0o600, 'the database made by migrate');
+    const r0 = await cli(['backup']);
+    assert.equal(r0.code, 0, r0.stderr);
+    const backup = r0.stdout.trim();
+    assert.equal(statSync(backup).mode & 0o777, 0o600, 'the backup');
+    // A backup copied around by hand may come back world-readable: the restored database is not.
+    chmodSync(backup, 0o644);
+    const r = await cli(['restore', backup]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(statSync(dbFile).mode & 0o777, 0o600, 'the restored database');
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { describe, test } from 'node:test';
@@ -108,6 +109,28 @@ describe('joe-links CLI', () => {
     const retention = run(['serve'], { cwd, env: { JOE_CLICK_RETENTION: '30' } });
     assert.equal(retention.code, 1);
     assert.match(retention.stderr, /90-day floor/);
+  });
+
+  test('an unknown driver names JOE_DB_DRIVER; an address in use names JOE_HTTP_ADDR, in one line and exit 1', async () => {
+    const oracle = run(['migrate'], { cwd, env: { JOE_DB_DRIVER: 'oracle' } });
+    assert.equal(oracle.code, 1);
+    assert.equal(oracle.stderr, 'joe-links: invalid JOE_DB_DRIVER: unsupported DB driver "oracle": must be sqlite3, mysql, or postgres\n');
+
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      // spawnSync blocks this process, but its socket stays bound in the kernel.
+      const busy = run(['serve'], { cwd, env: { JOE_HTTP_ADDR: `127.0.0.1:${port}`, JOE_LOG_LEVEL: 'silent' } });
+      assert.equal(busy.code, 1);
+      assert.equal(
+        busy.stderr,
+        `joe-links: cannot listen on 127.0.0.1:${port}: the address is already in use (is another joe-links running?); stop what holds it or set JOE_HTTP_ADDR to a free port\n`,
+        'one line, no stack trace',
+      );
+    } finally {
+      await new Promise((r) => holder.close(r));
+    }
   });
 
   test('a database file that cannot be opened stops serve with one line naming the file and the fix', () => {

@@ -9,6 +9,7 @@ import { SQLITE_PAGE_SIZE, connect, openSqlite } from '../../src/db/connect.js';
 import { migrateDownOne, migrateUp, migrationStatus } from '../../src/db/migrate.js';
 import { migrationNames } from '../../src/db/migrations/index.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { randomToken, sessionKey } from '../../src/domain/secrets.js';
 
 /** Reverts the newest migrations down to and including `name`, so a test can stage data from before it. */
 async function revertThrough(db: Parameters<typeof migrateDownOne>[0], name: string): Promise<string[]> {
@@ -161,6 +162,28 @@ describeEachDatabase(
       // The resolver's last lookup finds it by the key.
       assert.equal((await store.links.lookupHyphenlessForResolve('meetingnotes29'))?.id, 'link-29');
       await db.kysely.deleteFrom('links').execute();
+    });
+
+    test("00034 re-keys sessions made before it by their token's digest: they keep working, the table holds no token", async () => {
+      const { db, store } = ctx();
+      const user = await store.users.create({ email: 'kept-34@example.test', displayName: 'Kept' });
+      await revertThrough(db, '00034_hash_session_tokens');
+      const token = randomToken();
+      const data = Buffer.from(JSON.stringify({ userId: user.id, role: 'user', createdAt: 1 }));
+      await db.kysely
+        .insertInto('sessions')
+        .values({ token, data, expiry: Date.now() + 3_600_000, user_id: user.id })
+        .execute();
+      assert.deepEqual(await migrateUp(db), fromMigration('00034_hash_session_tokens'));
+      const rows = await db.kysely.selectFrom('sessions').select(['token']).execute();
+      assert.deepEqual(rows, [{ token: sessionKey(token) }]);
+      assert.notEqual(rows[0]!.token, token);
+      // The cookie still signs its holder in; the stored value signs nobody in.
+      assert.deepEqual(await store.sessions.viewer(token), { kind: 'user', viewer: { id: user.id, isAdmin: false } });
+      assert.deepEqual(await store.sessions.viewer(rows[0]!.token), { kind: 'none' });
+      assert.equal((await store.sessions.get(token))?.userId, user.id);
+      await db.kysely.deleteFrom('sessions').execute();
+      await db.kysely.deleteFrom('users').where('id', '=', user.id).execute();
     });
 
     test('a schema newer than the code is refused, naming the migration', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -202,6 +202,29 @@ for (const driver of ['postgres', 'mysql'] as const) {
       await db.close();
       const migrated = await runDoctor({ env: env(database.config.dsn), cwd: tmpdir() });
       assert.match(one(migrated, 'migrations').detail, /^all \d+ applied$/);
+    });
+
+    test('without JOE_DB_DRIVER the DSN scheme picks the driver, as serve does; a contradicting one fails naming both', async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'joe-links-doctor-scheme-'));
+      try {
+        // MariaDB's own scheme means the MySQL driver too.
+        const dsn = driver === 'mysql' ? database.config.dsn.replace(/^mysql:/, 'mariadb:') : database.config.dsn;
+        const chosen = await runDoctor({ env: { ...BASE, JOE_DB_DSN: dsn }, cwd });
+        assert.equal(one(chosen, 'configuration').status, 'ok');
+        assert.match(one(chosen, 'configuration').detail, new RegExp(`${driver} database \\(chosen by the JOE_DB_DSN scheme\\)`));
+        assert.equal(one(chosen, 'database').status, 'ok', JSON.stringify(chosen));
+        assert.deepEqual(only(chosen, 'files'), [], 'no SQLite file is checked, let alone created');
+
+        const other = driver === 'postgres' ? 'mysql' : 'postgres';
+        for (const named of ['sqlite3', other]) {
+          const refused = await runDoctor({ env: { ...BASE, JOE_DB_DRIVER: named, JOE_DB_DSN: dsn }, cwd });
+          assertFails(one(refused, 'configuration'), /JOE_DB_DRIVER is .* but JOE_DB_DSN is a/, /docs\/configuration\.md/);
+          assert.doesNotMatch(JSON.stringify(refused), new RegExp(new URL(database.config.dsn).password || 'no-password-in-dsn'));
+        }
+        assert.deepEqual(readdirSync(cwd), [], 'nothing named after the DSN appeared');
+      } finally {
+        rmSync(cwd, { recursive: true, force: true });
+      }
     });
 
     test('a wrong password fails naming the login, never printing the password', async () => {

@@ -66,14 +66,20 @@ describe('resolving expired and archived links', () => {
     assert.doesNotMatch(body, /\/u\/alice/);
     assert.doesNotMatch(body, /Alice|alice@example\.com/);
   };
-  /** An archived slug stays taken: the page says so and who may restore it, never "nobody has made it". */
+  /**
+   * An archived link acts gone: the standard 404, which neither names an owner nor says it was
+   * archived; the slug stays taken, so no Create offer and never "nobody has made it".
+   */
   const archivedPage = (page: string, slug: string) => {
     const body = mainOf(page);
-    assert.match(body, new RegExp(`Link archived: ${slug}<`));
-    assert.match(body, /has been archived and no longer redirects\. Its owners can restore it\./);
+    assert.match(body, new RegExp(`Link not found: ${slug}<`));
+    assert.match(body, new RegExp(`/${slug} does not lead anywhere right now\\. The name is taken, so it cannot be created again\\.`));
+    assert.doesNotMatch(body, /archiv/i, 'never says why');
+    assert.doesNotMatch(body, /\/unarchive"/, 'no Unarchive, not even for its owner');
     assert.doesNotMatch(body, /Nobody has made/);
     assert.doesNotMatch(body, /create this link/i, 'slug reserved: no Create call to action');
     assert.doesNotMatch(body, /\/dashboard\/links\/new/);
+    noOwner(page);
   };
 
   before(async () => {
@@ -191,20 +197,18 @@ describe('resolving expired and archived links', () => {
     }
   });
 
-  test('archived public: a 404 saying it is archived and who may restore it, without the Create offer, for anyone; its clicks survive', async () => {
-    for (const who of [null, 'Carol', 'Alice']) {
+  test('archived public: the standard 404 for anyone, its owner included, naming no owner; its clicks survive', async () => {
+    const generic = await (await get(`${s.url}/no-such-slug-anywhere`)).text();
+    for (const who of [null, 'Carol', 'Alice', 'Root']) {
       const { body } = await dead('/pub-arch', who ? { Cookie: cookie[who]! } : {});
       archivedPage(body, 'pub-arch');
+      assert.equal(title(body), title(generic), 'same <title> as the generic 404');
       assert.doesNotMatch(body, /href="\/pub-arch"/, 'did-you-mean never offers the requested slug');
-      ownerNamed(body);
-      const unarchive = `action="/dashboard/links/${links['pub-arch']!.id}/unarchive"`;
-      if (who === 'Alice') assert.ok(body.includes(unarchive), 'the owner may restore it right here');
-      else assert.ok(!body.includes(unarchive), 'only an editor gets Unarchive');
     }
     assert.equal(await clicks('pub-arch'), 1, 'archiving kept the click rows');
   });
 
-  test('archived secure: anonymous → login redirect, stranger → 403, exactly as when active; capable → the archived 404', async () => {
+  test('archived secure: anonymous → login redirect, stranger → 403, exactly as when active; capable → the standard 404', async () => {
     const anon = await get(`${s.url}/sec-arch`);
     assert.equal(anon.status, 302);
     assert.equal(anon.headers.get('location'), '/auth/login?return_url=%2Fsec-arch');

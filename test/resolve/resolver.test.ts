@@ -180,7 +180,11 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await ask('secret-tpl', { kind: 'anonymous' }), { kind: 'login' });
     assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'fill_in');
     await store.db.kysely.updateTable('links').set({ archived_at: 1 }).where('id', '=', secret.id).execute();
-    assert.equal((await ask('secret-tpl', session('Owner'))).kind, 'archived', 'an archived template asks nothing');
+    assert.deepEqual(
+      await ask('secret-tpl', session('Owner')),
+      { kind: 'not_found', slug: 'secret-tpl', offerCreate: false, held: true },
+      'an archived template asks nothing and acts gone, to its owner too',
+    );
   });
 
   test('a template with a default destination goes there with no value, asks with some, fills with all', async () => {

@@ -76,7 +76,7 @@ describe('analytics dashboard (docs/analytics.md)', () => {
       ...many(80, at(8), 5 * DAY),
     ]);
     // brand-new: created two days ago, 5 clicks since → "new". shared-secret and co-owned, ten days
-    // old with no clicks the week before, are not new: "from 0".
+    // old with no clicks the week before, are "new" too: the API's trend_pct is null for all three.
     await addClicks(s.store, links['brand-new']!.id, many(5, at(1), DAY, { referrer: 'https://chat.example/' }));
     // falling: 10 this week, 40 before → −75%.
     await addClicks(s.store, links['falling']!.id, [...many(10, at(2), DAY), ...many(40, at(9), 3 * DAY)]);
@@ -113,8 +113,11 @@ describe('analytics dashboard (docs/analytics.md)', () => {
     const rows = textOf(top);
     has(
       rows,
-      /Link Clicks Previous Trend rising 120 80 ▲ \+50% falling 10 40 ▼ −75% shared-secret 7 0 from 0 brand-new 5 0 new co-owned 3 0 from 0/,
+      /Link Clicks Previous Trend rising 120 80 ▲ \+50% falling 10 40 ▼ −75% shared-secret 7 0 new brand-new 5 0 new co-owned 3 0 new/,
     );
+    lacks(rows, /from 0/, 'a previous period of 0 is "new", never "from 0"');
+    has(top, /title="No clicks in the previous period">new</, 'an older link idle the week before');
+    has(top, /title="Created in this period">new</, 'a link created this week');
     has(top, new RegExp(`href="/dashboard/links/${links['rising']!.id}/stats"`), 'each link opens its stats page');
     const refs = textOf(panel(main, 'busiest-referrers'));
     has(refs, /news\.example 120/);
@@ -162,7 +165,7 @@ describe('analytics dashboard (docs/analytics.md)', () => {
     assert.equal(all.status, 200);
     const allMain = mainOf(all.body);
     has(allMain, /aria-pressed="true"[^>]*>All links</);
-    has(textOf(panel(allMain, 'top-links')), /bob-public 800 300 .* rising 120 80 .* carol-private 50 0 from 0/);
+    has(textOf(panel(allMain, 'top-links')), /bob-public 800 300 .* rising 120 80 .* carol-private 50 0 new/);
     has(textOf(panel(allMain, 'busiest-referrers')), /bob-only\.example 500/);
     has(allMain, /href="\/dashboard\/analytics\?period=month&amp;scope=all"/, 'the period toggle keeps the scope');
 

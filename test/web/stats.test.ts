@@ -8,7 +8,7 @@ import type { Link } from '../../src/store/types.js';
 import { ClickChart, labelledDays, niceStep } from '../../src/views/partials/clickChart.js';
 import { renderFragment } from '../../src/views/render.js';
 import { addClicks, DAY, HOUR, UA } from '../store/analyticsFixtures.js';
-import type { TestServer } from '../helpers/server.js';
+import { get, type TestServer } from '../helpers/server.js';
 import { anonymous, has, lacks, mainOf, signedIn, startWebServer, textOf, type Client } from './support.js';
 import { createLink } from '../helpers/links.js';
 
@@ -163,11 +163,11 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     has(main, /<h1[^>]*>docs — Analytics<\/h1>/);
     has(main, new RegExp(`href="/dashboard/links/${docs.id}/stats/export"[^>]*>.*Export CSV`));
     const text = textOf(main);
-    // 64 in all; 7 days (today and the 6 before): the 60 recent (the one at now − 7 d − 1 ms is on the 7th day back);
-    // 30 days: 60 + the 20-day one + the 7-day edge one.
+    // 64 in all; since now − 7 d: the 60 recent (the one at now − 7 d − 1 ms is just outside);
+    // since now − 30 d: 60 + the 20-day one + the 7-day edge one (the one at now − 30 d − 1 ms is outside).
     has(
       text,
-      /All Time 64 total clicks Last 7 Days 60 clicks, today and the 6 UTC days before Last 30 Days 62 clicks, today and the 29 UTC days before/,
+      /All Time 64 total clicks Last 7 Days 60 clicks since this time 7 days ago Last 30 Days 62 clicks since this time 30 days ago/,
     );
     lacks(text, /retention/);
 
@@ -196,7 +196,7 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     const main = mainOf((await bob.page(statsOf(vault))).body);
     has(
       textOf(main),
-      /All Time 3 total clicks Last 7 Days 3 clicks, today and the 6 UTC days before Last 30 Days 3 clicks, today and the 29 UTC days before/,
+      /All Time 3 total clicks Last 7 Days 3 clicks since this time 7 days ago Last 30 Days 3 clicks since this time 30 days ago/,
     );
     has(main, /<svg viewBox="0 0 720 240"[^>]*role="img" aria-label="Daily clicks over the last 30 days/);
     has(main, /data-breakdown="breakdown-referrers"/);
@@ -221,7 +221,7 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     const main = mainOf((await alice.page(statsOf(quiet))).body);
     has(
       textOf(main),
-      /All Time 0 total clicks Last 7 Days 0 clicks, today and the 6 UTC days before Last 30 Days 0 clicks, today and the 29 UTC days before/,
+      /All Time 0 total clicks Last 7 Days 0 clicks since this time 7 days ago Last 30 Days 0 clicks since this time 30 days ago/,
     );
     has(main, /No clicks recorded yet\./);
     lacks(main, /id="recent-clicks"/);
@@ -392,16 +392,27 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     assert.equal(windowed.body.split('\r\n').length, 3, 'header and the one click inside the inclusive window');
   });
 
-  test('the "Last 30 Days" card and the chart count the same window: today and the 29 UTC days before, as the page says', async () => {
+  test('the "Last 7 / 30 Days" cards count since now − 7 d / now − 30 d, the figures the REST API gives for the same link', async () => {
     const edge = await createLink(s.store, { slug: 'edge', url: 'https://edge.example' }, alice.user!.id);
-    // Each inside now − 7 d / now − 30 d, but on the UTC day just before the 7- and 30-day windows.
-    await addClicks(s.store, edge.id, [{ at: NOW - 6 * DAY - 15 * HOUR }, { at: NOW - 29 * DAY - 15 * HOUR }]);
+    // Inside now − 7 d / now − 30 d but on the UTC day before the chart's 7th / 30th day, and just outside each.
+    await addClicks(s.store, edge.id, [
+      { at: NOW - 6 * DAY - 15 * HOUR },
+      { at: NOW - 7 * DAY - HOUR },
+      { at: NOW - 29 * DAY - 15 * HOUR },
+      { at: NOW - 30 * DAY - HOUR },
+    ]);
     const text = textOf(mainOf((await alice.page(statsOf(edge))).body));
-    has(text, /Last 7 Days 0 clicks, today and the 6 UTC days before Last 30 Days 1 clicks, today and the 29 UTC days before/);
-    has(text, /1 click in this window\. Days are UTC calendar days\./);
+    has(text, /Last 7 Days 1 clicks since this time 7 days ago Last 30 Days 3 clicks since this time 30 days ago/);
+    has(text, /2 clicks in this window\. Days are UTC calendar days\./, 'the chart still draws whole UTC days');
     const ninety = textOf(mainOf((await alice.page(statsOf(edge, '?days=90'))).body));
-    has(ninety, /Last 30 Days 1 clicks/, 'the card keeps its window whichever chart is shown');
-    has(ninety, /2 clicks in this window/);
+    has(ninety, /Last 30 Days 3 clicks/, 'the card keeps its window whichever chart is shown');
+    has(ninety, /4 clicks in this window/);
+
+    const { plaintext } = await s.store.tokens.create(alice.user!.id, 'stats-token');
+    const api = await get(`${s.url}/api/v1/links/${edge.id}/stats`, { authorization: `Bearer ${plaintext}` });
+    assert.equal(api.status, 200);
+    const body = JSON.parse(await api.text()) as { last_7d: number; last_30d: number };
+    assert.deepEqual([body.last_7d, body.last_30d], [1, 3], 'the page and the API report the same counts');
   });
 
   test('retention on: the total is labelled "since {date}" for the retention window, never "All Time"', async () => {

@@ -8,7 +8,7 @@ import { historyMigrations } from './history.js';
 import { idempotencyMigrations } from './idempotency.js';
 import { linkNameMigrations } from './linkNames.js';
 import { notifyMigrations } from './notify.js';
-import { sessionMigrations } from './sessions.js';
+import { sessionDigestMigrations, sessionMigrations } from './sessions.js';
 import { stateLinkMigrations } from './stateLinks.js';
 
 /** Every migration, in order of application. Names are stable forever once released. */
@@ -23,6 +23,7 @@ const ALL: MigrationStep[] = [
   ...linkNameMigrations,
   ...groupMigrations,
   ...idempotencyMigrations,
+  ...sessionDigestMigrations,
 ];
 
 export function migrationNames(): string[] {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Ddl, MigrationStep } from './ddl.js';
 
 /**
@@ -25,6 +26,29 @@ export const sessionMigrations: MigrationStep[] = [
     },
     async down(d: Ddl) {
       await d.db.schema.alterTable('sessions').dropColumn('user_id').execute();
+    },
+  },
+];
+
+/** Sessions keyed by a digest of their token (docs/auth.md#sessions). */
+export const sessionDigestMigrations: MigrationStep[] = [
+  {
+    // Rows keyed by the cookie's token signed in whoever read the table: each is re-keyed by the
+    // token's digest in place (the digest of domain/secrets.ts sessionKey, spelled out here since a
+    // migration keeps its meaning forever), so signed-in people stay signed in.
+    name: '00034_hash_session_tokens',
+    async up(d: Ddl) {
+      const rows = (await d.db.selectFrom('sessions').select(['token']).execute()) as { token: string }[];
+      // Only the tokens the server issues (32 random bytes, base64url): a row of any other shape
+      // came from no cookie, and no cookie can name it once lookups go by digest.
+      for (const r of rows.filter((row) => /^[A-Za-z0-9_-]{43}$/.test(row.token))) {
+        const key = createHash('sha256').update(r.token, 'utf8').digest('base64url');
+        await d.db.updateTable('sessions').set({ token: key }).where('token', '=', r.token).execute();
+      }
+    },
+    async down(d: Ddl) {
+      // A digest cannot be turned back into its token: without the digests, everyone signs in again.
+      await d.db.deleteFrom('sessions').execute();
     },
   },
 ];

@@ -28,7 +28,7 @@ async function taggedLinks(store: Pick<Store, 'health' | 'links' | 'now' | 'tags
   const out: LinkView[] = [];
   let afterSlug: string | undefined;
   for (;;) {
-    const page = await store.links.list({ scope: viewer?.isAdmin ? 'all' : 'discoverable', viewer, tagSlug, afterSlug, limit: 500 });
+    const page = await store.links.list({ scope: viewer?.isAdmin ? 'all' : 'listed', viewer, tagSlug, afterSlug, limit: 500 });
     out.push(...page.links);
     if (!page.hasMore) return out;
     afterSlug = page.links[page.links.length - 1]!.slug;

@@ -33,9 +33,9 @@ export function registerTagRoutes(app: FastifyInstance, deps: WebDeps): void {
     const tag = await store.tags.findBySlug(param(req, 'slug'));
     if (!tag) return notFound(deps, req, reply, 'No such tag.');
     const isAdmin = user.role === 'admin';
-    const page = await store.links.list({ scope: isAdmin ? 'all' : 'discoverable', viewer, tagSlug: tag.slug, limit: 500 });
-    // Expired and archived links stay on the pages of those who hold CanView on them, badged.
-    const rows = (await linkRows(store, page.links, user)).filter((r) => r.state === 'active' || r.caps.canView);
+    const page = await store.links.list({ scope: isAdmin ? 'all' : 'listed', viewer, tagSlug: tag.slug, limit: 500 });
+    // The store lists expired and archived links only to those who hold them, badged.
+    const rows = await linkRows(store, page.links, user);
     // A tag whose links are all hidden from the viewer is indistinguishable from a missing one.
     if (!isAdmin && rows.length === 0) return notFound(deps, req, reply, 'No such tag.');
     const ctx = await pageContext(deps, req, user);

@@ -67,20 +67,14 @@ function Toggle<T extends string>({
 }
 
 /**
- * `+50%`, `−20%`, `0%`; with no clicks in the previous period, the "new"
- * marker for a link created within this period and "from 0" for an older one.
+ * `+50%`, `−20%`, `0%`; "new" whenever the previous period had no clicks — the REST
+ * field's `trend_pct: null` — whatever the link's age (the tooltip tells which).
  */
 export function Trend({ link }: { link: TopLink }) {
-  if (link.isNew && link.previousCount === 0)
-    return (
-      <span class="badge badge-sm badge-info" title="Created in this period">
-        new
-      </span>
-    );
   if (link.trendPct === null)
     return (
-      <span class="text-base-content/80" title="No clicks in the previous period">
-        from 0
+      <span class="badge badge-sm badge-info" title={link.isNew ? 'Created in this period' : 'No clicks in the previous period'}>
+        new
       </span>
     );
   const pct = link.trendPct;

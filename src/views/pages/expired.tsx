@@ -1,6 +1,5 @@
 import type { LinkOwner } from '../../store/types.js';
 import { RenewChoices } from '../partials/renewChoices.js';
-import { Spinner } from '../partials/ui.js';
 import { ErrorHero } from './errors.js';
 
 /**
@@ -32,29 +31,6 @@ export function Expired({ slug, owner, renewId = null }: { slug: string; owner: 
           <p>You can edit this link: renew it and it redirects again.</p>
           <RenewChoices linkId={renewId} centered />
         </div>
-      )}
-    </ErrorHero>
-  );
-}
-
-/**
- * The archived outcome (docs/lifecycle.md#resolving-expired-and-archived-links): the slug is
- * taken and kept, so it says so instead of "nobody has made it"; its owners (any CanEdit viewer)
- * may restore it, and one who may gets Unarchive right here (`unarchiveId`).
- */
-export function Archived({ slug, owner, unarchiveId = null }: { slug: string; owner: LinkOwner | null; unarchiveId?: string | null }) {
-  return (
-    <ErrorHero status={404} title={<>Link archived: {slug}</>} wide>
-      <p>This short link has been archived and no longer redirects. Its owners can restore it.</p>
-      <AskOwner owner={owner} to="to unarchive it" />
-      {unarchiveId !== null && (
-        <form method="post" action={`/dashboard/links/${unarchiveId}/unarchive`} class="space-y-2">
-          <p>You can edit this link: unarchive it and it redirects again.</p>
-          <button type="submit" class="btn btn-sm btn-primary">
-            <Spinner />
-            Unarchive
-          </button>
-        </form>
       )}
     </ErrorHero>
   );

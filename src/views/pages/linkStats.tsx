@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { percentOf } from '../../domain/breakdowns.js';
-import { trailingDaysTotal, type DailySeries } from '../../domain/timeseries.js';
+import type { DailySeries } from '../../domain/timeseries.js';
 import type { LinkBreakdowns, LinkTotals, RecentClick } from '../../store/analytics.js';
 import { plural } from '../format.js';
 import { ClickChart } from '../partials/clickChart.js';
@@ -296,9 +296,9 @@ export function LinkStatsPage(p: LinkStatsProps) {
         ) : (
           <StatCard title="All Time" value={p.totals.total} desc="total clicks" />
         )}
-        {/* The chart's window, never now − N × 24 h: the 30-day card equals the 30-day chart's total. */}
-        <StatCard title="Last 7 Days" value={trailingDaysTotal(p.window.series, 7)} desc="clicks, today and the 6 UTC days before" />
-        <StatCard title="Last 30 Days" value={trailingDaysTotal(p.window.series, 30)} desc="clicks, today and the 29 UTC days before" />
+        {/* The store's rolling counters (now − 7 d / now − 30 d), the figures REST and MCP report for the same link. */}
+        <StatCard title="Last 7 Days" value={p.totals.last7d} desc="clicks since this time 7 days ago" />
+        <StatCard title="Last 30 Days" value={p.totals.last30d} desc="clicks since this time 30 days ago" />
       </div>
       <StatsWindow {...p.window} />
       <RecentClicks clicks={p.recent} attribution={p.attribution} />
