@@ -3,7 +3,16 @@ import type { DbDriver } from '../config.js';
 import type { Visibility } from '../domain/caps.js';
 import type { Database, LinksTable } from '../db/schema.js';
 import { AppError } from '../domain/errors.js';
-import { activeAt, discoverableBy, hasGroupOwnerRow, hasOwnerOrShareRow, hasOwnerRow, hasShareRow, listedBy, matchesSearch } from './access.js';
+import {
+  activeAt,
+  discoverableBy,
+  hasGroupOwnerRow,
+  hasOwnerOrShareRow,
+  hasOwnerRow,
+  hasShareRow,
+  listedBy,
+  matchesSearch,
+} from './access.js';
 import { VIA_KYSELY, type HotLookups, type MaybePromise } from './hotQuery.js';
 import { LinkLookups, type KeywordAndLongest, type KeywordAndSlug, type NamedTarget, type ResolveTarget } from './linkLookups.js';
 import { isUniqueViolation, translateDbError } from './dbErrors.js';
