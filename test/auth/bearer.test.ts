@@ -106,7 +106,7 @@ describe('personal access tokens on /api/v1', () => {
     for (const [method, path] of [
       ['GET', '/api/v1/no-such-thing'],
       ['GET', '/api/v1'],
-      ['POST', '/api/v1/users/me'],
+      ['POST', '/api/v1/users/me/nothing'],
       ['DELETE', '/api/v1/x/y'],
     ]) {
       const r = await get(`${s.url}${path}`, {}, method);

@@ -117,6 +117,8 @@ describe('state-link sweep and SQLite backup jobs', () => {
   });
 
   test('nothing runs again before the interval has passed', async () => {
+    // The last run records itself once its backup is written and the oldest pruned: wait for that.
+    await eventually(async () => (await server.store.leases.lastRunAt('sqlite-backup')) === clock.now);
     const count = readdirSync(backups).length;
     const last = await server.store.leases.lastRunAt('sqlite-backup');
     await new Promise((r) => setTimeout(r, 200));
