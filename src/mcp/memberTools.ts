@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppError, isAppError } from '../domain/errors.js';
+import { memberOf } from '../domain/members.js';
 import { iso, toOwnerResource } from '../links/index.js';
 import { defineTool, grantedLink, LinkRef, unknownUser, type AuthedContext } from './context.js';
 import { ToolError } from './errors.js';
@@ -15,18 +16,8 @@ const MANAGE_SHARES = 'only owners and admins may manage shares';
 const EmailArg = Type.String({ description: 'email of an existing user (case does not matter)' });
 const GroupArg = Type.String({ description: 'name of a group (instead of email): every member holds it' });
 
-/** A person or a group, exactly one, as REST's owner and share bodies take them. */
+/** A person (`email`) or a group (`group`), exactly one (domain/members.ts), as REST's bodies take them. */
 const MemberArgs = { link: LinkRef, email: Type.Optional(EmailArg), group: Type.Optional(GroupArg) };
-
-type Member = { email: string } | { group: string };
-
-function memberOf(args: { email?: string; group?: string }): Member {
-  if (args.email !== undefined && args.group !== undefined)
-    throw new ToolError('validation_failed', 'give either email or group, not both');
-  if (args.group !== undefined) return { group: args.group };
-  if (args.email !== undefined) return { email: args.email };
-  throw new ToolError('validation_failed', 'email or group is required');
-}
 
 /** A group named in a tool call that does not exist. */
 function unknownGroup(e: unknown, name: string): unknown {

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../domain/errors.js';
+import { memberOf } from '../../domain/members.js';
 import {
   isUuid,
   toGroupOwnerResource,
@@ -28,15 +28,6 @@ const MemberParams = Type.Object({
   uid: Type.String({ description: 'user id, or group id for a group' }),
 });
 const LinkParams = Type.Object({ id: Type.String({ description: 'link id' }) });
-
-/** A person by email or a group by name, exactly one: the body of an owner or share request. */
-function memberOf(body: { email?: string; group?: string }): { email: string } | { group: string } {
-  if (body.email !== undefined && body.group !== undefined)
-    throw new AppError('BAD_REQUEST', 'give either email or group, not both', 'group');
-  if (body.group !== undefined) return { group: body.group };
-  if (body.email !== undefined) return { email: body.email };
-  throw new AppError('BAD_REQUEST', 'email or group is required', 'email');
-}
 
 export function registerLinkMemberRoutes(
   app: FastifyInstance,
