@@ -41,8 +41,7 @@ export function withRateLimitHeaders<D extends object>(document: D): D {
     for (const [method, op] of Object.entries(ops)) {
       const responses: NonNullable<Operation['responses']> = {};
       for (const [status, response] of Object.entries(op.responses ?? {})) {
-        // Fastify's own lower-case retry-after of the route schemas gives way to the shared one.
-        const { 'retry-after': _own, ...headers } = response.headers ?? {};
+        const headers = response.headers ?? {};
         responses[status] = {
           ...response,
           headers: {
