@@ -210,12 +210,22 @@ export class Metrics {
 
   readonly http = new HttpMetrics(this.registry);
 
+  /** A go-link request answered with a redirect (or the fill-in form's page that moves on). */
+  redirectFound(): void {
+    this.redirectsFound++;
+  }
+
+  /** A go-link request that found nothing it may open: the 404 pages. */
+  redirectMissed(): void {
+    this.redirects.inc({ status: 'not_found' });
+  }
+
   /**
    * One redirect answered by the go-link front with `status` (302, or 204 for HTMX), begun at
    * `start` (a `performance.now()` reading): one clock reading serves both histograms.
    */
   redirected(start: number, status = 302): void {
-    this.redirectsFound++;
+    this.redirectFound();
     const seconds = (performance.now() - start) / 1000;
     this.redirectDuration.observe(seconds);
     this.http.record(REDIRECT_KIND, status, seconds);

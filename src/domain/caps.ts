@@ -56,5 +56,6 @@ export function resolveAccess(visibility: Visibility, facts: LinkFacts | null): 
   if (visibility === 'internal') return facts ? 'allow' : 'login';
   if (visibility !== 'secure') return 'allow';
   if (!facts) return 'login';
-  return facts.isOwner || facts.hasShare || facts.isAdmin ? 'allow' : 'forbidden';
+  // Following a secure link is viewing it: the one rule of who may, LinkCaps.
+  return linkCaps(facts).canView ? 'allow' : 'forbidden';
 }

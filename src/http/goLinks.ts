@@ -3,63 +3,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sessionToken } from '../auth/cookies.js';
 import { proxiedEmail } from '../auth/webSession.js';
 import type { Config } from '../config.js';
-import { clientIp } from '../domain/clientIp.js';
 import type { Metrics } from '../metrics.js';
 import type { Resolution, Resolver, ViewerSource } from '../resolve/resolver.js';
-import type { Clock } from '../store/types.js';
-import type { ClickEvent } from '../workers/clickWriter.js';
 import { GO_LINK_ROUTE, logRequest } from './accessLog.js';
-import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
-import { REFERRER_POLICY } from './securityHeaders.js';
+import { isFormHandoff, redirectResponse, storeClick, type RedirectDeps } from './redirectAnswer.js';
 import { requestHost } from './shared/requestAddress.js';
 
-export interface GoLinkDeps {
+export interface GoLinkDeps extends RedirectDeps {
   config: Pick<Config, 'authMode' | 'authProxyHeader' | 'trustedProxies' | 'accessLog'>;
   /** The app's logger, for the access log (the front exists before the app does). */
   log(): FastifyBaseLogger;
   resolver: Resolver;
-  now: Clock;
   metrics: Metrics;
-  recordClick(event: ClickEvent): void;
   /** True once the server has begun shutting down; Fastify then answers 503. */
   closing(): boolean;
   /** The first path segments the router owns; their requests go to Fastify untouched. */
   routedSegments(): ReadonlySet<string>;
-}
-
-/** The click a redirect of a link stores: the link, the visitor, where the request came from, when. */
-export function clickOf(
-  req: IncomingMessage,
-  trustedProxies: Config['trustedProxies'],
-  linkId: string,
-  userId: string | null,
-  at: number,
-): ClickEvent {
-  const headers = req.headers;
-  return {
-    linkId,
-    userId,
-    ip: clientIp(req.socket.remoteAddress ?? '', headers, trustedProxies),
-    userAgent: headers['user-agent'],
-    referer: headers.referer,
-    at,
-  };
-}
-
-/**
- * Whether a redirect answers the fill-in page's form (docs/links.md#fill-in-page): a value
- * filled by name, in a navigation from a page of this site. Browsers hold a redirect answering
- * a form to the CSP's `form-action 'self'`, so a destination on another site would be stopped;
- * such a request gets a page that moves on by itself (`Refresh`), which no form rule covers.
- * Typed or followed from elsewhere (`Sec-Fetch-Site` none or cross-site), it is redirected.
- */
-export function isFormHandoff(req: IncomingMessage, outcome: Extract<Resolution, { kind: 'redirect' }>): boolean {
-  return (
-    outcome.filledByName === true &&
-    req.headers['sec-fetch-site'] === 'same-origin' &&
-    req.headers['sec-fetch-mode'] === 'navigate' &&
-    req.headers['hx-request'] === undefined
-  );
 }
 
 /** Resolutions the front computed but leaves to the web layer to render, per request. */
@@ -114,23 +73,9 @@ export function goLinkFront(deps: GoLinkDeps): (req: IncomingMessage, res: Serve
       if (fixed !== url) req.url = fixed;
       return false;
     }
-    const headers = req.headers;
-    if (outcome.linkId !== null && req.method === 'GET') {
-      deps.recordClick(clickOf(req, config.trustedProxies, outcome.linkId, outcome.userId, deps.now()));
-    }
-    const location = locationHeader(outcome.location);
-    let status = 302;
-    if (outcome.htmxAware && headers['hx-request'] !== undefined) {
-      status = 204;
-      res.writeHead(204, { 'referrer-policy': REFERRER_POLICY, 'cache-control': REDIRECT_CACHE_CONTROL, 'hx-redirect': location });
-    } else {
-      res.writeHead(302, {
-        'referrer-policy': REFERRER_POLICY,
-        'cache-control': REDIRECT_CACHE_CONTROL,
-        location,
-        'content-length': '0',
-      });
-    }
+    storeClick(deps, req, outcome);
+    const { status, headers } = redirectResponse(req, outcome);
+    res.writeHead(status, headers);
     res.end();
     // The fast path's whole record: numbers added to typed arrays, and a log line only when asked for.
     metrics.redirected(start, status);

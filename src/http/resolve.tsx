@@ -15,9 +15,9 @@ import { Forbidden, NotFound, PlainNotFound } from '../views/pages/errors.js';
 import { LinkSummary } from '../views/pages/linkSummary.js';
 import { resolveAccess } from '../domain/caps.js';
 import type { ClickEvent } from '../workers/clickWriter.js';
-import { clickOf, isFormHandoff, takeResolution } from './goLinks.js';
-import { REDIRECT_CACHE_CONTROL, locationHeader } from './redirectHeaders.js';
-import { isHtmx, pageContext, sendHtml } from './web/render.js';
+import { takeResolution } from './goLinks.js';
+import { REDIRECT_CACHE_CONTROL, isFormHandoff, locationHeader, redirectResponse, storeClick } from './redirectAnswer.js';
+import { pageContext, sendHtml } from './web/render.js';
 import { requestHost, shortKeyword } from './shared/requestAddress.js';
 
 export interface ResolverDeps {
@@ -47,6 +47,7 @@ const NO_STORE = REDIRECT_CACHE_CONTROL;
  */
 export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void {
   const { store, metrics, config, resolver } = deps;
+  const redirectDeps = { config, now: store.now, recordClick: deps.recordClick };
 
   const redirect = async (
     req: FastifyRequest,
@@ -54,19 +55,16 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     outcome: Extract<Resolution, { kind: 'redirect' }>,
     user: User | null,
   ) => {
-    if (outcome.linkId !== null && req.method === 'GET') {
-      deps.recordClick(clickOf(req.raw, config.trustedProxies, outcome.linkId, user?.id ?? null, store.now()));
-    }
-    metrics.redirects.inc({ status: 'found' });
-    reply.header('cache-control', NO_STORE);
+    metrics.redirectFound();
+    storeClick(redirectDeps, req.raw, outcome);
     if (isFormHandoff(req.raw, outcome)) {
       const location = locationHeader(outcome.location);
-      reply.header('refresh', `0; url=${location}`);
+      reply.header('cache-control', NO_STORE).header('refresh', `0; url=${location}`);
       const ctx = await pageContext(deps, req, user);
       return sendHtml(req, reply, ctx, 'Opening the link', <FillInHandoff location={outcome.location} />, 200);
     }
-    if (outcome.htmxAware && isHtmx(req)) return reply.code(204).header('hx-redirect', locationHeader(outcome.location)).send();
-    return reply.code(302).header('location', locationHeader(outcome.location)).send();
+    const { status, headers } = redirectResponse(req.raw, outcome);
+    return reply.code(status).headers(headers).send();
   };
 
   const notFound = async (
@@ -77,7 +75,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
     user: User | null,
     held = false,
   ) => {
-    metrics.redirects.inc({ status: 'not_found' });
+    metrics.redirectMissed();
     const viewer = viewerOf(user);
     let suggestions = await store.discovery.didYouMean(slug, viewer);
     // A name of several segments missed: its first segment may be the typo (`go/jiar/abc-1`).
@@ -191,7 +189,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
 
   /** The 404 of a page of the app, with the way back to the section it was under. */
   const missingPage = async (req: FastifyRequest, reply: FastifyReply, section: string, user: User | null) => {
-    metrics.redirects.inc({ status: 'not_found' });
+    metrics.redirectMissed();
     reply.header('cache-control', NO_STORE);
     const back =
       section === 'admin' && user?.role === 'admin'
@@ -217,7 +215,7 @@ export function registerResolver(app: FastifyInstance, deps: ResolverDeps): void
         reply.header('cache-control', NO_STORE);
         return sendHtml(req, reply, await pageContext(deps, req, user), 'Access denied', <Forbidden />, 403);
       case 'expired': {
-        metrics.redirects.inc({ status: 'not_found' });
+        metrics.redirectMissed();
         reply.header('cache-control', NO_STORE);
         const { link, slug } = outcome;
         // The owner is named only where the viewer could learn it anyway (docs/lifecycle.md#resolving-expired-and-archived-links).

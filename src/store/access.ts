@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type 
 import { linkCaps, NO_CAPS, type LinkCaps, type LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
-import { holds, holdsFlag, holdsThroughGroup, type Holding } from './holdings.js';
+import { factColumns, factsFrom, holds, holdsThroughGroup, type Holding } from './holdings.js';
 import { contains, ilike } from './sql.js';
 import type { Clock, Executor, Viewer } from './types.js';
 
@@ -106,7 +106,7 @@ export function listedBy(viewer: Viewer, now: number): (eb: LinksEb) => Expressi
 function compileFacts(db: Kysely<Database>): CompiledQuery {
   const link = '\u0000link';
   const user = '\u0000user';
-  const compiled = db.selectNoFrom([holdsFlag('owner', link, user).as('owner'), holdsFlag('share', link, user).as('share')]).compile();
+  const compiled = db.selectNoFrom(factColumns(link, user)).compile();
   if (compiled.parameters.join() !== [link, user, link, user, link, user, link, user].join()) {
     throw new Error('access facts lookup: unexpected placeholder order');
   }
@@ -130,11 +130,9 @@ export class AccessStore {
    */
   facts(linkId: string, viewer: Viewer): MaybePromise<LinkFacts | null> {
     if (!viewer) return null;
-    return andThen(this.factsQuery.first([linkId, viewer.id, linkId, viewer.id, linkId, viewer.id, linkId, viewer.id]), (r) => ({
-      isOwner: r?.[0] != null,
-      hasShare: r?.[1] != null,
-      isAdmin: viewer.isAdmin,
-    }));
+    return andThen(this.factsQuery.first([linkId, viewer.id, linkId, viewer.id, linkId, viewer.id, linkId, viewer.id]), (r) =>
+      factsFrom(r?.[0], r?.[1], viewer.isAdmin),
+    );
   }
 
   async caps(linkId: string, viewer: Viewer): Promise<LinkCaps> {
@@ -149,10 +147,8 @@ export class AccessStore {
    */
   async capsIn(linkId: string, viewer: Viewer, tx: Executor): Promise<LinkCaps> {
     if (!viewer) return NO_CAPS;
-    const r = await tx
-      .selectNoFrom([holdsFlag('owner', linkId, viewer.id).as('owner'), holdsFlag('share', linkId, viewer.id).as('share')])
-      .executeTakeFirstOrThrow();
-    return linkCaps({ isOwner: r.owner != null, hasShare: r.share != null, isAdmin: viewer.isAdmin });
+    const r = await tx.selectNoFrom(factColumns(linkId, viewer.id)).executeTakeFirstOrThrow();
+    return linkCaps(factsFrom(r.owner, r.share, viewer.isAdmin));
   }
 
   /** Capabilities for a whole list in two queries, identical to evaluating each link alone. */
@@ -167,7 +163,7 @@ export class AccessStore {
     const ownedSet = new Set(owned);
     const sharedSet = new Set(shared);
     for (const id of ids) {
-      out.set(id, linkCaps({ isOwner: ownedSet.has(id), hasShare: sharedSet.has(id), isAdmin: viewer.isAdmin }));
+      out.set(id, linkCaps(factsFrom(ownedSet.has(id) ? 1 : null, sharedSet.has(id) ? 1 : null, viewer.isAdmin)));
     }
     return out;
   }

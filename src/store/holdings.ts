@@ -1,4 +1,5 @@
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type AliasedRawBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { LinkFacts } from '../domain/caps.js';
 
 /**
  * What a user holds of a link, in one place (docs/groups.md#what-a-group-grants): an owner or
@@ -47,4 +48,23 @@ export function holdsFlag(holding: Holding, link: SqlValue, user: SqlValue): Raw
 export function holdsThroughGroup(holding: Holding, link: SqlValue, user: SqlValue): RawBuilder<SqlBool> {
   const { group } = TABLES[holding];
   return sql<SqlBool>`exists (select 1 from ${sql.table(group)} g inner join group_members m on m.group_id = g.group_id where g.link_id = ${bind(link)} and m.user_id = ${bind(user)})`;
+}
+
+/**
+ * The secure-link facts of one user and one link as two columns, `owner` and `share` (each 1
+ * or null; placeholders as `holds`, owner's then share's): the one facts lookup, whichever
+ * query carries it (capabilities, the session's viewer of a link, a signed-in visit).
+ * `gate`, when given, wraps each so it is computed only where the query needs it.
+ */
+export function factColumns(
+  link: SqlValue,
+  user: SqlValue,
+  gate: (flag: RawBuilder<number | null>) => RawBuilder<number | null> = (flag) => flag,
+): [AliasedRawBuilder<number | null, 'owner'>, AliasedRawBuilder<number | null, 'share'>] {
+  return [gate(holdsFlag('owner', link, user)).as('owner'), gate(holdsFlag('share', link, user)).as('share')];
+}
+
+/** LinkFacts from the two columns of `factColumns` and the viewer's role. */
+export function factsFrom(owner: number | null | undefined, share: number | null | undefined, isAdmin: boolean): LinkFacts {
+  return { isOwner: owner != null, hasShare: share != null, isAdmin };
 }

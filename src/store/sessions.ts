@@ -1,10 +1,10 @@
-import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { LinkFacts } from '../domain/caps.js';
 import type { Database } from '../db/schema.js';
 import { andThen, HotQuery, type HotLookups, VIA_KYSELY, type MaybePromise } from './hotQuery.js';
 import { sessionKey } from '../domain/secrets.js';
 import type { Clock, Viewer } from './types.js';
-import { holdsFlag, type Holding } from './holdings.js';
+import { factColumns, factsFrom } from './holdings.js';
 import { RESOLVE_COLUMNS, toResolveTarget, type ResolveTarget } from './linkLookups.js';
 
 export interface SessionData {
@@ -38,15 +38,6 @@ export interface SessionViewerOfLink {
   facts: LinkFacts | null;
 }
 
-/**
- * 1 when the joined user (`users.id`) holds `holding` of the link `link` (a value, or a
- * reference to the joined link), themselves or through a group, else null: the facts a secure
- * link is gated on.
- */
-function holdsRow(holding: Holding, link: string | RawBuilder<unknown>): RawBuilder<number | null> {
-  return holdsFlag(holding, link, sql.ref('users.id'));
-}
-
 /** The viewer lookup with the user's owner and share rows of one link selected first. */
 function compileViewerWithFacts(db: Kysely<Database>): CompiledQuery {
   const link = '\u0000link';
@@ -54,7 +45,7 @@ function compileViewerWithFacts(db: Kysely<Database>): CompiledQuery {
   const compiled = db
     .selectFrom('sessions')
     .leftJoin('users', 'users.id', 'sessions.user_id')
-    .select([holdsRow('owner', link).as('owner'), holdsRow('share', link).as('share'), ...VIEWER_COLUMNS])
+    .select([...factColumns(link, sql.ref('users.id')), ...VIEWER_COLUMNS])
     .where('sessions.token', '=', token)
     .compile();
   if (compiled.parameters.join() !== [link, link, link, link, token].join())
@@ -99,13 +90,11 @@ function compileVisit(db: Kysely<Database>): { compiled: CompiledQuery; order: r
     .select((eb) => [
       eb.selectFrom('keywords').select('url_template').where('keyword', '=', marks.keyword).as('keyword_template'),
       ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const),
-      ...(['owner', 'share'] as const).map((holding) =>
-        eb
-          .case()
-          .when('links.visibility', '=', marks.secure)
-          .then(holdsRow(holding, sql.ref('links.id')))
-          .end()
-          .as(holding),
+      // Read only for a secure link: no other visit pays for them.
+      ...factColumns(
+        sql.ref('links.id'),
+        sql.ref('users.id'),
+        (flag) => sql<number | null>`case when ${eb.ref('links.visibility')} = ${marks.secure} then ${flag} end`,
       ),
       ...VIEWER_COLUMNS,
     ])
@@ -169,7 +158,7 @@ export class SessionStore {
     return andThen(this.viewerWithFactsQuery.first([linkId, linkId, linkId, linkId, sessionKey(token)]), (r) => {
       const viewer = this.viewerFrom(r?.slice(2) as ViewerRow | undefined);
       if (viewer.kind !== 'user') return { viewer, facts: null };
-      return { viewer, facts: { isOwner: r![0] != null, hasShare: r![1] != null, isAdmin: viewer.viewer.isAdmin } };
+      return { viewer, facts: factsFrom(r![0], r![1], viewer.viewer.isAdmin) };
     });
   }
 
@@ -184,10 +173,7 @@ export class SessionStore {
       if (!r) throw new Error('session visit lookup answered no row');
       const link = toResolveTarget(r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
       const viewer = this.viewerFrom([r[10], r[11], r[12], r[13]]);
-      const facts =
-        link?.visibility === 'secure' && viewer.kind === 'user'
-          ? { isOwner: r[8] != null, hasShare: r[9] != null, isAdmin: viewer.viewer.isAdmin }
-          : null;
+      const facts = link?.visibility === 'secure' && viewer.kind === 'user' ? factsFrom(r[8], r[9], viewer.viewer.isAdmin) : null;
       return { keywordTemplate: r[0], link, session: { viewer, facts } };
     });
   }
