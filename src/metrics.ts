@@ -237,6 +237,29 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Clicks per stored batch: under load a batch gathers for up to seconds (docs/analytics.md#click-capture). */
+  readonly clickBatchSize = new PlainHistogram(
+    'joelinks_click_batch_size',
+    'Clicks per stored batch.',
+    [1, 10, 100, 1_000, 10_000, 50_000, 100_000, 200_000],
+    this.registry,
+  );
+
+  /** How long each batch's INSERT and commit took: on SQLite, on the click thread, not the one answering redirects. */
+  readonly clickBatchDuration = new PlainHistogram(
+    'joelinks_click_batch_duration_seconds',
+    'Time to insert and commit one batch of clicks.',
+    [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    this.registry,
+  );
+
+  /** A batch of `rows` clicks stored in `seconds`. */
+  batchStored(rows: number, seconds: number): void {
+    this.clicksRecorded.inc(rows);
+    this.clickBatchSize.observe(rows);
+    this.clickBatchDuration.observe(seconds);
+  }
+
   readonly clickErrors = new Counter({
     name: 'joelinks_clicks_record_errors_total',
     help: 'Click batch insert failures (each batch is retried).',

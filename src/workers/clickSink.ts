@@ -75,7 +75,11 @@ export type ToClickWorker = { clicks: ClickColumns } | { close: number };
 
 /** Worker → main thread: what its ClickWriter did, for metrics, logs and `pending`. */
 export type FromClickWorker =
-  { recorded: number } | { errors: number } | { dropped: number } | { log: 'warn' | 'error'; message: string } | { closed: boolean };
+  | { recorded: number; seconds: number }
+  | { errors: number }
+  | { dropped: number }
+  | { log: 'warn' | 'error'; message: string }
+  | { closed: boolean };
 
 /** How long redirects' events gather on the main thread before one message takes them over. */
 const HANDOVER_MS = 20;
@@ -165,7 +169,7 @@ class SqliteClickWorker implements ClickRecorder {
     const { metrics, log } = this.opts;
     if ('recorded' in m) {
       this.unstored -= m.recorded;
-      metrics.clicksRecorded.inc(m.recorded);
+      metrics.batchStored(m.recorded, m.seconds);
     } else if ('errors' in m) {
       metrics.clickErrors.inc(m.errors);
     } else if ('dropped' in m) {

@@ -62,7 +62,7 @@ const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sql
 
 // The main thread keeps the metrics; counts travel back as messages.
 const metrics: ClickMetrics = {
-  clicksRecorded: { inc: (n = 1) => tell({ recorded: n }) },
+  batchStored: (rows, seconds) => tell({ recorded: rows, seconds }),
   clickErrors: { inc: (n = 1) => tell({ errors: n }) },
   clicksDropped: { inc: (n = 1) => tell({ dropped: n }) },
 };

@@ -27,9 +27,10 @@ interface Count {
   inc(n?: number): void;
 }
 
-/** The counters a writer keeps (Metrics has them; a worker thread forwards them). */
+/** What a writer reports (Metrics keeps it; a worker thread forwards it). */
 export interface ClickMetrics {
-  clicksRecorded: Count;
+  /** A batch of `rows` clicks stored, its INSERT and commit having taken `seconds`. */
+  batchStored(rows: number, seconds: number): void;
   clickErrors: Count;
   clicksDropped: Count;
 }
@@ -172,9 +173,10 @@ export class ClickWriter implements ClickRecorder {
       this.inFlight = rows.length;
       for (;;) {
         try {
+          const began = performance.now();
           await this.opts.clicks.insertBatch(rows);
           this.inFlight = 0;
-          this.opts.metrics.clicksRecorded.inc(rows.length);
+          this.opts.metrics.batchStored(rows.length, (performance.now() - began) / 1000);
           backoff = 100;
           break;
         } catch (e) {

@@ -27,3 +27,11 @@ export async function metricTotal(m: Metrics, name: string): Promise<number> {
   const metric = (await m.registry.getMetricsAsJSON()).find((x) => x.name === name);
   return (metric?.values ?? []).reduce((s, v) => s + v.value, 0);
 }
+
+/** A histogram's observation count and sum, as /metrics would show them. */
+export async function histogramTotals(m: Metrics, name: string): Promise<{ count: number; sum: number }> {
+  const metric = (await m.registry.getMetricsAsJSON()).find((x) => x.name === name);
+  const values = (metric?.values ?? []) as Array<{ metricName?: string; value: number }>;
+  const value = (suffix: string) => values.find((v) => v.metricName === `${name}_${suffix}`)?.value ?? 0;
+  return { count: value('count'), sum: value('sum') };
+}

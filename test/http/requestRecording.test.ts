@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { createLink } from '../helpers/links.js';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually, get, startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
  * The HTTP request metrics in /metrics and the access log (docs/operations.md#metrics,
@@ -88,6 +88,25 @@ describe('request metrics and the access log', () => {
       const again = await (await get(`${s.url}/metrics`)).text();
       assert.equal(sample(again, 'joelinks_http_requests_total', 'kind="redirect",status_class="3xx"'), 1);
       assert.equal(sample(again, 'joelinks_http_requests_total', 'kind="other",status_class="2xx"'), 2, 'the first scrape itself');
+    });
+
+    test('/metrics shows the event loop’s delay and the click writer’s batches, so an operator can see a stall', async () => {
+      const body = await (await get(`${s.url}/metrics`)).text();
+      for (const stat of ['p50', 'p99', 'max']) {
+        const line = body.split('\n').find((l) => l.startsWith(`nodejs_eventloop_lag_${stat}_seconds `));
+        assert.ok(line, `event-loop delay ${stat}`);
+        assert.ok(Number(line.split(' ')[1]) >= 0);
+      }
+      // The two clicks of the redirects above (the 302 and the HTMX 204), in one batch or two.
+      let scraped = '';
+      await eventually(async () => {
+        scraped = await (await get(`${s.url}/metrics`)).text();
+        return /^joelinks_click_batch_size_sum 2$/m.test(scraped);
+      });
+      const batches = Number(/^joelinks_click_batch_size_count (\d+)$/m.exec(scraped)?.[1]);
+      assert.ok(batches === 1 || batches === 2, `${batches} batches`);
+      assert.match(scraped, new RegExp(`^joelinks_click_batch_duration_seconds_count ${batches}$`, 'm'));
+      assert.match(scraped, new RegExp(`^joelinks_click_batch_duration_seconds_bucket\\{le="5"\\} ${batches}$`, 'm'));
     });
 
     test('no access log line is written', () => {

@@ -7,7 +7,7 @@ import { Metrics } from '../../src/metrics.js';
 import { createClickRecorder } from '../../src/workers/clickSink.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import type { ClickRecorder } from '../../src/workers/clickWriter.js';
-import { CLICK_EPOCH, clickEvent, metricTotal, newClickedLink } from '../helpers/clicks.js';
+import { CLICK_EPOCH, clickEvent, histogramTotals, metricTotal, newClickedLink } from '../helpers/clicks.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { eventually } from '../helpers/server.js';
 
@@ -58,6 +58,11 @@ describe('SQLite click worker', () => {
     );
     await eventually(() => r.pending === 0);
     assert.equal(await metricTotal(metrics, 'joelinks_clicks_recorded_total'), 1_200);
+    // The worker's batches reach the main thread's metrics too.
+    const batches = await histogramTotals(metrics, 'joelinks_click_batch_size');
+    assert.equal(batches.sum, 1_200);
+    assert.ok(batches.count >= 1);
+    assert.equal((await histogramTotals(metrics, 'joelinks_click_batch_duration_seconds')).count, batches.count);
     const rows = await db.kysely
       .selectFrom('link_clicks')
       .select(['link_id', 'user_id', 'ip_hash', 'user_agent', 'referrer', 'clicked_at'])

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { sql } from 'kysely';
 import { Metrics } from '../../src/metrics.js';
 import { ClickWriter } from '../../src/workers/clickWriter.js';
-import { clickEvent, metricTotal, newClickedLink } from '../helpers/clicks.js';
+import { clickEvent, histogramTotals, metricTotal, newClickedLink } from '../helpers/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { deleteUser } from '../helpers/links.js';
 
@@ -23,6 +23,11 @@ describeEachDatabase('click writer', (ctx) => {
     assert.equal(await w.close(30_000), true);
     assert.equal(await store.clicks.countForLink(link.id), 2_345);
     assert.equal(await metricTotal(metrics, 'joelinks_clicks_recorded_total'), 2_345);
+    // An operator sees each stored batch: its size, and how long its INSERT and commit took.
+    assert.deepEqual(await histogramTotals(metrics, 'joelinks_click_batch_size'), { count: 5, sum: 2_345 });
+    const took = await histogramTotals(metrics, 'joelinks_click_batch_duration_seconds');
+    assert.equal(took.count, 5);
+    assert.ok(took.sum > 0 && took.sum < 30, `batches took ${took.sum} s in all`);
   });
 
   test('a full queue drops and counts instead of blocking', async () => {
