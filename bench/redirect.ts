@@ -94,12 +94,19 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<void> {
   });
 }
 
-/** A counter's value on the server's /metrics. */
+/** A metric's value on the server's /metrics (a sample without labels). */
 async function counter(port: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const m = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
+  const m = new RegExp(`^${name} ([\\d.e+-]+)`, 'm').exec(text);
   return m ? Number(m[1]) : 0;
 }
+
+/**
+ * The event loop's longest delay since the previous scrape, in ms: read right after a round,
+ * it says whether the server itself stopped answering (a long delay) or only got less of the
+ * core (a short one).
+ */
+const loopMaxMs = async (port: number) => (await counter(port, 'nodejs_eventloop_lag_max_seconds')) * 1000;
 
 /** How often the settling wait asks the server how many clicks it has stored. */
 const SETTLE_POLL_MS = 10;
@@ -126,6 +133,20 @@ async function settleClicks(port: number, expected: number): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** The tail bound of a round: our p99 within three times the bare server's, or 15 ms. */
+export const tailBoundMs = (bareP99Ms: number) => Math.max(3 * bareP99Ms, 15);
+
+/** One round of ours and the bare round right after it. */
+export interface Round {
+  ratio: number;
+  oursP99Ms: number;
+  oursMaxMs: number;
+  bareP99Ms: number;
+  bareMaxMs: number;
+  /** Our event loop's longest delay over the round. */
+  loopMaxMs: number;
+}
+
 export interface ScenarioResult {
   name: string;
   /** Median of the per-round ratios ours / bare. */
@@ -135,6 +156,7 @@ export interface ScenarioResult {
   bareRps: number;
   /** Median over rounds of our p99 latency. */
   p99Ms: number;
+  rounds: Round[];
 }
 
 interface Servers {
@@ -148,39 +170,65 @@ interface Servers {
  * right after it, because this machine's speed drifts by tens of percent
  * within minutes and far less within one pair.
  */
-async function measure({ oursPort, barePort, list }: Servers): Promise<ScenarioResult[]> {
+async function measure(servers: Servers): Promise<ScenarioResult[]> {
+  return (await measureEach([servers]))[0]!;
+}
+
+/** `measure` for several of our servers at once, their rounds taken in turn. */
+async function measureEach(all: Servers[]): Promise<ScenarioResult[][]> {
+  const sides = all.map(side);
+  for (const s of sides) await s.warm();
+  for (let r = 0; r < ROUNDS; r++) for (const s of sides) await s.round();
+  return sides.map((s) => s.results());
+}
+
+/** One of our servers: its warm-up, its rounds, its results. */
+function side({ oursPort, barePort, list }: Servers) {
   const load = { connections: CONNECTIONS, seconds: SECONDS };
   let clicks = 0;
-  const ours = async (s: Scenario): Promise<LoadResult> => {
+  const ours = async (s: Scenario): Promise<LoadResult & { loopMaxMs: number }> => {
     const r = await wrk(oursPort, s.shape, load);
+    const loop = await loopMaxMs(oursPort);
     if (s.clicks) clicks += r.requests;
     const settledMs = await settleClicks(oursPort, clicks);
     // Our rate over the round and the storing of its clicks.
-    return { ...r, rps: r.requests / (r.requests / r.rps + settledMs / 1000) };
+    return { ...r, rps: r.requests / (r.requests / r.rps + settledMs / 1000), loopMaxMs: loop };
   };
+  const runs = new Map(list.map((s) => [s.name, [] as { ours: LoadResult & { loopMaxMs: number }; bare: LoadResult }[]]));
   // Warm-up: JIT, statement caches and page cache on both sides.
-  for (const s of list) await ours(s);
-  await wrk(barePort, BARE, load);
-  const runs = new Map(list.map((s) => [s.name, [] as { ours: LoadResult; bare: LoadResult }[]]));
-  for (let r = 0; r < ROUNDS; r++) {
+  const warm = async () => {
+    for (const s of list) await ours(s);
+    await wrk(barePort, BARE, load);
+  };
+  const round = async () => {
     for (const s of list) {
       const o = await ours(s);
       const b = await wrk(barePort, BARE, load);
       runs.get(s.name)!.push({ ours: o, bare: b });
     }
-  }
-  return list.map((s) => {
-    const pairs = runs.get(s.name)!;
-    const ratios = pairs.map((p) => p.ours.rps / p.bare.rps);
-    return {
-      name: s.name,
-      ratio: median(ratios),
-      ratios,
-      oursRps: median(pairs.map((p) => p.ours.rps)),
-      bareRps: median(pairs.map((p) => p.bare.rps)),
-      p99Ms: median(pairs.map((p) => p.ours.p99Ms)),
-    };
-  });
+  };
+  const results = () =>
+    list.map((s) => {
+      const pairs = runs.get(s.name)!;
+      const ratios = pairs.map((p) => p.ours.rps / p.bare.rps);
+      return {
+        name: s.name,
+        ratio: median(ratios),
+        ratios,
+        oursRps: median(pairs.map((p) => p.ours.rps)),
+        bareRps: median(pairs.map((p) => p.bare.rps)),
+        p99Ms: median(pairs.map((p) => p.ours.p99Ms)),
+        rounds: pairs.map((p) => ({
+          ratio: p.ours.rps / p.bare.rps,
+          oursP99Ms: p.ours.p99Ms,
+          oursMaxMs: p.ours.maxMs,
+          bareP99Ms: p.bare.p99Ms,
+          bareMaxMs: p.bare.maxMs,
+          loopMaxMs: p.ours.loopMaxMs,
+        })),
+      };
+    });
+  return { warm, round, results };
 }
 
 function serverEnv(config: DbConfig, port: number): NodeJS.ProcessEnv {
@@ -218,6 +266,40 @@ export async function benchRedirects(): Promise<ScenarioResult[]> {
   const ours = pinned(process.execPath, ['dist/src/cli.js', 'serve'], serverEnv(config, oursPort));
   const bare = pinned(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], process.env);
   return withServers(ours, bare, () => measure({ oursPort, barePort, list: scenarios(cookie) }));
+}
+
+/**
+ * What the go-link front (`serverFactory`, src/http/goLinks.ts) saves against a plain Fastify
+ * route: the anonymous hop of `serve` as it is and of the same server with the front turned
+ * off (bench/routeOnlyServer.mjs), each on its own copy of the seeded file, each against the
+ * bare server in the round right after it.
+ */
+export async function benchFrontVsRoute(): Promise<{ front: ScenarioResult; route: ScenarioResult }> {
+  const dir = mkdtempSync(join(tmpdir(), 'joe-links-bench-'));
+  const seeded: DbConfig = { driver: 'sqlite3', dsn: join(dir, 'front.db') };
+  await seed(seeded, true);
+  const routeConfig: DbConfig = { ...seeded, dsn: join(dir, 'route.db') };
+  copyFileSync(seeded.dsn, routeConfig.dsn);
+  const barePath = join(dir, 'bare.db');
+  copyFileSync(seeded.dsn, barePath);
+  const [frontPort, routePort, barePort] = [18_185, 18_186, 18_187];
+  const front = pinned(process.execPath, ['dist/src/cli.js', 'serve'], serverEnv(seeded, frontPort));
+  const route = pinned(process.execPath, ['bench/routeOnlyServer.mjs'], serverEnv(routeConfig, routePort));
+  const bare = pinned(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], process.env);
+  try {
+    await waitFor(route, /listening on/);
+    const anonymous = scenarios('').slice(0, 1);
+    return await withServers(front, bare, async () => {
+      // Two servers measured in turn, each round followed by its own bare round.
+      const [f, r] = await measureEach([
+        { oursPort: frontPort, barePort, list: anonymous },
+        { oursPort: routePort, barePort, list: anonymous },
+      ]);
+      return { front: f![0]!, route: r![0]! };
+    });
+  } finally {
+    route.kill('SIGTERM');
+  }
 }
 
 /**

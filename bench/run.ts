@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { benchAnalytics, benchUserAgentParsing } from './analytics.js';
 import { benchImportLatency, benchImports } from './imports.js';
 import { benchJsonImport } from './importJson.js';
-import { benchPostgresRedirects, benchRedirects, type ScenarioResult } from './redirect.js';
+import { benchFrontVsRoute, benchPostgresRedirects, benchRedirects, tailBoundMs, type ScenarioResult } from './redirect.js';
 
 /**
  * `npm run bench`: one line per figure, each a ratio or bound measured in
@@ -14,11 +14,20 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const only = process.argv.slice(2);
 const want = (name: string) => only.length === 0 || only.includes(name);
 
+const ms = (v: number) => v.toFixed(1);
 const report = (prefix: string, r: ScenarioResult) => {
   console.log(
     `${prefix}_${r.name}: ratio=${r.ratio.toFixed(3)} rounds=${r.ratios.map((x) => x.toFixed(3)).join(',')} ` +
       `ours_rps=${r.oursRps.toFixed(0)} bare_rps=${r.bareRps.toFixed(0)} ours_p99_ms=${r.p99Ms.toFixed(1)}`,
   );
+  // Every round's tail beside the bare server's in the round after it (docs/server.md#what-bounds-the-tail).
+  r.rounds.forEach((x, i) => {
+    const bound = tailBoundMs(x.bareP99Ms);
+    console.log(
+      `  round ${i + 1}: ours p99=${ms(x.oursP99Ms)} max=${ms(x.oursMaxMs)} loop_max=${ms(x.loopMaxMs)} ` +
+        `bare p99=${ms(x.bareP99Ms)} max=${ms(x.bareMaxMs)} tail ${x.oursP99Ms <= bound ? 'ok' : 'OVER'} (bound ${ms(bound)} ms)`,
+    );
+  });
 };
 if (want('redirect')) for (const r of await benchRedirects()) report('redirect', r);
 if (want('redirect') || want('redirect_postgres')) {
@@ -27,9 +36,15 @@ if (want('redirect') || want('redirect_postgres')) {
   else console.log('redirect_postgres: skipped (JOE_TEST_PG_DSN not set)');
 }
 
+// The go-link front against a plain Fastify route: only when named (`npm run bench redirect_front`).
+if (only.includes('redirect_front')) {
+  const { front, route } = await benchFrontVsRoute();
+  report('redirect_front', front);
+  report('redirect_route_only', route);
+}
+
 if (want('analytics')) {
   const r = await benchAnalytics();
-  const ms = (v: number) => v.toFixed(1);
   console.log(`analytics_seed_rows=1000000 (one link: 200000 in 90 days) seed_s=${(r.seedMs / 1000).toFixed(1)}`);
   for (const [name, v] of r.served) console.log(`analytics_${name}_ms=${ms(v)} (target < 100, SQLite, 1M rows)`);
   for (const [name, v] of r.raw) console.log(`analytics_raw_only_${name}_ms=${ms(v)} (no rollups: on-the-fly over raw rows)`);

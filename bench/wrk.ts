@@ -23,6 +23,8 @@ export interface LoadResult {
   rps: number;
   requests: number;
   p99Ms: number;
+  /** The slowest answer of the run. */
+  maxMs: number;
 }
 
 const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
@@ -77,7 +79,9 @@ export async function wrk(port: number, shape: LoadShape, opts: { connections: n
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
   const requests = Number(/(\d+) requests in/.exec(stdout)?.[1]);
   const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(stdout);
-  if (!Number.isFinite(rps) || !Number.isFinite(requests) || !p99) throw new Error(`unreadable wrk output:\n${stdout}`);
-  const scale = { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's'];
-  return { rps, requests, p99Ms: Number(p99[1]) * scale };
+  // `Latency  avg  stdev  max  +/- stdev`, each with its unit.
+  const latency = /Latency\s+[\d.]+\w+\s+[\d.]+\w+\s+([\d.]+)(us|ms|s)\b/.exec(stdout);
+  if (!Number.isFinite(rps) || !Number.isFinite(requests) || !p99 || !latency) throw new Error(`unreadable wrk output:\n${stdout}`);
+  const ms = (m: RegExpExecArray) => Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'];
+  return { rps, requests, p99Ms: ms(p99), maxMs: ms(latency) };
 }

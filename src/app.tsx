@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { sendApiError, useApiErrors } from './http/api/errors.js';
@@ -57,6 +57,11 @@ export interface AppDeps {
   logger?: boolean | object;
   /** Routes added inside a surface's context after its own; tests use them to watch the rules reach a new route. */
   extend?: SurfaceExtensions;
+  /**
+   * False: no go-link front; every go link is resolved by the web layer's catch-all route,
+   * as any other Fastify route. Only the redirect bench turns it off, to measure the front.
+   */
+  goLinkFront?: boolean;
 }
 
 export interface SurfaceExtensions {
@@ -112,19 +117,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer: lazySerializers((compile) => serializers.push(compile)) } },
     // Go-link requests are resolved before Fastify's routing and their redirects
     // answered there (http/goLinks.ts); everything else, pages included, is Fastify's.
-    serverFactory: (handler, opts) => {
-      const server = createServer((req, res) => {
-        const served = front(req, res);
-        if (served === false) handler(req, res);
-        else if (served !== true) void served.then((ok) => ok || handler(req, res));
-      });
-      // What Fastify sets on a server it creates itself.
-      const o = opts as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      server.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = o.requestTimeout ?? 0;
-      server.setTimeout(o.connectionTimeout ?? 0);
-      return server;
-    },
+    ...(deps.goLinkFront === false
+      ? {}
+      : {
+          serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: unknown) => {
+            const server = createServer((req, res) => {
+              const served = front(req, res);
+              if (served === false) handler(req, res);
+              else if (served !== true) void served.then((ok) => ok || handler(req, res));
+            });
+            // What Fastify sets on a server it creates itself.
+            const o = opts as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+            server.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
+            server.requestTimeout = o.requestTimeout ?? 0;
+            server.setTimeout(o.connectionTimeout ?? 0);
+            return server;
+          },
+        }),
     logger: deps.logger ?? { level: config.logLevel },
     // Fastify's own request lines are off: a log write would cost the redirect path more than the
     // lookup does. The access log, when JOE_ACCESS_LOG turns it on, is one line per request of

@@ -49,6 +49,8 @@ export interface StartOptions {
   cliCommand?: string;
   /** Routes added inside the app's surfaces (tests; see app.tsx). */
   extend?: SurfaceExtensions;
+  /** False: every go link through the resolver's Fastify route, to measure what the front saves (bench/). */
+  goLinkFront?: boolean;
 }
 
 /** Opens the database, applies migrations, starts workers and listens. */
@@ -80,6 +82,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       recordClick: (e) => clickWriter!.enqueue(e),
       migrationStatus: () => migrationStatus(db),
       extend: opts.extend,
+      goLinkFront: opts.goLinkFront,
     });
     log = app.log;
     if (suggestions) app.addHook('onClose', async () => suggestions.close());
