@@ -95,6 +95,38 @@ for (const [driver, env] of DRIVERS) {
       );
     });
 
+    test('a token or a webhook made with a key is made once, and its secret comes back only to that key', async () => {
+      const key = randomUUID();
+      const first = await post(alice, '/api/v1/tokens', { name: `ci-${driver}` }, key);
+      assert.equal(first.status, 201, first.text);
+      const again = await post(alice, '/api/v1/tokens', { name: `ci-${driver}` }, key);
+      assert.equal(again.status, 201);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.deepEqual(again.body, first.body, 'the same token, its plaintext included');
+      const tokens = await s.store.tokens.listForUser(alice.user.id);
+      assert.equal(tokens.filter((t) => t.name === `ci-${driver}`).length, 1);
+      // The replayed secret works: it is the token that was made.
+      const me = await call(s, 'GET', '/api/v1/tokens', { headers: { authorization: `Bearer ${String(first.body.token)}` } });
+      assert.equal(me.status, 200);
+
+      const admin = await actor(s, `idem-admin-${driver}`, { admin: true });
+      const hookKey = randomUUID();
+      const hook = { url: 'https://hooks.example.com/in', events: ['link.created'] };
+      const made = await post(admin, '/api/v1/admin/webhooks', hook, hookKey);
+      assert.equal(made.status, 201, made.text);
+      const replayed = await post(admin, '/api/v1/admin/webhooks', hook, hookKey);
+      assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
+      assert.deepEqual(replayed.body, made.body);
+      assert.equal((await s.store.webhooks.list()).filter((w) => w.url === hook.url).length, 1);
+
+      // A copy of the database holds neither the keys nor the secrets of the kept answers.
+      const rows = await s.store.db.kysely.selectFrom('idempotency_keys').selectAll().execute();
+      const raw = JSON.stringify(rows);
+      for (const secret of [key, hookKey, String(first.body.token), String(made.body.secret)]) {
+        assert.ok(!raw.includes(secret), `the table holds ${secret}`);
+      }
+    });
+
     test('requests racing with one key: one creates, every other answer is its replay or 409 in use', async () => {
       const key = randomUUID();
       const body = { slug: `race-${driver}`, url: 'https://example.com/race' };

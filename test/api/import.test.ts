@@ -77,6 +77,27 @@ for (const [driver, env] of DRIVERS) {
     });
     after(() => s.close());
 
+    test('an import sent again with its Idempotency-Key gets the first report and imports nothing twice', async () => {
+      const importer = await actor(s, 'importer');
+      const key = `import-${driver}-${process.pid}`;
+      const file = [0, 1, 2].map((i) => JSON.stringify({ Short: `idem-${driver}-${i}`, Long: `https://example.com/${i}` })).join('\n');
+      const first = await upload(s, '/api/v1/links/import', importer, [file], { 'idempotency-key': key });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.body.summary.created, 3);
+      const again = await upload(s, '/api/v1/links/import', importer, [file.slice(0, 10), file.slice(10)], { 'idempotency-key': key });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal(again.text, first.text, 'the first report, byte for byte');
+      const mine = await s.store.db.kysely.selectFrom('links').select('id').where('slug', 'like', `idem-${driver}-%`).execute();
+      assert.equal(mine.length, 3);
+
+      const other = await upload(s, '/api/v1/links/import', importer, [`${file}\n`], { 'idempotency-key': key });
+      assert.equal(other.status, 422, other.text);
+      assert.equal(other.body.code, 'IDEMPOTENCY_KEY_REUSED');
+      const dry = await upload(s, '/api/v1/links/import?dry_run=true', importer, [file], { 'idempotency-key': key });
+      assert.equal(dry.status, 422, 'another query is another request');
+    });
+
     test('a golink export: the dry run reports what the real run does; the importer owns the links; a second run changes nothing', async () => {
       const before = await snapshot(s);
       const dry = await upload(s, '/api/v1/links/import?dry_run=true', ann, [fixture('golink.jsonl')]);

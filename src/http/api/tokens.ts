@@ -10,6 +10,7 @@ import { BEARER } from './guards.js';
 import { ref } from './schemas/ref.js';
 import { CreateTokenSchema, TokenCreatedSchema, TokenListSchema, type TokenSchema } from './schemas/tokens.js';
 import { iso } from '../../links/index.js';
+import { idempotent, IdempotencyHeaders } from './idempotency.js';
 
 /**
  * The caller's own personal access tokens (docs/api.md#config-keywords-users-and-tokens). A token never
@@ -30,7 +31,7 @@ function toTokenBody(t: ApiToken): Static<typeof TokenSchema> {
 
 const TokenIdParams = Type.Object({ id: Type.String({ description: 'token id' }) });
 
-export function registerTokenRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'tokens'> }): void {
+export function registerTokenRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'tokens' | 'idempotency'> }): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -54,15 +55,17 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { store: Pick<St
   api.post(
     '/tokens',
     {
+      ...idempotent(deps),
       schema: {
         operationId: 'createToken',
-        summary: 'Create a token; the response is the only time it is shown',
+        summary: 'Create a token; the response is the only time it is shown (or a retry with its Idempotency-Key)',
         tags: ['Tokens'],
         security: BEARER,
+        headers: IdempotencyHeaders,
         body: ref(CreateTokenSchema),
         response: {
           201: ref(TokenCreatedSchema, { description: 'The new token, with its plaintext' }),
-          ...errorResponses(400, 401, 413, 500),
+          ...errorResponses(400, 401, [409, 'IDEMPOTENCY_KEY_IN_USE'], 413, 422, 500),
         },
       },
     },

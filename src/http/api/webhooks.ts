@@ -13,6 +13,7 @@ import { errorResponses } from './errors.js';
 import { adminOnly, BEARER } from './guards.js';
 import { PageQueryFields } from './links.js';
 import { ref } from './schemas/ref.js';
+import { idempotent, IdempotencyHeaders } from './idempotency.js';
 import {
   CreateWebhookSchema,
   DeliveryListSchema,
@@ -53,7 +54,7 @@ export function deliveryBody(r: OutboxRow, attempts: readonly OutboxAttempt[]): 
 
 const WebhookParams = Type.Object({ id: Type.String({ description: 'webhook id' }) });
 
-export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'webhooks' | 'outbox'> }): void {
+export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<Store, 'webhooks' | 'outbox' | 'idempotency'> }): void {
   const { store } = deps;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const admin = adminOnly();
@@ -67,13 +68,18 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { store: Pick<
     '/admin/webhooks',
     {
       onRequest: admin,
+      ...idempotent(deps),
       schema: {
         operationId: 'createWebhook',
-        summary: 'Register a webhook endpoint; the response is the only time its secret is shown',
+        summary: 'Register a webhook endpoint; the response is the only time its secret is shown (or a retry with its Idempotency-Key)',
         tags: ['Webhooks'],
         security: BEARER,
+        headers: IdempotencyHeaders,
         body: ref(CreateWebhookSchema),
-        response: { 201: ref(WebhookCreatedSchema, { description: 'Registered' }), ...errorResponses(400, 401, 403, 413, 500) },
+        response: {
+          201: ref(WebhookCreatedSchema, { description: 'Registered' }),
+          ...errorResponses(400, 401, 403, [409, 'IDEMPOTENCY_KEY_IN_USE'], 413, 422, 500),
+        },
       },
     },
     async (req, reply) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ export const tooLarge = (): AppError =>
 /** A whole upload on disk, read back as often as needed and removed once done with. */
 export interface SpooledUpload {
   size: number;
+  /** SHA-256 of the content, hex: what makes a retried upload the same request (docs/api.md#safe-retries). */
+  digest: string;
   open(): Readable;
   dispose(): Promise<void>;
 }
@@ -36,6 +39,7 @@ export async function spoolUpload(source: AsyncIterable<Buffer | Uint8Array>, li
   const path = join(dir, 'upload');
   const dispose = () => rm(dir, { recursive: true, force: true });
   let size = 0;
+  const hash = createHash('sha256');
   try {
     await pipeline(
       source,
@@ -43,6 +47,7 @@ export async function spoolUpload(source: AsyncIterable<Buffer | Uint8Array>, li
         for await (const chunk of chunks) {
           size += chunk.byteLength;
           if (size > limit) throw tooLarge();
+          hash.update(chunk);
           yield chunk;
         }
       },
@@ -52,7 +57,7 @@ export async function spoolUpload(source: AsyncIterable<Buffer | Uint8Array>, li
     await dispose();
     throw e;
   }
-  return { size, open: () => createReadStream(path, { highWaterMark: 256 * 1024 }), dispose };
+  return { size, digest: hash.digest('hex'), open: () => createReadStream(path, { highWaterMark: 256 * 1024 }), dispose };
 }
 
 /** One row of the report as the API and the page's script read it. */
