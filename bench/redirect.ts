@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DbConfig } from '../src/config.js';
@@ -231,9 +231,16 @@ function side({ oursPort, barePort, list }: Servers) {
   return { warm, round, results };
 }
 
+/**
+ * Our server's environment. To see inside a stall, `BENCH_SERVER_NODE_OPTIONS` gives our
+ * server (not the bare one) extra Node flags (`--trace-gc`) and `BENCH_SERVER_LOG` names a
+ * file its output is appended to.
+ */
 function serverEnv(config: DbConfig, port: number): NodeJS.ProcessEnv {
+  const extra = process.env.BENCH_SERVER_NODE_OPTIONS;
   return {
     ...process.env,
+    ...(extra ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${extra}`.trim() } : {}),
     JOE_DB_DRIVER: config.driver,
     JOE_DB_DSN: config.dsn,
     JOE_HTTP_ADDR: `127.0.0.1:${port}`,
@@ -243,6 +250,12 @@ function serverEnv(config: DbConfig, port: number): NodeJS.ProcessEnv {
 }
 
 async function withServers<T>(ours: ChildProcess, bare: ChildProcess, work: () => Promise<T>): Promise<T> {
+  const log = process.env.BENCH_SERVER_LOG;
+  if (log) {
+    const file = createWriteStream(log, { flags: 'a' });
+    ours.stdout?.pipe(file);
+    ours.stderr?.pipe(file);
+  }
   try {
     await Promise.all([waitFor(ours, /listening on/), waitFor(bare, /ready/)]);
     return await work();
