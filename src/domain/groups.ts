@@ -14,6 +14,14 @@ export const GROUP_ROLES: readonly GroupRole[] = ['member', 'manager'];
 
 const GROUP_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
+/**
+ * The name a group is looked up by, however it was typed: names are stored lowercase
+ * (validateGroupName), so `Eng ` finds `eng` on every surface.
+ */
+export function groupLookupName(typed: string): string {
+  return typed.trim().toLowerCase();
+}
+
 /** The name trimmed, or INVALID_GROUP_NAME saying the rule. */
 export function validateGroupName(name: string): string {
   refuseNul([['name', name]]);

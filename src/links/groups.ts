@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors.js';
-import { asGroupRole, canManageGroup, validateGroupDescription, validateGroupName, type GroupRole } from '../domain/groups.js';
+import {
+  asGroupRole,
+  canManageGroup,
+  groupLookupName,
+  validateGroupDescription,
+  validateGroupName,
+  type GroupRole,
+} from '../domain/groups.js';
 import type { Group, GroupMember } from '../store/groups.js';
 import type { Executor, User } from '../store/types.js';
 import { actorViewer, requireAdministrator, type Actor } from './actor.js';
@@ -26,7 +33,7 @@ export interface GroupInput {
 }
 
 async function groupNamed(ctx: LinkContext, name: string, db?: Executor): Promise<Group> {
-  const group = typeof name === 'string' ? await ctx.store.groups.byName(name.trim().toLowerCase(), db) : null;
+  const group = typeof name === 'string' ? await ctx.store.groups.byName(groupLookupName(name), db) : null;
   if (!group) throw new AppError('NOT_FOUND', 'group not found');
   return group;
 }
@@ -169,7 +176,7 @@ export interface SignInGroupChanges {
  * a concurrent sign-in of the same person making it first is no failure.
  */
 export async function syncSignInGroups(ctx: LinkContext, user: User, names: readonly string[]): Promise<SignInGroupChanges> {
-  const wanted = new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''));
+  const wanted = new Set(names.map((n) => groupLookupName(n)).filter((n) => n !== ''));
   const current = await ctx.store.groups.syncedOf(user.id);
   const named = await ctx.store.groups.syncedNamed([...wanted]);
   const held = new Set(current.map((g) => g.id));

@@ -7,6 +7,7 @@ import { requireLink, type GrantedLink } from './access.js';
 import { eventActor, type Actor } from './actor.js';
 import { commit, userByEmail, type LinkContext } from './context.js';
 import type { EventMember, GroupMemberKind, LinkEvent } from './events.js';
+import { groupLookupName } from '../domain/groups.js';
 
 /**
  * Co-owners and share rosters. Every operation needs CanManageShares, so a
@@ -98,7 +99,7 @@ export async function removeShare(ctx: LinkContext, actor: Actor, target: Grante
 
 async function namedGroup(ctx: LinkContext, name: string, tx?: Executor): Promise<Group> {
   refuseNul([['group', name]]);
-  const group = await ctx.store.groups.byName(name.trim().toLowerCase(), tx);
+  const group = await ctx.store.groups.byName(groupLookupName(name), tx);
   if (!group) throw new AppError('NOT_FOUND', 'group not found', 'group');
   return group;
 }

@@ -5,6 +5,7 @@ import { iso, toOwnerResource } from '../links/index.js';
 import { defineTool, grantedLink, LinkRef, unknownUser, type AuthedContext } from './context.js';
 import { ToolError } from './errors.js';
 import type { Payload } from './payloads.js';
+import { groupLookupName } from '../domain/groups.js';
 
 /**
  * Shares, co-owners, stats, keywords and LLM suggestions over MCP
@@ -71,7 +72,7 @@ export const unshareLinkTool = defineTool({
     const granted = await grantedLink(ctx, args.link, 'canManageShares', MANAGE_SHARES);
     try {
       if ('group' in member) {
-        const group = await ctx.store.groups.byName(member.group.trim().toLowerCase());
+        const group = await ctx.store.groups.byName(groupLookupName(member.group));
         if (!group) throw new ToolError('not_found', `no group named ${member.group.trim()}`);
         await ctx.links.removeGroup(ctx.actor, granted, 'share', group.id);
       } else {
