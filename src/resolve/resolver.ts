@@ -183,9 +183,13 @@ export class Resolver {
     // What the slug's read found; undefined while it is still to read.
     let read: SlugRead | undefined;
     const nested = folded === null ? nestedNameCandidates(segments) : NO_NESTED_NAMES;
-    // The longest name of several segments the path starts with: null when there is none or
-    // the path could hold none, undefined while it is still to look up.
-    let longest: NamedTarget | null | undefined = nested.names.length === 0 ? null : undefined;
+    // A path that could hold a name of several segments asks for each of them and for its first
+    // segment in one lookup (every name of every link, slug or alias, is a `link_names` row),
+    // and the longest wins: a template or forwarding link by its prefix costs one query.
+    const names = nested.names.length > 0 && isSlugShaped(slug) ? [slug, ...nested.names] : nested.names;
+    // The longest of `names` a link has: null when there is none or the path could hold no
+    // name of several segments, undefined while it is still to look up.
+    let longest: NamedTarget | null | undefined = names.length === 0 ? null : undefined;
 
     // Keywords match exactly and case-sensitively, before any slug lookup: a first path segment
     // that is a keyword (and not the request host), then the request host itself. Each keyword
@@ -197,7 +201,7 @@ export class Resolver {
       if (keyword !== host && KEYWORD_PATTERN.test(keyword)) {
         let template: string | null;
         if (longest === undefined) {
-          const both = yield* wait(store.links.lookupKeywordAndLongest(keyword, nested.names));
+          const both = yield* wait(store.links.lookupKeywordAndLongest(keyword, names));
           template = both.keywordTemplate;
           longest = both.hit;
         } else {
@@ -210,7 +214,7 @@ export class Resolver {
     if (KEYWORD_PATTERN.test(host)) {
       let template: string | null;
       if (longest === undefined) {
-        const both = yield* wait(store.links.lookupKeywordAndLongest(host, nested.names));
+        const both = yield* wait(store.links.lookupKeywordAndLongest(host, names));
         template = both.keywordTemplate;
         longest = both.hit;
       } else if (read === undefined && longest === null) {
@@ -240,9 +244,9 @@ export class Resolver {
       const forgiven = yield* this.forgiven(folded, [folded, ...normalizationCandidates(folded)]);
       if (forgiven) return yield* this.follow(forgiven.link, forgiven.name, null, viewer, query);
     } else {
-      // The longest name of several segments the path starts with wins over its first segment
-      // (`go/blog/launch/x` opens `blog/launch`), in one lookup of every candidate.
-      if (longest === undefined) longest = yield* wait(store.links.lookupLongestForResolve(nested.names));
+      // The longest name the path starts with wins over its first segment (`go/blog/launch/x`
+      // opens `blog/launch`, `go/blog/x` the link `blog` by prefix), in one lookup of every candidate.
+      if (longest === undefined) longest = yield* wait(store.links.lookupLongestForResolve(names));
       if (longest) {
         const hit = longest;
         if (nested.details && hit.name === nested.names.at(-1)) return { kind: 'details', slug: hit.name, linkId: hit.link.id };
@@ -252,8 +256,9 @@ export class Resolver {
         const known = read?.session && hit.link.visibility !== 'secure' ? { viewer: read.session.viewer, facts: null } : undefined;
         return yield* this.follow(hit.link, hit.name, rest, viewer, query, known);
       }
-      if (isSlugShaped(slug)) {
-        // Prefix matching: the slug, then an alias of that name.
+      if (isSlugShaped(slug) && !names.includes(slug)) {
+        // Prefix matching, where the first segment was not asked for with longer names: the
+        // slug, then an alias of that name.
         read ??= yield* this.read(null, slug, viewer);
         if (read.link) return yield* this.follow(read.link, slug, segments.slice(1), viewer, query, read.session);
         const alias = yield* wait(store.links.lookupAliasForResolve(slug));

@@ -38,8 +38,8 @@ type LinkRow = Selectable<LinksTable>;
 /** The name found, then RESOLVE_COLUMNS (HotQuery's values). */
 const NAME_AND_RESOLVE_COLUMNS = ['name', ...RESOLVE_COLUMNS] as const;
 
-/** How many names one longest-name lookup compares: every prefix of two segments or more. */
-export const LONGEST_NAME_CANDIDATES = SLUG_MAX_SEGMENTS - 1;
+/** How many names one longest-name lookup compares: every prefix of a path, its first segment included. */
+export const LONGEST_NAME_CANDIDATES = SLUG_MAX_SEGMENTS;
 
 /** The link a name of several segments leads to, and that name. */
 export interface NamedTarget {

@@ -331,23 +331,23 @@ describeEachDatabase('the resolver', (ctx) => {
     assert.deepEqual(await lookups('plain', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'a keyword-shaped host: one query for both');
     assert.deepEqual(await lookups('plain', session('Owner')), ['sessions.visit'], 'signed in: the session is read with the slug');
     assert.deepEqual(await lookups('plain', session('Owner'), 'go'), ['sessions.visit'], 'and with the host keyword');
-    // A path of several segments is first asked whether it starts with a keyword, in the same query as the longest
-    // name of several segments it starts with (docs/links.md#resolution); only when there is none, its prefix.
-    const prefixed = ['links.lookupKeywordAndLongest', 'links.lookupForResolve'];
+    // A path of several segments is asked whether it starts with a keyword in the same query as every name it
+    // could open, its first segment included (docs/links.md#resolution): a prefix costs one query.
+    const prefixed = ['links.lookupKeywordAndLongest'];
     assert.deepEqual(await lookups('jira/ABC-1', anonymous), prefixed, 'a template by prefix');
     assert.deepEqual(await lookups('docs/a/b?c=d', anonymous), prefixed, 'a forwarding link');
     assert.deepEqual(await lookups('docs/a_b', anonymous), ['links.lookupKeywordAndSlug'], 'no name can hold `a_b`: as before');
     assert.deepEqual(
       await lookups('jira/ABC-1', anonymous, 'go'),
-      ['links.lookupKeywordAndLongest', 'links.lookupKeywordAndSlug'],
+      ['links.lookupKeywordAndLongest', 'keywords.templateFor'],
       'a prefix behind a keyword host',
     );
     assert.deepEqual(await lookups('Jira', anonymous, 'go'), ['links.lookupKeywordAndSlug'], 'case-folded like the slug lookup');
     assert.deepEqual(await lookups('vault', session('Owner')), ['sessions.visit'], "a secure link's facts come in the same query");
-    assert.deepEqual(await lookups('jira/ABC-1', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.visit']);
-    // No keyword-shaped first segment: the longest name on its own, then the prefix.
+    assert.deepEqual(await lookups('jira/ABC-1', session('Owner')), ['links.lookupKeywordAndLongest', 'sessions.viewer']);
+    // No keyword-shaped first segment: the longest name on its own, the prefix among the names.
     await createLink(store, { slug: '2fa', url: 'https://2fa.test/' }, owner.id);
-    assert.deepEqual(await lookups('2fa/x', anonymous), ['links.lookupLongestForResolve', 'links.lookupForResolve']);
+    assert.deepEqual(await lookups('2fa/x', anonymous), ['links.lookupLongestForResolve']);
     // A name of several segments found: as cheap as a one-segment name, the visitor read afterwards.
     await createLink(store, { slug: 'costs/nested', url: 'https://nested.test/' }, owner.id);
     await createLink(store, { slug: 'costs/locked', url: 'https://locked.test/', visibility: 'secure' }, owner.id);
