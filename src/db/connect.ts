@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { createPrivateFile } from './privateFile.js';
+import { SqliteWaitingDialect } from './sqliteWrites.js';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type * as Mysql2 from 'mysql2';
 import type * as Pg from 'pg';
@@ -150,7 +151,9 @@ export function connect(cfg: DbConfig, opts: { poolSize?: number } = {}): Db {
       // In-memory databases are private to their connection: no second one can read them.
       const reader = cfg.dsn === ':memory:' ? null : new SqliteHotReader(cfg.dsn);
       const database = withStatementCache(sqlite, () => reader?.endRead());
-      const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+      // Its writes wait for the click thread's batches without stopping the event loop.
+      sqlite.pragma('busy_timeout = 0');
+      const kysely = new Kysely<Database>({ dialect: new SqliteWaitingDialect({ database }) });
       return {
         kysely,
         driver: 'sqlite3',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import Fastify from 'fastify';
@@ -13,6 +13,7 @@ import { Metrics } from '../../../src/metrics.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { createStore, type Store } from '../../../src/store/index.js';
 import { periodicJobs } from '../../../src/workers/jobs.js';
+import { listBackups } from '../../../src/workers/sqliteBackup.js';
 import { describeEachDatabase } from '../../helpers/databases.js';
 import { eventually } from '../../helpers/server.js';
 import { DAY, encodeState, postLink } from '../../http/stateLinkFixtures.js';
@@ -28,6 +29,9 @@ async function seed(store: Store, state: unknown): Promise<string> {
   assert.equal(r.kind, 'created');
   return (r as { id: string }).id;
 }
+
+/** The finished backups' file names: a backup still being written has a temporary name of its own. */
+const finished = (dir: string) => listBackups(dir).map((f) => basename(f));
 
 const ids = async (store: Store) => (await store.db.kysely.selectFrom('state_links').select('id').execute()).map((r) => r.id).sort();
 
@@ -80,7 +84,7 @@ describe('state-link sweep and SQLite backup jobs', () => {
 
   test('the first backup run on a new database only starts the schedule', async () => {
     await eventually(async () => (await server.store.leases.lastRunAt('sqlite-backup')) !== null);
-    assert.ok(!existsSync(backups) || readdirSync(backups).length === 0);
+    assert.ok(finished(backups).length === 0);
   });
 
   test('every BACKUP_INTERVAL_MS the sweep runs again and a backup is written, keeping the newest JOE_BACKUP_KEEP', async () => {
@@ -90,15 +94,15 @@ describe('state-link sweep and SQLite backup jobs', () => {
     clock.now += TTL; // `later` has expired now
 
     clock.now += HOUR;
-    await eventually(() => existsSync(backups) && readdirSync(backups).length === 1);
+    await eventually(() => finished(backups).length === 1);
     await eventually(async () => !(await ids(server.store)).includes(later));
-    const first = readdirSync(backups)[0]!;
+    const first = finished(backups)[0]!;
 
     clock.now += HOUR;
-    await eventually(() => readdirSync(backups).length === 2);
+    await eventually(() => finished(backups).length === 2);
     clock.now += HOUR;
-    await eventually(() => !readdirSync(backups).includes(first));
-    const left = readdirSync(backups).sort();
+    await eventually(() => !finished(backups).includes(first));
+    const left = finished(backups).sort();
     assert.equal(left.length, 2);
     assert.match(left[0]!, /^joe-links-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/);
 
@@ -119,11 +123,11 @@ describe('state-link sweep and SQLite backup jobs', () => {
   test('nothing runs again before the interval has passed', async () => {
     // The last run records itself once its backup is written and the oldest pruned: wait for that.
     await eventually(async () => (await server.store.leases.lastRunAt('sqlite-backup')) === clock.now);
-    const count = readdirSync(backups).length;
+    const count = finished(backups).length;
     const last = await server.store.leases.lastRunAt('sqlite-backup');
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(await server.store.leases.lastRunAt('sqlite-backup'), last);
-    assert.equal(readdirSync(backups).length, count);
+    assert.equal(finished(backups).length, count);
   });
 });
 
