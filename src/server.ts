@@ -139,6 +139,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         // 1. start no new job and hand each lease on as soon as its running job ends, so
         //    another replica takes over without waiting for expiry.
         const jobsStopped = scheduler.stop(30_000);
+        // Awaited once the drain and the requests are over; marked handled so a failure meanwhile
+        // is not an unhandled rejection, which would end the process mid-drain.
+        jobsStopped.catch(() => {});
         // 2. drain: unready, yet serving everything, until load balancers have noticed.
         drain.begin(app.server);
         const drainMs = closeOpts.drainMs ?? 0;
