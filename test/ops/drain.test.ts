@@ -17,7 +17,7 @@ import { spawnServer, waitFor } from './support.js';
  * connection included; then it closes, writes its clicks and exits 0.
  */
 
-const DRAIN_MS = 3_000;
+const DRAIN_MS = 4_000;
 
 async function seeded(dir: string): Promise<string> {
   const file = join(dir, 'joe-links.db');
