@@ -3,6 +3,7 @@ import { benchAnalytics, benchUserAgentParsing } from './analytics.js';
 import { benchImportLatency, benchImports } from './imports.js';
 import { benchJsonImport } from './importJson.js';
 import { benchFrontVsRoute, benchPostgresRedirects, benchRedirects, tailBoundMs, type ScenarioResult } from './redirect.js';
+import { benchRollingRestart } from './rolling.js';
 
 /**
  * `npm run bench`: one line per figure, each a ratio or bound measured in
@@ -81,5 +82,21 @@ if (only.includes('import-json')) {
         `rss_before_mib=${r.rssBeforeMiB.toFixed(0)} peak_rss_mib=${r.peakRssMiB.toFixed(0)} ` +
         `longest_block_ms=${r.longestBlockMs.toFixed(0)} healthz_worst_ms=${r.worstHealthzMs.toFixed(0)}`,
     );
+  }
+}
+
+// Needs caddy, wrk and PostgreSQL, and takes minutes: only when named, `npm run bench rolling`.
+// Once with the default drain, once without one, so the figure shows what the drain does.
+if (only.includes('rolling')) {
+  if (!process.env.JOE_TEST_PG_DSN) console.log('rolling: skipped (JOE_TEST_PG_DSN not set)');
+  else {
+    for (const drain of [undefined, '0s']) {
+      const r = await benchRollingRestart(drain);
+      console.log(
+        `rolling_restart drain=${r.drain}: requests=${r.requests} failed=${r.failed} socket_errors=${r.socketErrors} ` +
+          `rps=${r.rps.toFixed(0)} stored_clicks=${r.stored} ` +
+          r.restarts.map((x) => `replica${x.replica}: exit=${x.exitCode} stop_ms=${x.stopMs} ready_ms=${x.readyMs}`).join(' '),
+      );
+    }
   }
 }

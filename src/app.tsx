@@ -53,6 +53,8 @@ export interface AppDeps {
   recordClick(event: ClickEvent): void;
   /** What /readyz reports: the migrations the database still lacks. */
   migrationStatus(): Promise<{ pending: string[] }>;
+  /** What /readyz reports first: a shutdown has begun (http/drain.ts). */
+  draining?(): boolean;
   /** Logger settings; tests pass `false`. */
   logger?: boolean | object;
   /** Routes added inside a surface's context after its own; tests use them to watch the rules reach a new route. */

@@ -15,6 +15,9 @@ import { stateLinkSettings, type StateLinkSettings } from './config/stateLinks.j
 export type DbDriver = 'sqlite3' | 'mysql' | 'postgres';
 export type LlmProvider = 'anthropic' | 'openai' | 'openai-compatible';
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+
+/** The longest `JOE_SHUTDOWN_DRAIN` accepted. */
+const MAX_SHUTDOWN_DRAIN_MS = 600_000;
 export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 
 export interface DbConfig {
@@ -27,6 +30,11 @@ export interface Config extends AuthSettings {
   db: DbConfig;
   baseUrl: string;
   shutdownTimeoutMs: number;
+  /**
+   * How long `serve` keeps answering every request after SIGTERM/SIGINT while /readyz already
+   * answers 503, so a load balancer stops sending before the listener closes (docs/server.md#shutdown).
+   */
+  shutdownDrainMs: number;
   /** Periodic-job scheduling: how often each replica renews its leases, and the session sweep period. */
   jobs: { tickMs: number; sessionSweepIntervalMs: number };
   apiRateLimit: number;
@@ -155,6 +163,12 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     throw new ConfigError(`invalid JOE_LOG_FORMAT: "${logFormat}" (expected ${LOG_FORMATS.join(', ')})`);
   }
 
+  const shutdownDrainMs = r.duration(SETTINGS.shutdownDrain, 5_000);
+  // A drain only bridges the load balancer's next health check; hours of it would look like a hang.
+  if (shutdownDrainMs > MAX_SHUTDOWN_DRAIN_MS) {
+    throw new ConfigError(`invalid JOE_SHUTDOWN_DRAIN: "${r.raw(SETTINGS.shutdownDrain)}" (expected at most 10m)`);
+  }
+
   const mail = mailSettings(r);
   const retryBaseMs = r.duration(SETTINGS.webhookRetryBase, 10_000);
   if (retryBaseMs < 100) {
@@ -167,6 +181,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     baseUrl,
     ...auth,
     shutdownTimeoutMs: r.duration(SETTINGS.shutdownTimeout, 15_000),
+    shutdownDrainMs,
     jobs: { tickMs, sessionSweepIntervalMs },
     apiRateLimit: r.int(SETTINGS.apiRateLimit, 600),
     backup: loadBackupConfig(env, yaml),

@@ -9,6 +9,7 @@ import { createClickRecorder } from './workers/clickSink.js';
 import { createLinkService, KeywordService, UserService, type LinkService } from './links/index.js';
 import { createLinkSuggestions } from './llm/index.js';
 import { Resolver } from './resolve/resolver.js';
+import { Drain } from './http/drain.js';
 import { createStore, type Store } from './store/index.js';
 import type { ClickRecorder } from './workers/clickWriter.js';
 import { startGaugeUpdater } from './workers/gauges.js';
@@ -25,8 +26,14 @@ export interface RunningServer {
   scheduler: JobScheduler;
   /** The bound address, e.g. `http://127.0.0.1:8080`. */
   url: string;
-  /** Graceful shutdown (docs/server.md#shutdown); resolves once everything is flushed and closed. */
-  close(): Promise<void>;
+  /**
+   * Graceful shutdown (docs/server.md#shutdown); resolves once everything is flushed and closed.
+   * With `drainMs`, first that long of draining: /readyz answers 503 while every request is still
+   * served. `serve` drains for `JOE_SHUTDOWN_DRAIN`; embedded and test servers close at once.
+   */
+  close(opts?: { drainMs?: number }): Promise<void>;
+  /** Ends a drain window early (a second signal); the rest of the shutdown goes on as usual. */
+  endDrain(): void;
 }
 
 export interface StartOptions {
@@ -34,7 +41,7 @@ export interface StartOptions {
   /** Override the clock (tests). */
   now?: () => number;
   /** Extra work on startup, after migrations and before listening (bootstrap admin etc.). */
-  onReady?: (server: Omit<RunningServer, 'url' | 'close'>) => Promise<void>;
+  onReady?: (server: Omit<RunningServer, 'url' | 'close' | 'endDrain'>) => Promise<void>;
   /** Scheduler timing (tests shorten it). */
   scheduler?: { tickMs?: number; leaseTtlMs?: number };
   /**
@@ -69,6 +76,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const ipHashSecret = await store.settings.ipHashSecret();
     let clickWriter: ClickRecorder | null = null;
     const suggestions = createLinkSuggestions(config);
+    const drain = new Drain();
     const app = await buildApp({
       config,
       store,
@@ -81,6 +89,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       logger: opts.logger,
       recordClick: (e) => clickWriter!.enqueue(e),
       migrationStatus: () => migrationStatus(db),
+      draining: () => drain.active,
       extend: opts.extend,
       goLinkFront: opts.goLinkFront,
     });
@@ -126,26 +135,43 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     }
 
     let closing: Promise<void> | null = null;
+    let endDrain = () => {};
     const writer = clickWriter;
-    const close = () =>
+    const close = (closeOpts: { drainMs?: number } = {}) =>
       (closing ??= (async () => {
-        // 1. stop accepting; let in-flight requests finish, bounded. Meanwhile start no new
-        //    job and hand each lease on as soon as its running job ends, so another replica
-        //    takes over without waiting for expiry.
+        // 1. start no new job and hand each lease on as soon as its running job ends, so
+        //    another replica takes over without waiting for expiry.
+        const jobsStopped = scheduler.stop(30_000);
+        // Awaited once the drain and the requests are over; marked handled so a failure meanwhile
+        // is not an unhandled rejection, which would end the process mid-drain.
+        jobsStopped.catch(() => {});
+        // 2. drain: unready, yet serving everything, until load balancers have noticed.
+        drain.begin(app.server);
+        const drainMs = closeOpts.drainMs ?? 0;
+        if (drainMs > 0) {
+          app.log.info(`draining for ${drainMs} ms: /readyz answers 503, requests are still served`);
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, drainMs);
+            endDrain = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        // 3. stop accepting; let in-flight requests finish, bounded.
         const drained = app.close();
         const timer = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
         timer.unref();
-        const jobsStopped = scheduler.stop(30_000);
         await drained;
         clearTimeout(timer);
-        // 2. flush every queued click.
+        // 4. flush every queued click.
         await writer.close(30_000);
-        // 3. close the database once jobs are done with it.
+        // 5. close the database once jobs are done with it.
         gauges.stop();
         await jobsStopped;
         await db.close();
       })());
-    return { app, store, links, metrics, clickWriter, scheduler, url, close };
+    return { app, store, links, metrics, clickWriter, scheduler, url, close, endDrain: () => endDrain() };
   } catch (e) {
     await db.close().catch(() => {});
     throw e;

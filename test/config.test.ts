@@ -403,6 +403,16 @@ describe('durations', () => {
     test(`${name}=${value} is refused naming the variable`, () => refused({ [name]: value }, new RegExp(`^invalid ${name}: "${value}"`)));
   }
 
+  test('JOE_SHUTDOWN_DRAIN: 5 s by default, 0 turns the drain off, more than 10 minutes or a bare number is refused naming it', () => {
+    assert.equal(load({}).shutdownDrainMs, 5_000);
+    assert.equal(load({ JOE_SHUTDOWN_DRAIN: '0' }).shutdownDrainMs, 0);
+    assert.equal(load({ JOE_SHUTDOWN_DRAIN: '0s' }).shutdownDrainMs, 0);
+    assert.equal(load({ JOE_SHUTDOWN_DRAIN: '10m' }).shutdownDrainMs, 600_000);
+    refused({ JOE_SHUTDOWN_DRAIN: '5' }, /^invalid JOE_SHUTDOWN_DRAIN: "5"/);
+    refused({ JOE_SHUTDOWN_DRAIN: 'soon' }, /^invalid JOE_SHUTDOWN_DRAIN: "soon"/);
+    refused({ JOE_SHUTDOWN_DRAIN: '10m1s' }, /^invalid JOE_SHUTDOWN_DRAIN: "10m1s" \(expected at most 10m\)/);
+  });
+
   test('a zero session lifetime is refused', () => {
     refused({ JOE_SESSION_LIFETIME: '0s' }, /^invalid JOE_SESSION_LIFETIME/);
   });

@@ -19,14 +19,23 @@ export function registerServeCommand(program: Command): void {
       // SIGTERM, so a stop during migrations would otherwise go unheard (docs/operations.md#shutdown).
       let server: RunningServer | null = null;
       let signalledDuringStart: string | null = null;
+      let stopping = false;
       const stop = (signal: string) => {
         if (!server) {
           signalledDuringStart = signal;
           return;
         }
         const running = server;
+        // A second signal (Ctrl-C again at a terminal) cuts the drain window short; the requests
+        // in flight and the queued clicks are still seen to.
+        if (stopping) {
+          running.app.log.info(`${signal} received again, ending the drain`);
+          running.endDrain();
+          return;
+        }
+        stopping = true;
         running.app.log.info(`${signal} received, shutting down`);
-        running.close().then(
+        running.close({ drainMs: config.shutdownDrainMs }).then(
           () => process.exit(0),
           (e) => {
             running.app.log.error(`shutdown failed: ${(e as Error).message}`);
@@ -34,8 +43,8 @@ export function registerServeCommand(program: Command): void {
           },
         );
       };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
       // Loaded only here: the other commands start in a fraction of the time without the web stack.
       const { startServer } = await import('../server.js');
       const { consoleStyle, serverLoggerOptions } = await import('../logging.js');

@@ -40,6 +40,7 @@ export const SETTINGS = {
   forwardAuthGroupsHeader: S('JOE_FORWARD_AUTH_GROUPS_HEADER', 'forward_auth.groups_header'),
   trustedProxies: S('JOE_TRUSTED_PROXIES', 'trusted_proxies'),
   shutdownTimeout: S('JOE_SHUTDOWN_TIMEOUT', 'shutdown_timeout'),
+  shutdownDrain: S('JOE_SHUTDOWN_DRAIN', 'shutdown_drain'),
   jobTick: S('JOE_JOB_TICK', 'job.tick'),
   sessionSweepInterval: S('JOE_SESSION_SWEEP_INTERVAL', 'session.sweep_interval'),
   apiRateLimit: S('JOE_API_RATE_LIMIT', 'api.rate_limit'),

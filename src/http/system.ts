@@ -5,6 +5,8 @@ export interface SystemDeps {
   metrics: Metrics;
   /** The migrations the database still lacks (server.ts hands down db/migrate.ts's answer). */
   migrationStatus(): Promise<{ pending: string[] }>;
+  /** True once a shutdown has begun: the replica still serves but wants no new traffic. */
+  draining?(): boolean;
 }
 
 /**
@@ -19,6 +21,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps): vo
 
   app.get('/readyz', async (_req, reply) => {
     reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8');
+    // Before the database is asked: a stopping replica is unready whatever its database says.
+    if (deps.draining?.()) return reply.code(503).send('shutting down\n');
     try {
       const status = await deps.migrationStatus();
       if (status.pending.length > 0) return reply.code(503).send(`migrations pending: ${status.pending.join(', ')}\n`);

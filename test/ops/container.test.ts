@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
+import { loadConfig } from '../../src/config.js';
 import { SETTINGS } from '../../src/config/sources.js';
+import { parseDuration } from '../../src/domain/duration.js';
 
 /**
  * The Containerfile and the compose files agree with each other and with the server: ports,
@@ -172,5 +176,19 @@ describe('compose.replicas.yaml', () => {
     assert.equal(first.environment.JOE_TRUSTED_PROXIES, proxyAddress);
     const subnet: string = compose.networks['joe-links'].ipam.config[0].subnet;
     assert.ok(proxyAddress.startsWith(subnet.replace(/\.0\/24$/, '.')), `${proxyAddress} lies in ${subnet}`);
+  });
+
+  test('a stopping replica is out of the proxy before it closes, and a refused request goes to the other one', () => {
+    const caddyfile: string = compose.configs.caddyfile.content;
+    const option = (name: string) => new RegExp(`^\\s*${name} (\\S+)$`, 'm').exec(caddyfile)?.[1];
+    const defaults = loadConfig({ env: {}, cwd: mkdtempSync(join(tmpdir(), 'joe-links-compose-')) });
+    const drainMs = defaults.shutdownDrainMs;
+    const noticedMs = parseDuration(option('health_interval')!)! + parseDuration(option('health_timeout')!)!;
+    assert.ok(noticedMs < drainMs, `the proxy sees /readyz fail within ${noticedMs} ms, inside the ${drainMs} ms drain`);
+    assert.ok(parseDuration(option('lb_try_duration')!)! > 0, 'a refused connection is retried on another replica');
+    assert.match(caddyfile, /lb_retry_match \{\s*method GET HEAD\s*\}/, 'a GET or HEAD that failed on its way is retried');
+    for (const [name, s] of replicas) {
+      assert.ok(seconds(s.stop_grace_period) * 1000 > drainMs + defaults.shutdownTimeoutMs, `${name} may drain and finish`);
+    }
   });
 });

@@ -50,6 +50,8 @@ export async function spawnServer(name: string, env: Record<string, string>, tim
       JOE_INSECURE_COOKIES: 'true',
       JOE_HEALTH_CHECKS_ENABLED: 'false',
       JOE_BACKUP_DIR: join(cwd, 'backups'),
+      // No drain window unless a test asks for one (test/ops/drain.test.ts): stops stay quick.
+      JOE_SHUTDOWN_DRAIN: '0s',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
