@@ -19,6 +19,12 @@ import type { SmtpSettings } from '../config/mail.js';
 /** Mail is retried from 30 s, doubling, 8 attempts in all (about two hours). */
 export const MAIL_RETRY: RetryPolicy = { baseMs: 30_000, maxAttempts: 8 };
 
+/**
+ * One mail's try at most: nodemailer bounds connecting (10 s), the greeting
+ * (10 s) and each wait on the socket (30 s); this bounds the whole of it.
+ */
+export const MAIL_ATTEMPT_TIMEOUT_MS = 60_000;
+
 export interface MailSender {
   sendMail(message: {
     from: string;
@@ -69,6 +75,7 @@ export function mailChannel(opts: MailChannelOptions): ChannelHandler {
   return {
     channel: 'mail',
     policy: opts.policy ?? MAIL_RETRY,
+    attemptTimeoutMs: MAIL_ATTEMPT_TIMEOUT_MS,
     async deliver(row): Promise<Delivery> {
       const { notificationId } = JSON.parse(row.payload) as { notificationId: string };
       const n = await store.notifications.get(notificationId);
