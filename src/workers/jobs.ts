@@ -74,6 +74,7 @@ function outboxChannels(deps: JobDeps): ChannelHandler[] {
         from: config.mail.from!,
         baseUrl: config.baseUrl,
         prefix: config.shortKeyword || 'go',
+        pacing: config.mailPacing,
       }),
     );
   }
