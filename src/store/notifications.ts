@@ -209,19 +209,6 @@ export class NotificationStore {
     return rows.map(toNotification);
   }
 
-  /** When the mails one person was sent since `since` went out, one time per mail (a mail stamps all it carries alike). */
-  async mailTimes(userId: string, since: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('notifications')
-      .select('mailed_at')
-      .distinct()
-      .where('user_id', '=', userId)
-      .where('mail_state', '=', 'sent')
-      .where('mailed_at', '>', since)
-      .execute();
-    return rows.map((r) => Number(r.mailed_at));
-  }
-
   /** When each (link, kind) was last mailed to one person, of those mailed since `since`; keyed `linkId kind`. */
   async lastMailedByLinkKind(userId: string, since: number): Promise<Map<string, number>> {
     const rows = await this.db

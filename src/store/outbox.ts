@@ -304,6 +304,19 @@ export class OutboxStore {
     });
   }
 
+  /** When each mail delivered to one person since `since` went out: one row is one mail, a digest too. */
+  async mailedAt(userId: string, since: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('outbox')
+      .select('finished_at')
+      .where('user_id', '=', userId)
+      .where('channel', '=', 'mail')
+      .where('status', '=', 'delivered')
+      .where('finished_at', '>', since)
+      .execute();
+    return rows.map((r) => Number(r.finished_at));
+  }
+
   /** Pending rows per channel: the outbox depth gauge. */
   async depth(): Promise<Record<OutboxChannel, number>> {
     const rows = await this.db

@@ -60,7 +60,7 @@ export function smtpSender(smtp: SmtpSettings): MailSender {
 }
 
 export interface MailChannelOptions {
-  store: Pick<Store, 'notifications' | 'users' | 'links' | 'now'>;
+  store: Pick<Store, 'notifications' | 'users' | 'links' | 'outbox' | 'now'>;
   sender: MailSender;
   from: string;
   baseUrl: string;
@@ -99,7 +99,7 @@ export function mailChannel(opts: MailChannelOptions): ChannelHandler {
         const off = (await store.notifications.pendingMailOf(user.id, MAIL_BATCH_MAX)).filter((p) => p.kind === n.kind).map((p) => p.id);
         return { kind: 'skipped', settle: (tx) => store.notifications.setMailState([n.id, ...off], 'none', now, tx) };
       }
-      const { left, nextAt } = mailAllowance(await store.notifications.mailTimes(user.id, now - HOUR_MS), now, pacing);
+      const { left, nextAt } = mailAllowance(await store.outbox.mailedAt(user.id, now - HOUR_MS), now, pacing);
       if (left === 0) return { kind: 'deferred', until: nextAt };
       const folded = await store.notifications.lastMailedByLinkKind(user.id, now - MAIL_FOLD_MS);
       const heldUntil = (p: Notification) => {

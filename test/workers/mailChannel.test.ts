@@ -232,6 +232,34 @@ for (const driver of ALL_DRIVERS) {
       assert.equal(mailsTo(friend).length, 4);
     });
 
+    test('three changes to three links at once are three mails; a fourth and fifth within the minute wait for it', async () => {
+      const owner = await person('Tia');
+      const editor = await s.store.users.create({ email: `three-${++n}-${process.pid}@example.test`, displayName: 'Ed', role: 'admin' });
+      const links = [];
+      for (let i = 0; i < 5; i++) {
+        links.push(await s.links.create(asUser(owner), { slug: `three-${n}-${i}-${process.pid}`, url: 'https://a.example.test/' }));
+      }
+      const start = clock.now;
+      for (const link of links.slice(0, 3)) await s.links.update(asUser(editor), link.id, { title: 'Three' });
+      assert.equal((await dispatcher.drain()).delivered, 3);
+      assert.deepEqual(
+        mailsTo(owner).map((m) => m.subject),
+        links.slice(0, 3).map((l) => `Ed changed the title of go/${l.slug}`),
+      );
+      for (const link of links.slice(3)) await s.links.update(asUser(editor), link.id, { title: 'Three' });
+      await dispatcher.drain();
+      assert.equal(mailsTo(owner).length, 3, 'a fourth mail within the minute');
+      clock.now = start + MINUTE;
+      await dispatcher.drain();
+      // Three may go again: one mail each, as two fit.
+      assert.deepEqual(
+        mailsTo(owner)
+          .slice(3)
+          .map((m) => m.subject),
+        links.slice(3).map((l) => `Ed changed the title of go/${l.slug}`),
+      );
+    });
+
     test('at most ten mails an hour to one person: the rest wait for the hour and go out together', async () => {
       const owner = await person('Hana');
       const editor = await s.store.users.create({ email: `cap-${++n}-${process.pid}@example.test`, displayName: 'Ed', role: 'admin' });
