@@ -145,8 +145,10 @@ export class OutboxDispatcher {
   private async lane(target: OutboxTarget, run: Run): Promise<void> {
     const { store } = this.opts;
     try {
-      while (!run.signal.aborted && run.budget > 0) {
+      for (let first = true; !run.signal.aborted && run.budget > 0; first = false) {
         const rows = await store.outbox.claimDue(Math.min(this.batchSize, run.budget), this.claimMs, store.now(), { target });
+        // Nothing to take at all (another dispatcher took it first): the run does not come back to it.
+        if (rows.length === 0 && first) run.stopped.add(targetKey(target));
         if (rows.length === 0) return;
         run.budget -= rows.length;
         for (let i = 0; i < rows.length; i++) {

@@ -220,6 +220,26 @@ describeEachDatabase('outbox', (ctx) => {
     assert.notEqual(seen[0]!.userId, seen[1]!.userId, 'recipients were served one after another, not side by side');
   });
 
+  test('a try that never ends is given up after its timeout and a second, and counted as a failed attempt', async () => {
+    const { store, enqueue } = await setup();
+    const [id] = await enqueue(1);
+    const hangs: ChannelHandler = {
+      channel: 'mail',
+      policy: { baseMs: BASE, maxAttempts: 8 },
+      attemptTimeoutMs: 100,
+      deliver: () => new Promise<Delivery>(() => {}),
+    };
+    const started = Date.now();
+    const summary = await new OutboxDispatcher({ store, channels: [hangs], log: quiet }).drain();
+    const took = Date.now() - started;
+    assert.equal(summary.retried, 1);
+    assert.ok(took >= 1_100 && took < 3_000, `took ${took} ms`);
+    const row = (await store.outbox.get(id!))!;
+    assert.equal(row.status, 'pending');
+    assert.equal(row.attempts, 1);
+    assert.equal(row.lastError, 'timed out after 1s');
+  });
+
   test('rows written in a transaction that rolls back never exist', async () => {
     const { store, user } = await setup();
     await assert.rejects(
