@@ -1,4 +1,5 @@
 import { parseDuration } from './domain/duration.js';
+import { DEFAULT_MAIL_PACING, type MailPacing } from './domain/notifications.js';
 import { absoluteUrl, parseListenAddr } from './config/addresses.js';
 import { authSettings, type AuthSettings } from './config/auth.js';
 import { mailSettings, type MailConfig } from './config/mail.js';
@@ -48,6 +49,8 @@ export interface Config extends AuthSettings {
   llm: { provider: LlmProvider | null; apiKey: string; model: string; baseUrl: string; prompt: string };
   stateLinks: StateLinkSettings;
   mail: MailConfig;
+  /** How often one person is mailed at most (docs/notifications.md#how-much-mail). */
+  mailPacing: MailPacing;
   webhooks: { retryBaseMs: number; allowPrivate: boolean };
   logLevel: string;
   /** `auto`: readable lines on a terminal, JSON otherwise (docs/operations.md#logs). */
@@ -170,6 +173,13 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   }
 
   const mail = mailSettings(r);
+  const mailPacing: MailPacing = {
+    windowMs: r.duration(SETTINGS.mailDigestWindow, DEFAULT_MAIL_PACING.windowMs),
+    hourlyCap: r.int(SETTINGS.mailHourlyCap, DEFAULT_MAIL_PACING.hourlyCap, 1),
+  };
+  if (mailPacing.windowMs < 1_000 || mailPacing.windowMs > 3_600_000) {
+    throw new ConfigError(`invalid JOE_MAIL_DIGEST_WINDOW: "${r.raw(SETTINGS.mailDigestWindow)}" (expected 1s to 1h)`);
+  }
   const retryBaseMs = r.duration(SETTINGS.webhookRetryBase, 10_000);
   if (retryBaseMs < 100) {
     throw new ConfigError(`invalid JOE_WEBHOOK_RETRY_BASE: "${r.raw(SETTINGS.webhookRetryBase)}" (expected at least 100ms)`);
@@ -205,6 +215,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     },
     stateLinks,
     mail,
+    mailPacing,
     webhooks: { retryBaseMs, allowPrivate: r.bool(SETTINGS.webhookAllowPrivate, false) },
     logLevel,
     logFormat: logFormat as LogFormatSetting,

@@ -610,6 +610,17 @@ describe('notification mail and webhooks (docs/configuration.md#notifications-an
     refused({ JOE_WEBHOOK_ALLOW_PRIVATE: 'maybe' }, /^invalid JOE_WEBHOOK_ALLOW_PRIVATE/);
   });
 
+  test('how often one person is mailed: one mail a minute, ten an hour, unless set', () => {
+    assert.deepEqual(load({}).mailPacing, { windowMs: 60_000, hourlyCap: 10 });
+    assert.deepEqual(load({ JOE_MAIL_DIGEST_WINDOW: '5m', JOE_MAIL_HOURLY_CAP: '4' }).mailPacing, { windowMs: 300_000, hourlyCap: 4 });
+    assert.deepEqual(load({}, 'mail:\n  digest_window: 2m\n  hourly_cap: 3\n').mailPacing, { windowMs: 120_000, hourlyCap: 3 });
+    refused({ JOE_MAIL_DIGEST_WINDOW: 'soon' }, /^invalid JOE_MAIL_DIGEST_WINDOW/);
+    refused({ JOE_MAIL_DIGEST_WINDOW: '500ms' }, /^invalid JOE_MAIL_DIGEST_WINDOW/);
+    refused({ JOE_MAIL_DIGEST_WINDOW: '2h' }, /^invalid JOE_MAIL_DIGEST_WINDOW/);
+    refused({ JOE_MAIL_HOURLY_CAP: '0' }, /^invalid JOE_MAIL_HOURLY_CAP/);
+    refused({ JOE_MAIL_HOURLY_CAP: 'lots' }, /^invalid JOE_MAIL_HOURLY_CAP/);
+  });
+
   test('from joe-links.yaml too', () => {
     const c = load(
       {},

@@ -37,7 +37,7 @@ export async function requireUser(store: Store, email: string): Promise<User> {
 /**
  * The links layer as the server has it, so a change made here is recorded and
  * announced alike: history, the owners' notifications (mailed when mail is
- * configured) and webhook deliveries, which the server's outbox job sends.
+ * configured) and webhook deliveries, which the server's outbox jobs send.
  */
 export function cliLinkService(store: Store): LinkService {
   return createLinkService(store, { mail: loadMailConfig(process.env, loadYaml()).smtp !== null });

@@ -63,6 +63,8 @@ export const SETTINGS = {
   logLevel: S('JOE_LOG_LEVEL', 'log_level'),
   smtpUrl: S('JOE_SMTP_URL', 'smtp.url'),
   mailFrom: S('JOE_MAIL_FROM', 'mail.from'),
+  mailDigestWindow: S('JOE_MAIL_DIGEST_WINDOW', 'mail.digest_window'),
+  mailHourlyCap: S('JOE_MAIL_HOURLY_CAP', 'mail.hourly_cap'),
   webhookRetryBase: S('JOE_WEBHOOK_RETRY_BASE', 'webhook.retry_base'),
   webhookAllowPrivate: S('JOE_WEBHOOK_ALLOW_PRIVATE', 'webhook.allow_private'),
   logFormat: S('JOE_LOG_FORMAT', 'log_format'),

@@ -25,6 +25,42 @@ export const EXPIRY_NOTICE_MS = 7 * 24 * 3_600_000;
 /** At most one mail per (link, kind, recipient) in this window; later ones wait and are folded into the next. */
 export const MAIL_FOLD_MS = 10 * 60_000;
 
+/**
+ * How often one person is mailed at most (docs/notifications.md#how-much-mail): `MAIL_BURST`
+ * mails in any `windowMs`, and no more than `hourlyCap` in any hour. What comes once those are
+ * spent waits, and goes out together, in one mail, once the next is allowed.
+ */
+export interface MailPacing {
+  windowMs: number;
+  hourlyCap: number;
+}
+
+export const DEFAULT_MAIL_PACING: MailPacing = { windowMs: 60_000, hourlyCap: 10 };
+
+/** Mails one person may get within one window: a few unrelated notifications still arrive one by one. */
+export const MAIL_BURST = 3;
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How many mails a person may still be sent right now, given when the mails
+ * they were sent in the past hour went out; when none, from when on (`nextAt`).
+ */
+export function mailAllowance(sentAt: readonly number[], now: number, pacing: MailPacing): { left: number; nextAt: number } {
+  const inHour = sentAt.filter((t) => t > now - HOUR_MS).sort((a, b) => b - a);
+  const inWindow = inHour.filter((t) => t > now - pacing.windowMs);
+  const left = Math.min(MAIL_BURST - inWindow.length, pacing.hourlyCap - inHour.length);
+  if (left > 0) return { left, nextAt: now };
+  let nextAt = now;
+  // The burst-th newest mail must leave the window, the cap-th newest the hour, before another goes out.
+  if (inWindow.length >= MAIL_BURST) nextAt = Math.max(nextAt, inWindow[MAIL_BURST - 1]! + pacing.windowMs);
+  if (inHour.length >= pacing.hourlyCap) nextAt = Math.max(nextAt, inHour[pacing.hourlyCap - 1]! + HOUR_MS);
+  return { left: 0, nextAt };
+}
+
+/** How many notifications a mail lists one by one; the rest are counted, with a link to the notifications page. */
+export const MAIL_LIST_MAX = 50;
+
 export type NotificationActor = { type: 'user'; id: string; email: string; displayName: string } | { type: 'system'; via: string };
 
 export interface NotificationPerson {

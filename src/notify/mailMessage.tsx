@@ -1,13 +1,14 @@
 import { renderToString } from 'preact-render-to-string';
-import { notificationText, utcMinute } from '../domain/notifications.js';
+import { MAIL_LIST_MAX, notificationText, utcMinute } from '../domain/notifications.js';
 import type { Notification } from '../store/notifications.js';
 
 /**
- * The mail a batch of notifications becomes (docs/notifications.md#mail): one
- * (link, kind, recipient) per mail, plain text and HTML with the same
- * content, the link's short name in the subject and an absolute link to the
- * link's page built from JOE_BASE_URL. HTML is rendered by Preact, so every
- * value is escaped.
+ * The mail a batch of notifications becomes (docs/notifications.md#mail):
+ * plain text and HTML with the same content. About one (link, kind): the
+ * link's short name in the subject and an absolute link to the link's page
+ * built from JOE_BASE_URL. About several: a digest, the first MAIL_LIST_MAX
+ * listed, the rest counted, and a link to the notifications page. HTML is
+ * rendered by Preact, so every value is escaped.
  */
 
 export interface MailRecipient {
@@ -44,17 +45,26 @@ function oneLine(s: string): string {
 
 export function composeMail(recipient: MailRecipient, batch: readonly Notification[], ctx: MailContext): MailMessage {
   const first = batch[0]!;
+  const single = batch.every((n) => n.linkId === first.linkId && n.kind === first.kind);
   const short = `${ctx.prefix}/${first.linkSlug}`;
-  const lines = batch.map((n) => ({ at: n.createdAt, text: notificationText(n, { prefix: ctx.prefix, readerId: recipient.id }) }));
-  const subject = oneLine(batch.length === 1 ? lines[0]!.text : `${short}: ${batch.length} changes`);
-  const target = ctx.linkExists ? linkPageUrl(ctx.baseUrl, first.linkId) : `${ctx.baseUrl}/notifications`;
-  const targetLabel = ctx.linkExists ? `Open ${short}` : 'See your notifications';
+  const all = batch.map((n) => ({ at: n.createdAt, text: notificationText(n, { prefix: ctx.prefix, readerId: recipient.id }) }));
+  // A digest lists the first MAIL_LIST_MAX and counts the rest; the notifications page has them all.
+  const lines = all.slice(0, MAIL_LIST_MAX);
+  const more = all.length - lines.length;
+  const notificationsUrl = `${ctx.baseUrl}/notifications`;
+  const subject = oneLine(
+    batch.length === 1 ? lines[0]!.text : single ? `${short}: ${batch.length} changes` : `${batch.length} notifications from Joe Links`,
+  );
+  const target = single && ctx.linkExists ? linkPageUrl(ctx.baseUrl, first.linkId) : notificationsUrl;
+  const targetLabel = single && ctx.linkExists ? `Open ${short}` : 'See your notifications';
   const settings = `${ctx.baseUrl}${NOTIFICATION_SETTINGS_PATH}`;
   const name = recipient.displayName.trim() || recipient.email;
+  const moreLine = `… and ${more} more`;
   const text = [
     `Hello ${name},`,
     '',
     ...lines.map((l) => (batch.length === 1 ? `${l.text}.` : `- ${l.text} (${utcMinute(l.at)})`)),
+    ...(more > 0 ? [`${moreLine}: ${notificationsUrl}`] : []),
     '',
     `${targetLabel}: ${target}`,
     '',
@@ -75,6 +85,11 @@ export function composeMail(recipient: MailRecipient, batch: readonly Notificati
             ))}
           </ul>
         )}
+        {more > 0 ? (
+          <p>
+            <a href={notificationsUrl}>{moreLine}</a>
+          </p>
+        ) : null}
         <p>
           <a href={target}>{targetLabel}</a>
         </p>

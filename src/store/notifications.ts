@@ -195,14 +195,12 @@ export class NotificationStore {
     return r ? toNotification(r) : null;
   }
 
-  /** What is still to be mailed for one (recipient, link, kind), oldest first. */
-  async pendingMail(userId: string, linkId: string, kind: NotificationKind, limit = 50): Promise<Notification[]> {
+  /** Everything still to be mailed to one person, oldest first, at most `limit`. */
+  async pendingMailOf(userId: string, limit: number): Promise<Notification[]> {
     const rows = await this.db
       .selectFrom('notifications')
       .selectAll()
       .where('user_id', '=', userId)
-      .where('link_id', '=', linkId)
-      .where('kind', '=', kind)
       .where('mail_state', '=', 'pending')
       .orderBy('created_at')
       .orderBy('id')
@@ -211,17 +209,17 @@ export class NotificationStore {
     return rows.map(toNotification);
   }
 
-  /** When the last mail for one (recipient, link, kind) went out, if ever. */
-  async lastMailedAt(userId: string, linkId: string, kind: NotificationKind): Promise<number | null> {
-    const r = await this.db
+  /** When each (link, kind) was last mailed to one person, of those mailed since `since`; keyed `linkId kind`. */
+  async lastMailedByLinkKind(userId: string, since: number): Promise<Map<string, number>> {
+    const rows = await this.db
       .selectFrom('notifications')
-      .select((eb) => eb.fn.max('mailed_at').as('at'))
+      .select((eb) => ['link_id', 'kind', eb.fn.max('mailed_at').as('at')])
       .where('user_id', '=', userId)
-      .where('link_id', '=', linkId)
-      .where('kind', '=', kind)
       .where('mail_state', '=', 'sent')
-      .executeTakeFirst();
-    return r?.at === null || r?.at === undefined ? null : Number(r.at);
+      .where('mailed_at', '>', since)
+      .groupBy(['link_id', 'kind'])
+      .execute();
+    return new Map(rows.map((r) => [`${r.link_id} ${r.kind}`, Number(r.at)]));
   }
 
   /** Moves pending notifications on: `sent` (stamped `at`), `failed` or `none` (mail turned off). */

@@ -55,6 +55,28 @@ export interface OutboxAttempt {
   error: string | null;
 }
 
+/** Whose deliveries share a lane: a mail's recipient or a webhook's endpoint. */
+export interface OutboxTarget {
+  channel: OutboxChannel;
+  /** The recipient's user id (mail) or the endpoint's id (webhook). */
+  id: string;
+}
+
+export function targetKey(t: OutboxTarget): string {
+  return `${t.channel}:${t.id}`;
+}
+
+/** The target of a row. */
+export function rowTarget(r: Pick<OutboxRow, 'channel' | 'userId' | 'webhookId'>): OutboxTarget {
+  return { channel: r.channel, id: (r.channel === 'mail' ? r.userId : r.webhookId) ?? '' };
+}
+
+/** Which due rows a claim may take: some channels' only, or one target's. */
+export interface OutboxScope {
+  channels?: readonly OutboxChannel[];
+  target?: OutboxTarget;
+}
+
 /** The row's state after an attempt (or after deciding there is nothing to send). */
 export type OutboxNext = { status: 'pending'; nextAttemptAt: number } | { status: 'delivered' | 'failed' | 'skipped'; at: number };
 
@@ -120,18 +142,13 @@ export class OutboxStore {
    * its attempt time has come and no live claim holds it. Each claim is one
    * conditional update, so two dispatchers (a lease changing hands) never
    * both take a row; a crashed claimer's rows come back when the claim ends.
+   * `scope` narrows it to some channels, or to one target's lane, whose rows
+   * come oldest first (by id, which is time-ordered) whatever their retry times.
    */
-  async claimDue(limit: number, holdMs: number, now: number = this.now()): Promise<OutboxRow[]> {
-    const candidates = await this.db
-      .selectFrom('outbox')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+  async claimDue(limit: number, holdMs: number, now: number = this.now(), scope: OutboxScope = {}): Promise<OutboxRow[]> {
+    let q = this.dueRows(now, scope).selectAll();
+    q = scope.target ? q.orderBy('id') : q.orderBy('next_attempt_at').orderBy('id');
+    const candidates = await q.limit(limit).execute();
     const claimed: OutboxRow[] = [];
     for (const r of candidates) {
       const u = await this.db
@@ -144,6 +161,53 @@ export class OutboxStore {
       if (Number(u.numUpdatedRows) > 0) claimed.push(toRow(r));
     }
     return claimed;
+  }
+
+  /**
+   * The targets (a mail's recipient, a webhook's endpoint) with rows due and
+   * unclaimed, the longest waiting first, leaving out those in `except`
+   * (lanes already being served): where a dispatcher opens its next lanes.
+   */
+  async dueTargets(
+    limit: number,
+    opts: { channels?: readonly OutboxChannel[]; except?: ReadonlySet<string>; now?: number } = {},
+  ): Promise<OutboxTarget[]> {
+    const except = opts.except ?? new Set<string>();
+    const rows = await this.dueRows(opts.now ?? this.now(), { channels: opts.channels })
+      .select((eb) => ['channel', 'user_id', 'webhook_id', eb.fn.min('next_attempt_at').as('due')])
+      .groupBy(['channel', 'user_id', 'webhook_id'])
+      .orderBy('due')
+      .limit(limit + except.size)
+      .execute();
+    return rows
+      .map((r) => ({ channel: r.channel as OutboxChannel, id: (r.channel === 'mail' ? r.user_id : r.webhook_id) ?? '' }))
+      .filter((t) => !except.has(targetKey(t)))
+      .slice(0, limit);
+  }
+
+  /** Gives claimed rows back unattempted (a lane that stops early), so they are due again at once. */
+  async release(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('outbox')
+      .set({ claimed_until: null })
+      .where('id', 'in', [...ids])
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  private dueRows(now: number, scope: OutboxScope) {
+    let q = this.db
+      .selectFrom('outbox')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]));
+    if (scope.channels) q = q.where('channel', 'in', [...scope.channels]);
+    if (scope.target) {
+      const { channel, id } = scope.target;
+      q = q.where('channel', '=', channel).where(channel === 'mail' ? 'user_id' : 'webhook_id', '=', id);
+    }
+    return q;
   }
 
   /**
@@ -238,6 +302,19 @@ export class OutboxStore {
       );
       return this.get(newId!, tx);
     });
+  }
+
+  /** When each mail delivered to one person since `since` went out: one row is one mail, a digest too. */
+  async mailedAt(userId: string, since: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('outbox')
+      .select('finished_at')
+      .where('user_id', '=', userId)
+      .where('channel', '=', 'mail')
+      .where('status', '=', 'delivered')
+      .where('finished_at', '>', since)
+      .execute();
+    return rows.map((r) => Number(r.finished_at));
   }
 
   /** Pending rows per channel: the outbox depth gauge. */

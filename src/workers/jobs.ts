@@ -53,7 +53,7 @@ export function periodicJobs(deps: JobDeps): PeriodicJob[] {
     // Retention is opt-in: unset or 0 means the pruner does not exist and no click is ever deleted.
     ...retentionJobs(deps),
     expiryWatchJob(store, notifyOptions(deps), log),
-    outboxJob(outboxDispatcher(deps)),
+    ...outboxJobs(deps),
   ];
 }
 
@@ -62,8 +62,8 @@ export function notifyOptions(deps: Pick<JobDeps, 'config'>): { mail: boolean } 
   return { mail: deps.config.mail.smtp !== null };
 }
 
-/** The one dispatcher of mail and webhook deliveries (docs/notifications.md#delivery). */
-export function outboxDispatcher(deps: JobDeps): OutboxDispatcher {
+/** The outbox channels of this server: mail when it is configured, webhooks always. */
+function outboxChannels(deps: JobDeps): ChannelHandler[] {
   const { config, store } = deps;
   const channels: ChannelHandler[] = [];
   if (config.mail.smtp) {
@@ -74,11 +74,32 @@ export function outboxDispatcher(deps: JobDeps): OutboxDispatcher {
         from: config.mail.from!,
         baseUrl: config.baseUrl,
         prefix: config.shortKeyword || 'go',
+        pacing: config.mailPacing,
       }),
     );
   }
   channels.push(webhookChannel({ store, retryBaseMs: config.webhooks.retryBaseMs, allowPrivate: config.webhooks.allowPrivate }));
-  return new OutboxDispatcher({ store, channels, log: deps.log, metrics: deps.metrics });
+  return channels;
+}
+
+/**
+ * One dispatcher over every channel, for a caller that delivers what is due
+ * itself and waits for it (tests, on their own clock). The server runs
+ * `outboxJobs` instead.
+ */
+export function outboxDispatcher(deps: JobDeps): OutboxDispatcher {
+  return new OutboxDispatcher({ store: deps.store, channels: outboxChannels(deps), log: deps.log, metrics: deps.metrics });
+}
+
+/**
+ * A leased job per channel (docs/notifications.md#delivery): mail and
+ * webhooks are dispatched apart, so no webhook endpoint, however slow, ever
+ * delays a mail.
+ */
+function outboxJobs(deps: JobDeps): PeriodicJob[] {
+  return outboxChannels(deps).map((channel) =>
+    outboxJob(channel.channel, new OutboxDispatcher({ store: deps.store, channels: [channel], log: deps.log, metrics: deps.metrics })),
+  );
 }
 
 function retentionJobs(deps: JobDeps): PeriodicJob[] {

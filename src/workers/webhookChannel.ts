@@ -36,6 +36,7 @@ export function webhookChannel(opts: WebhookChannelOptions): ChannelHandler & { 
   return {
     channel: 'webhook',
     policy,
+    attemptTimeoutMs: timeoutMs,
     async deliver(row, signal): Promise<Delivery> {
       const hook = row.webhookId ? await opts.store.webhooks.get(row.webhookId) : null;
       if (!hook) return { kind: 'skipped' };

@@ -165,6 +165,127 @@ for (const driver of ALL_DRIVERS) {
       assert.equal(mailsTo(owner).length, 0);
     });
 
+    /** `count` secure links `sharer` shares with `friend`, `stepMs` apart, the outbox drained after each when `drainEach`. */
+    const shareMany = async (sharer: User, friend: User, count: number, stepMs: number, drainEach: boolean) => {
+      const slugs: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const link = await s.links.create(asUser(sharer), {
+          slug: `secret-${n}-${i}-${process.pid}`,
+          url: 'https://a.example.test/',
+          visibility: 'secure',
+          shareWith: [friend.email],
+        });
+        slugs.push(link.slug);
+        if (drainEach) await dispatcher.drain();
+        clock.now += stepMs;
+      }
+      return slugs;
+    };
+
+    test('a hundred secure links shared with someone at once are one mail: fifty listed, the rest counted with a link to them all', async () => {
+      const sharer = await person('Sam');
+      const friend = await person('Fay');
+      const slugs = await shareMany(sharer, friend, 100, 100, false);
+      const summary = await dispatcher.drain();
+      assert.equal(summary.delivered, 1);
+      assert.equal(summary.skipped, 99);
+      const [mail, ...more] = mailsTo(friend);
+      assert.ok(mail, 'no mail arrived');
+      assert.equal(more.length, 0);
+      assert.equal(mail.subject, '100 notifications from Joe Links');
+      const listed = slugs.filter((slug) => mail.text.includes(`shared the secure link go/${slug} with you`));
+      assert.deepEqual(listed, slugs.slice(0, 50));
+      assert.ok(mail.text.includes('… and 50 more: https://links.example.test/notifications'), mail.text);
+      assert.match(mail.html, /<a href="https:\/\/links.example.test\/notifications">… and 50 more<\/a>/);
+      assert.equal((mail.html.match(/<li>/g) ?? []).length, 50);
+      // All hundred count as mailed: nothing more goes out, an hour later either.
+      clock.now += 3_600_000;
+      await dispatcher.drain();
+      assert.equal(mailsTo(friend).length, 1);
+      const { items } = await s.store.notifications.page(friend.id, { limit: 200 });
+      assert.equal(items.length, 100);
+      assert.ok(items.every((x) => x.mailState === 'sent'));
+    });
+
+    test('a hundred shared within a minute, delivered as they come: the first three at once, the other 97 in one mail a minute on', async () => {
+      const sharer = await person('Sid');
+      const friend = await person('Flo');
+      const start = clock.now;
+      const slugs = await shareMany(sharer, friend, 100, 500, true);
+      assert.deepEqual(
+        mailsTo(friend).map((m) => m.subject),
+        slugs.slice(0, 3).map((slug) => `${sharer.displayName} shared the secure link go/${slug} with you`),
+      );
+      // One more may go once the first has left the window, a minute after it went out.
+      clock.now = start + MINUTE - 1;
+      await dispatcher.drain();
+      assert.equal(mailsTo(friend).length, 3, 'a fourth mail within the minute');
+      clock.now += 1;
+      await dispatcher.drain();
+      const mails = mailsTo(friend);
+      assert.equal(mails.length, 4);
+      assert.equal(mails[3]!.subject, '97 notifications from Joe Links');
+      assert.ok(mails[3]!.text.includes(`go/${slugs[3]} with you`));
+      assert.ok(mails[3]!.text.includes('… and 47 more: https://links.example.test/notifications'));
+      clock.now += 3_600_000;
+      await dispatcher.drain();
+      assert.equal(mailsTo(friend).length, 4);
+    });
+
+    test('three changes to three links at once are three mails; a fourth and fifth within the minute wait for it', async () => {
+      const owner = await person('Tia');
+      const editor = await s.store.users.create({ email: `three-${++n}-${process.pid}@example.test`, displayName: 'Ed', role: 'admin' });
+      const links = [];
+      for (let i = 0; i < 5; i++) {
+        links.push(await s.links.create(asUser(owner), { slug: `three-${n}-${i}-${process.pid}`, url: 'https://a.example.test/' }));
+      }
+      const start = clock.now;
+      for (const link of links.slice(0, 3)) await s.links.update(asUser(editor), link.id, { title: 'Three' });
+      assert.equal((await dispatcher.drain()).delivered, 3);
+      assert.deepEqual(
+        mailsTo(owner).map((m) => m.subject),
+        links.slice(0, 3).map((l) => `Ed changed the title of go/${l.slug}`),
+      );
+      for (const link of links.slice(3)) await s.links.update(asUser(editor), link.id, { title: 'Three' });
+      await dispatcher.drain();
+      assert.equal(mailsTo(owner).length, 3, 'a fourth mail within the minute');
+      clock.now = start + MINUTE;
+      await dispatcher.drain();
+      // Three may go again: one mail each, as two fit.
+      assert.deepEqual(
+        mailsTo(owner)
+          .slice(3)
+          .map((m) => m.subject),
+        links.slice(3).map((l) => `Ed changed the title of go/${l.slug}`),
+      );
+    });
+
+    test('at most ten mails an hour to one person: the rest wait for the hour and go out together', async () => {
+      const owner = await person('Hana');
+      const editor = await s.store.users.create({ email: `cap-${++n}-${process.pid}@example.test`, displayName: 'Ed', role: 'admin' });
+      const links = [];
+      for (let i = 0; i < 12; i++) {
+        links.push(await s.links.create(asUser(owner), { slug: `cap-${n}-${i}-${process.pid}`, url: 'https://a.example.test/' }));
+      }
+      const start = clock.now;
+      for (const link of links) {
+        await s.links.update(asUser(editor), link.id, { title: 'Again' });
+        await dispatcher.drain();
+        clock.now += MINUTE + 1_000;
+      }
+      assert.equal(mailsTo(owner).length, 10);
+      clock.now = start + 60 * MINUTE - 1;
+      await dispatcher.drain();
+      assert.equal(mailsTo(owner).length, 10, 'an eleventh mail within the hour');
+      clock.now = start + 60 * MINUTE;
+      await dispatcher.drain();
+      const mails = mailsTo(owner);
+      assert.equal(mails.length, 11);
+      assert.equal(mails[10]!.subject, '2 notifications from Joe Links');
+      assert.match(mails[10]!.text, new RegExp(`changed the title of go/${links[10]!.slug}`));
+      assert.match(mails[10]!.text, new RegExp(`changed the title of go/${links[11]!.slug}`));
+    });
+
     test('with the SMTP server down, the request still succeeds and the mail goes out once it is back', async () => {
       const { owner, editor, link } = await pair();
       const { plaintext } = await s.store.tokens.create(editor.id, 'editor');

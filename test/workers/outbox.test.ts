@@ -161,6 +161,85 @@ describeEachDatabase('outbox', (ctx) => {
     assert.equal((await d.drain()).delivered, 1);
   });
 
+  test('two dispatchers at once (a lease changing hands) attempt every row once; one alone serves each recipient in order', async () => {
+    const { store } = await setup();
+    const people = await Promise.all(
+      [1, 2, 3].map((i) => store.users.create({ email: `lane-${n}-${i}-${process.pid}@example.test`, displayName: 'L' })),
+    );
+    const ids = new Set(
+      await store.transaction((tx) =>
+        store.outbox.enqueue(
+          people.flatMap((p) =>
+            [0, 1, 2, 3].map((i) => ({
+              channel: 'mail' as const,
+              userId: p.id,
+              messageId: `lane-${p.id}-${i}`,
+              eventType: 'test',
+              payload: '{}',
+              dueAt: 0,
+            })),
+          ),
+          tx,
+        ),
+      ),
+    );
+    const seen: OutboxRow[] = [];
+    const slow = (): ChannelHandler => ({
+      channel: 'mail',
+      policy: { baseMs: BASE, maxAttempts: 8 },
+      async deliver(row) {
+        if (ids.has(row.id)) seen.push(row);
+        await new Promise((r) => setTimeout(r, 5));
+        return { kind: 'sent', statusCode: 250 };
+      },
+    });
+    const replica = () => new OutboxDispatcher({ store, channels: [slow()], log: quiet, batchSize: 1 });
+    const [a, b] = await Promise.all([replica().drain(), replica().drain()]);
+    assert.equal(a.delivered + b.delivered, 12);
+    assert.equal(seen.length, 12);
+    assert.equal(new Set(seen.map((r) => r.id)).size, 12, 'a row was attempted twice');
+    for (const id of ids) assert.equal((await store.outbox.get(id))!.status, 'delivered');
+
+    // One dispatcher: each recipient's rows one after another, oldest first, recipients side by side.
+    const more = await store.transaction((tx) =>
+      store.outbox.enqueue(
+        people.flatMap((p) =>
+          [0, 1, 2].map((i) => ({ channel: 'mail' as const, userId: p.id, messageId: `m-${i}`, eventType: 't', payload: '{}', dueAt: 0 })),
+        ),
+        tx,
+      ),
+    );
+    for (const id of more) ids.add(id);
+    seen.length = 0;
+    assert.equal((await replica().drain()).delivered, 9);
+    for (const p of people) {
+      const mine = seen.filter((r) => r.userId === p.id).map((r) => r.id);
+      assert.deepEqual(mine, [...mine].sort(), 'out of order');
+      assert.equal(mine.length, 3);
+    }
+    assert.notEqual(seen[0]!.userId, seen[1]!.userId, 'recipients were served one after another, not side by side');
+  });
+
+  test('a try that never ends is given up after its timeout and a second, and counted as a failed attempt', async () => {
+    const { store, enqueue } = await setup();
+    const [id] = await enqueue(1);
+    const hangs: ChannelHandler = {
+      channel: 'mail',
+      policy: { baseMs: BASE, maxAttempts: 8 },
+      attemptTimeoutMs: 100,
+      deliver: () => new Promise<Delivery>(() => {}),
+    };
+    const started = Date.now();
+    const summary = await new OutboxDispatcher({ store, channels: [hangs], log: quiet }).drain();
+    const took = Date.now() - started;
+    assert.equal(summary.retried, 1);
+    assert.ok(took >= 1_100 && took < 3_000, `took ${took} ms`);
+    const row = (await store.outbox.get(id!))!;
+    assert.equal(row.status, 'pending');
+    assert.equal(row.attempts, 1);
+    assert.equal(row.lastError, 'timed out after 1s');
+  });
+
   test('rows written in a transaction that rolls back never exist', async () => {
     const { store, user } = await setup();
     await assert.rejects(
