@@ -257,7 +257,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   app.get('/admin/link-health', guard, async (req, reply) => {
     const rows = await store.health.brokenReport();
-    return sendHtml(req, reply, await pageContext(deps, req), 'Link Health', <LinkHealthPage rows={rows} />);
+    const ctx = await pageContext(deps, req);
+    return sendHtml(
+      req,
+      reply,
+      ctx,
+      'Link Health',
+      <LinkHealthPage rows={rows} shortKeyword={ctx.shortKeyword} canRecheck={config.healthChecks.enabled} />,
+    );
   });
 }
 
