@@ -238,6 +238,7 @@ export function DashboardPage({ list, isAdmin }: { list: LinkListProps; isAdmin:
             hx-trigger="input changed delay:400ms, search"
             hx-target="#link-list"
             hx-swap="outerHTML"
+            hx-replace-url="true"
             hx-indicator="#search-spinner, #link-list"
             hx-sync="this:replace"
           />
