@@ -237,9 +237,33 @@ export class HealthStore {
    * then slug. Instance-wide: the caller must be an admin.
    */
   async brokenReport(now: number = this.now()): Promise<BrokenLinkRow[]> {
-    const rows = await this.db
+    return this.brokenRows(now);
+  }
+
+  /** How many links the report lists and its first `limit` rows, the worst (the admin overview). */
+  async brokenSummary(limit: number, now: number = this.now()): Promise<{ total: number; worst: BrokenLinkRow[] }> {
+    const [count, worst] = await Promise.all([
+      this.brokenLinks(now)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      this.brokenRows(now, limit),
+    ]);
+    return { total: Number(count.n), worst };
+  }
+
+  /** The links the report lists, unordered: broken, not skipped, not opted out, active. */
+  private brokenLinks(now: number) {
+    return this.db
       .selectFrom('links')
       .innerJoin('link_health', 'link_health.link_id', 'links.id')
+      .where('link_health.consecutive_failures', '>=', BROKEN_AFTER_FAILURES)
+      .where('link_health.skipped', '=', 0)
+      .where('links.health_checks_disabled', '=', 0)
+      .where(activeAt(now));
+  }
+
+  private async brokenRows(now: number, limit?: number): Promise<BrokenLinkRow[]> {
+    let q = this.brokenLinks(now)
       .select([
         'links.id',
         'links.slug',
@@ -249,13 +273,10 @@ export class HealthStore {
         'link_health.last_error',
         'link_health.last_checked_at',
       ])
-      .where('link_health.consecutive_failures', '>=', BROKEN_AFTER_FAILURES)
-      .where('link_health.skipped', '=', 0)
-      .where('links.health_checks_disabled', '=', 0)
-      .where(activeAt(now))
       .orderBy('link_health.consecutive_failures', 'desc')
-      .orderBy('links.slug')
-      .execute();
+      .orderBy('links.slug');
+    if (limit !== undefined) q = q.limit(limit);
+    const rows = await q.execute();
     const owners = await this.owners.forLinks(rows.map((r) => r.id));
     return rows.map((r) => ({
       id: r.id,

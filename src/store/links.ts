@@ -69,6 +69,9 @@ function toLinkRow(l: Link): Insertable<LinksTable> {
  */
 export type LinkScope = 'owned' | 'shared' | 'member' | 'groups' | 'public' | 'discoverable' | 'listed' | 'all';
 
+/** How a numbered page of links is ordered: by slug, or most recently clicked first. */
+export type LinkPageOrder = 'slug' | 'recent';
+
 export interface LinkListQuery {
   scope: LinkScope;
   viewer: Viewer;
@@ -317,21 +320,43 @@ export class LinkStore {
   }
 
   /**
-   * One numbered page by slug and how many links the query selects in all: the web UI's
-   * paged lists ("51–56 of 56 links", docs/web-ui.md#paging).
+   * One numbered page and how many links the query selects in all: the web UI's paged lists
+   * ("51–56 of 56 links", docs/web-ui.md#paging). By slug, or `recent`: the newest retained
+   * click first (the list's "Last clicked", read from the end of the per-link click index),
+   * links never clicked after them, each tie by slug.
    */
-  async page(query: Omit<LinkListQuery, 'afterSlug'>, offset: number): Promise<{ links: LinkView[]; total: number }> {
+  async page(
+    query: Omit<LinkListQuery, 'afterSlug'>,
+    offset: number,
+    order: LinkPageOrder = 'slug',
+  ): Promise<{ links: LinkView[]; total: number }> {
     const base = this.selecting(query);
-    const [count, rows] = await Promise.all([
+    let rows = base.select(LINK_COLUMNS);
+    if (order === 'recent') {
+      // COALESCE to 0, not NULLS LAST: the three databases order NULL differently.
+      rows = rows.orderBy(
+        (eb) =>
+          eb.fn.coalesce(
+            eb
+              .selectFrom('link_clicks')
+              .select('link_clicks.clicked_at')
+              .whereRef('link_clicks.link_id', '=', 'links.id')
+              .orderBy('link_clicks.clicked_at', 'desc')
+              .limit(1),
+            eb.lit(0),
+          ),
+        'desc',
+      );
+    }
+    const [count, found] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      base
-        .select(LINK_COLUMNS)
+      rows
         .orderBy('links.slug')
         .limit(query.limit ?? 50)
         .offset(offset)
         .execute(),
     ]);
-    return { links: await this.withDetails(rows.map(toLink)), total: Number(count.n) };
+    return { links: await this.withDetails(found.map(toLink)), total: Number(count.n) };
   }
 
   /**

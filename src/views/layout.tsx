@@ -3,6 +3,7 @@ import { asset } from './assets.js';
 import type { PageContext, ThemeChoice } from './context.js';
 import { Icon, type IconName } from './partials/icons.js';
 import { NotificationBell } from './partials/notificationBell.js';
+import { CommandPalette, PaletteButton } from './partials/palette.js';
 import { Avatar, ToastMessage } from './partials/ui.js';
 import { APP_VERSION } from '../version.js';
 
@@ -164,6 +165,9 @@ function Sidebar({ ctx }: { ctx: PageContext }) {
         <Brand href="/dashboard" />
         <NotificationBell id="notification-bell" unread={ctx.unreadNotifications ?? 0} />
       </div>
+      <div class="px-4 pb-2">
+        <PaletteButton />
+      </div>
       <nav aria-label="Main" class="flex-1">
         <ul class="menu w-full gap-0.5">
           <NavLink href="/dashboard" path={ctx.path} exact icon="home">
@@ -284,7 +288,8 @@ function SignedInShell({ ctx, children }: { ctx: PageContext; children: Componen
             <Icon name="menu" class="size-6" />
           </label>
           <Brand href="/dashboard" />
-          <div class="ml-auto">
+          <div class="ml-auto flex items-center gap-1">
+            <PaletteButton compact />
             <NotificationBell id="notification-bell-mobile" unread={ctx.unreadNotifications ?? 0} />
           </div>
         </header>
@@ -319,8 +324,10 @@ export function Layout({ ctx, title, children }: LayoutProps) {
         <script src={asset('js/undo-delete.js')} defer></script>
         <script src={asset('js/slug-field.js')} defer></script>
         <script src={asset('js/localtime.js')} defer></script>
+        <script src={asset('js/shortcuts.js')} defer></script>
       </head>
-      <body class="min-h-screen bg-base-100 text-base-content">
+      {/* Where `/` leads from a page without a search box (docs/web-ui.md#keyboard-shortcuts). */}
+      <body class="min-h-screen bg-base-100 text-base-content" data-search-page={ctx.user ? '/dashboard' : '/links'}>
         <a href="#main" class="skip-link">
           Skip to content
         </a>
@@ -329,6 +336,7 @@ export function Layout({ ctx, title, children }: LayoutProps) {
           {ctx.flash && <ToastMessage level={ctx.flash.level} message={ctx.flash.message} />}
         </div>
         <div id="modal"></div>
+        {ctx.user && <CommandPalette user={ctx.user} shortKeyword={ctx.shortKeyword} />}
       </body>
     </html>
   );

@@ -358,4 +358,24 @@ describeEachDatabase('lifecycle toggles', (ctx) => {
     assert.equal(l.healthChecksDisabled, true);
     assert.ok(!(await store.health.dueLinks(100_000)).some((d) => d.id === l.id));
   });
+  test('broken summary: the report’s count and its worst rows, in the report’s order', async () => {
+    const c = ctx();
+    const { store } = c;
+    const owner = await user(store, 'Summary Owner');
+    const before = await store.health.brokenSummary(2);
+    for (const failures of [3, 6, 4, 2]) {
+      const l = await link(c, owner);
+      for (let i = 0; i < failures; i++) await store.health.record(l.id, { kind: 'failure', status: 503, error: null }, DAY);
+    }
+    const summary = await store.health.brokenSummary(2);
+    assert.equal(summary.total, before.total + 3, 'two failures are not broken yet');
+    const report = await store.health.brokenReport();
+    assert.deepEqual(
+      summary.worst.map((r) => r.id),
+      report.slice(0, 2).map((r) => r.id),
+    );
+    assert.equal(summary.worst.length, 2);
+    assert.ok(summary.worst[0]!.consecutiveFailures >= 6, 'the most failures first');
+    assert.ok(summary.worst[0]!.owners.length > 0, 'with its owners, as the report has them');
+  });
 });

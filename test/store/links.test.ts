@@ -563,3 +563,47 @@ describeEachDatabase('link store: races', (ctx) => {
     assert.equal(ids.size, 1);
   });
 });
+
+describeEachDatabase('link store: a page recently used first', (ctx) => {
+  test('recent: the newest click first, never-clicked links after them by slug, counted and paged as by slug', async () => {
+    const { store } = ctx();
+    const owner = await newUser(store);
+    const prefix = unique('recent');
+    const make = (name: string) => createLink(store, { slug: `${prefix}-${name}`, url: 'https://example.com/' }, owner.id);
+    const [apple, banana, cherry, date, elder] = await Promise.all(['apple', 'banana', 'cherry', 'date', 'elder'].map(make));
+    const click = (linkId: string, at: number) => ({
+      id: randomUUID(),
+      link_id: linkId,
+      user_id: null,
+      ip_hash: 'h',
+      user_agent: null,
+      referrer: null,
+      clicked_at: at,
+    });
+    const t = Date.UTC(2026, 0, 10);
+    // banana: clicked long ago and once lately; date: the latest; apple and elder never.
+    await store.clicks.insertBatch([
+      click(banana!.id, t - 86_400_000),
+      click(banana!.id, t + 1_000),
+      click(date!.id, t + 5_000),
+      click(cherry!.id, t),
+    ]);
+    const viewer = { id: owner.id, isAdmin: false };
+    const all = await store.links.page({ scope: 'owned', viewer, limit: 10 }, 0, 'recent');
+    assert.equal(all.total, 5);
+    assert.deepEqual(
+      all.links.map((l) => l.slug.slice(prefix.length + 1)),
+      ['date', 'banana', 'cherry', 'apple', 'elder'],
+    );
+    const second = await store.links.page({ scope: 'owned', viewer, limit: 2 }, 2, 'recent');
+    assert.deepEqual(
+      second.links.map((l) => l.id),
+      [cherry!.id, apple!.id],
+    );
+    const bySlug = await store.links.page({ scope: 'owned', viewer, limit: 10 }, 0);
+    assert.deepEqual(
+      bySlug.links.map((l) => l.id),
+      [apple!.id, banana!.id, cherry!.id, date!.id, elder!.id],
+    );
+  });
+});

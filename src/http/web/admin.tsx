@@ -18,6 +18,12 @@ import { ConfirmDeleteUser, SignInLinkModal, UserRow, UsersPage, UsersSection, t
 import { KeywordsPage, KeywordsSection, type KeywordFormState } from '../../views/pages/adminKeywords.js';
 import { LinkHealthPage } from '../../views/pages/adminHealth.js';
 
+/** The overview names this many of the worst broken links; the report has them all. */
+const OVERVIEW_BROKEN = 5;
+/** A failing webhook's failed deliveries are counted over this many days. */
+const OVERVIEW_WEBHOOK_DAYS = 7;
+const DAY_MS = 86_400_000;
+
 const EMPTY_ADD_USER: AddUserState = { values: { email: '', name: '', role: 'user' }, error: null, created: null };
 const EMPTY_KEYWORD_FORM: KeywordFormState = { values: { keyword: '', urlTemplate: '', description: '' }, error: null };
 
@@ -37,8 +43,25 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
   const localMode = config.authMode === 'local';
 
   app.get('/admin', guard, async (req, reply) => {
-    const counts = await store.browse.adminCounts();
-    return sendHtml(req, reply, await pageContext(deps, req), 'Admin Dashboard', <AdminOverview {...counts} />);
+    const [counts, broken, failingWebhooks, ctx] = await Promise.all([
+      store.browse.adminCounts(),
+      store.health.brokenSummary(OVERVIEW_BROKEN),
+      store.webhooks.failing(store.now() - OVERVIEW_WEBHOOK_DAYS * DAY_MS),
+      pageContext(deps, req),
+    ]);
+    return sendHtml(
+      req,
+      reply,
+      ctx,
+      'Admin Dashboard',
+      <AdminOverview
+        {...counts}
+        shortKeyword={ctx.shortKeyword}
+        broken={broken}
+        failingWebhooks={failingWebhooks}
+        webhookDays={OVERVIEW_WEBHOOK_DAYS}
+      />,
+    );
   });
 
   // --- users -------------------------------------------------------------------
@@ -257,7 +280,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   app.get('/admin/link-health', guard, async (req, reply) => {
     const rows = await store.health.brokenReport();
-    return sendHtml(req, reply, await pageContext(deps, req), 'Link Health', <LinkHealthPage rows={rows} />);
+    const ctx = await pageContext(deps, req);
+    return sendHtml(
+      req,
+      reply,
+      ctx,
+      'Link Health',
+      <LinkHealthPage rows={rows} shortKeyword={ctx.shortKeyword} canRecheck={config.healthChecks.enabled} />,
+    );
   });
 }
 

@@ -3,16 +3,19 @@ import { lifecycleState } from '../../domain/lifecycle.js';
 import { healthChangeRecorder } from '../../notify/lifecycle.js';
 import { HealthProbe } from '../../workers/healthProbe.js';
 import { notifyOptions } from '../../workers/jobs.js';
-import { requireUser } from './guards.js';
+import type { ProbeOutcome } from '../../domain/health.js';
+import { requireAdmin, requireUser } from './guards.js';
 import { healthSectionProps } from './linkDetail.js';
-import { setFlash } from './render.js';
+import { pageContext, setFlash } from './render.js';
 import { linkFor, seeOther, sendWithToast, shortName, wantsFragment, type WebDeps } from './support.js';
 import { HealthSection } from '../../views/partials/linkHealth.js';
+import { LinkHealthReport } from '../../views/pages/adminHealth.js';
 
 /**
  * "Recheck now" on a link's page (docs/lifecycle.md#recheck-now): the checker's own probe of one
- * link, sent at once for an editor, answered with the health line it leaves. Not registered when
- * health checks are off for this server: then no probe is ever sent.
+ * link, sent at once for an editor, answered with the health line it leaves; and Recheck on a row
+ * of the admin's link-health report, answered with the report as that probe leaves it. Not
+ * registered when health checks are off for this server: then no probe is ever sent.
  */
 export function registerHealthRecheckRoute(app: FastifyInstance, deps: WebDeps): void {
   const { config, store } = deps;
@@ -54,4 +57,41 @@ export function registerHealthRecheckRoute(app: FastifyInstance, deps: WebDeps):
     );
     return sendWithToast(reply, section, toast);
   });
+
+  // The report's Recheck: the same probe, then the report again, where a link that answers is gone.
+  app.post('/admin/link-health/:id/recheck', { preHandler: requireAdmin(deps) }, async (req, reply) => {
+    const got = await linkFor(deps, req, reply, 'canEdit');
+    if (!got) return reply;
+    const result = await probe.recheck(got.link);
+    const name = shortName(deps, req, got.link.slug);
+    const toast =
+      result.kind === 'checked'
+        ? reportToast(name, result.outcome)
+        : result.kind === 'too-soon'
+          ? { level: 'info' as const, message: `${name} was checked moments ago; try again in a few seconds.` }
+          : { level: 'info' as const, message: `${name} is not checked: its checks are off, or it is archived, expired or a template.` };
+    if (!wantsFragment(req)) {
+      setFlash(reply, toast.level, toast.message);
+      return seeOther(reply, '/admin/link-health');
+    }
+    const rows = await store.health.brokenReport();
+    const ctx = await pageContext(deps, req);
+    return sendWithToast(reply, <LinkHealthReport rows={rows} shortKeyword={ctx.shortKeyword} canRecheck />, toast);
+  });
+}
+
+/** What a recheck from the report found, in the words of the report. */
+function reportToast(name: string, outcome: ProbeOutcome): { level: 'success' | 'info' | 'error'; message: string } {
+  switch (outcome.kind) {
+    case 'success':
+      return { level: 'success', message: `${name} answered HTTP ${outcome.status}: it is no longer broken.` };
+    case 'failure': {
+      const why = outcome.error ?? (outcome.status !== null ? `HTTP ${outcome.status}` : 'no answer');
+      return { level: 'error', message: `${name} still fails: ${why}.` };
+    }
+    case 'rate-limited':
+      return { level: 'info', message: `${name} asked the checker to slow down (HTTP 429); it was not counted either way.` };
+    case 'skipped':
+      return { level: 'info', message: `${name} could not be checked: ${outcome.reason}.` };
+  }
 }

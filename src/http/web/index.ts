@@ -25,6 +25,7 @@ import { registerLinkLifecycleRoutes } from './linkLifecycle.js';
 import { registerLinkMemberRoutes } from './linkMembers.js';
 import { registerLinkRoutes } from './links.js';
 import { registerNotificationRoutes } from './notifications.js';
+import { registerPaletteRoute } from './palette.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { installNulGuard } from './nulGuard.js';
 import { forwardAuthHook, vanishedUserHook } from './session.js';
@@ -93,6 +94,7 @@ export async function registerWeb(web: FastifyInstance, deps: WebSurfaceDeps): P
       registerAdminRoutes(pages, deps);
       registerAdminLinkRoutes(pages, deps);
       registerWebhookRoutes(pages, deps);
+      registerPaletteRoute(pages, deps);
       deps.extend?.(pages);
     });
     registerStateLinkPages(site, deps);

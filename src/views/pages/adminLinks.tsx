@@ -104,6 +104,7 @@ export function AdminLinksPage(p: AdminLinkListProps) {
             hx-trigger="keyup changed delay:300ms, search"
             hx-target="#admin-link-list"
             hx-swap="outerHTML"
+            hx-replace-url="true"
             hx-indicator="#admin-search-spinner, #admin-link-list"
             hx-sync="this:replace"
           />

@@ -8,6 +8,8 @@ import { EmptyState, PageHeader, Spinner } from '../partials/ui.js';
 export const DASHBOARD_PAGE_SIZE = 50;
 
 export type DashboardFilter = 'shared' | 'groups' | 'stale' | 'never-clicked';
+/** By name, or recently used (last click) first. */
+export type DashboardSort = 'name' | 'recent';
 
 export interface LinkListProps {
   rows: LinkRowData[];
@@ -21,14 +23,26 @@ export interface LinkListProps {
   total: number;
   /** The staleness hint of the active filter (docs/lifecycle.md#staleness). */
   hint: string | null;
+  /** The order shown; null where the list has an order of its own (the staleness filters). */
+  sort: DashboardSort | null;
+  /** This viewer's order when the address names none. */
+  defaultSort: DashboardSort;
 }
 
 /** `/dashboard` with the given parameters; the list's own URL for refreshes and paging. */
-export function dashboardUrl(p: { filter?: string | null; tag?: string | null; q?: string; page?: number }): string {
+export function dashboardUrl(p: {
+  filter?: string | null;
+  tag?: string | null;
+  q?: string;
+  page?: number;
+  /** Named only when it is not the viewer's default. */
+  sort?: { sort: DashboardSort | null; defaultSort: DashboardSort };
+}): string {
   const sp = new URLSearchParams();
   if (p.filter) sp.set('filter', p.filter);
   else if (p.tag) sp.set('tag', p.tag);
   else if (p.q) sp.set('q', p.q);
+  if (p.sort && p.sort.sort !== null && p.sort.sort !== p.sort.defaultSort) sp.set('sort', p.sort.sort);
   if (p.page !== undefined && p.page > 1) sp.set('page', String(p.page));
   const s = sp.toString();
   return s ? `/dashboard?${s}` : '/dashboard';
@@ -61,7 +75,8 @@ function SwapLink({ href, active, children, class: cls }: { href: string; active
 
 /** `#link-list`: tabs, tag chips and the table; refreshes itself when a link is created, updated or deleted. */
 export function LinkList(p: LinkListProps) {
-  const self = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: p.page });
+  const sorting = { sort: p.sort, defaultSort: p.defaultSort };
+  const self = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: p.page, sort: sorting });
   const searching = p.filter === null && (p.tag !== null || p.q !== '');
   return (
     <div
@@ -88,17 +103,54 @@ export function LinkList(p: LinkListProps) {
         <ListEmpty filter={p.filter} searching={searching} />
       ) : (
         <>
-          <LinkCount total={p.total} />
+          <div class="flex flex-wrap items-center justify-between gap-2">
+            <LinkCount total={p.total} />
+            {p.sort !== null && <SortToggle list={p} />}
+          </div>
           <LinkTable rows={p.rows} variant="dashboard" env={p.env} />
           <Pager
             noun="link"
             spot={{ page: p.page, pageSize: DASHBOARD_PAGE_SIZE, total: p.total }}
-            href={(n) => dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: n })}
+            href={(n) => dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, page: n, sort: sorting })}
             swap="#link-list"
           />
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * Name or Recently used (docs/web-ui.md#landing-and-dashboard): toggle links, as every choice of a
+ * view is, that keep the filter, tag and search and go back to the first page.
+ */
+function SortToggle({ list: p }: { list: LinkListProps }) {
+  const choices: Array<[DashboardSort, string]> = [
+    ['name', 'Name'],
+    ['recent', 'Recently used'],
+  ];
+  return (
+    <nav aria-label="Sort links by" class="join">
+      {choices.map(([sort, label]) => {
+        const href = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, sort: { sort, defaultSort: p.defaultSort } });
+        const on = p.sort === sort;
+        return (
+          <a
+            href={href}
+            hx-get={href}
+            hx-target="#link-list"
+            hx-swap="outerHTML"
+            hx-push-url="true"
+            hx-indicator="#link-list"
+            role="button"
+            aria-pressed={on ? 'true' : 'false'}
+            class="join-item btn btn-sm"
+          >
+            {label}
+          </a>
+        );
+      })}
+    </nav>
   );
 }
 
@@ -238,6 +290,7 @@ export function DashboardPage({ list, isAdmin }: { list: LinkListProps; isAdmin:
             hx-trigger="input changed delay:400ms, search"
             hx-target="#link-list"
             hx-swap="outerHTML"
+            hx-replace-url="true"
             hx-indicator="#search-spinner, #link-list"
             hx-sync="this:replace"
           />
