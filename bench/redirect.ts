@@ -232,15 +232,19 @@ function side({ oursPort, barePort, list }: Servers) {
 }
 
 /**
- * Our server's environment. To see inside a stall, `BENCH_SERVER_NODE_OPTIONS` gives our
- * server (not the bare one) extra Node flags (`--trace-gc`) and `BENCH_SERVER_LOG` names a
- * file its output is appended to.
+ * Our server's command line. To see inside a stall, `BENCH_SERVER_NODE_FLAGS` gives our server
+ * (not the bare one) extra Node flags (`--trace-gc`) and `BENCH_SERVER_LOG` names a file its
+ * output is appended to.
  */
+const ourNodeArgs = (script: string, ...args: string[]) => [
+  ...(process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter((f) => f !== '') ?? []),
+  script,
+  ...args,
+];
+
 function serverEnv(config: DbConfig, port: number): NodeJS.ProcessEnv {
-  const extra = process.env.BENCH_SERVER_NODE_OPTIONS;
   return {
     ...process.env,
-    ...(extra ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${extra}`.trim() } : {}),
     JOE_DB_DRIVER: config.driver,
     JOE_DB_DSN: config.dsn,
     JOE_HTTP_ADDR: `127.0.0.1:${port}`,
@@ -276,7 +280,7 @@ export async function benchRedirects(): Promise<ScenarioResult[]> {
   copyFileSync(config.dsn, barePath);
   const oursPort = 18_181;
   const barePort = 18_182;
-  const ours = pinned(process.execPath, ['dist/src/cli.js', 'serve'], serverEnv(config, oursPort));
+  const ours = pinned(process.execPath, ourNodeArgs('dist/src/cli.js', 'serve'), serverEnv(config, oursPort));
   const bare = pinned(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], process.env);
   return withServers(ours, bare, () => measure({ oursPort, barePort, list: scenarios(cookie) }));
 }
@@ -296,8 +300,8 @@ export async function benchFrontVsRoute(): Promise<{ front: ScenarioResult; rout
   const barePath = join(dir, 'bare.db');
   copyFileSync(seeded.dsn, barePath);
   const [frontPort, routePort, barePort] = [18_185, 18_186, 18_187];
-  const front = pinned(process.execPath, ['dist/src/cli.js', 'serve'], serverEnv(seeded, frontPort));
-  const route = pinned(process.execPath, ['bench/routeOnlyServer.mjs'], serverEnv(routeConfig, routePort));
+  const front = pinned(process.execPath, ourNodeArgs('dist/src/cli.js', 'serve'), serverEnv(seeded, frontPort));
+  const route = pinned(process.execPath, ourNodeArgs('bench/routeOnlyServer.mjs'), serverEnv(routeConfig, routePort));
   const bare = pinned(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], process.env);
   try {
     await waitFor(route, /listening on/);
@@ -326,7 +330,7 @@ export async function benchPostgresRedirects(): Promise<ScenarioResult | null> {
     await seed(database.config, true);
     const oursPort = 18_183;
     const barePort = 18_184;
-    const ours = pinned(process.execPath, ['dist/src/cli.js', 'serve'], serverEnv(database.config, oursPort));
+    const ours = pinned(process.execPath, ourNodeArgs('dist/src/cli.js', 'serve'), serverEnv(database.config, oursPort));
     const bare = pinned(process.execPath, ['bench/barePgServer.mjs', database.config.dsn, String(barePort)], process.env);
     const [result] = await withServers(ours, bare, () => measure({ oursPort, barePort, list: scenarios('').slice(0, 1) }));
     return result!;
