@@ -56,18 +56,20 @@ export interface KeywordAndLongest {
   hit: NamedTarget | null;
 }
 
-/** The longest-name query: `names` are its placeholders, in order. */
+/**
+ * The longest-name query: `names` are its placeholders, the longest first. The first of them
+ * a link has is found by one index probe per name tried, stopping at the first found
+ * (`coalesce` evaluates no further), then read with its link; a name is one link's, so there
+ * is one row at most. An `IN` list ordered by length cost SQLite a temporary index and a sort
+ * on every visit of a template by its prefix.
+ */
 function longestNameSelect(db: Kysely<Database>, names: readonly string[]) {
-  return (
-    db
-      .selectFrom('link_names')
-      .innerJoin('links', 'links.id', 'link_names.link_id')
-      .select(['link_names.name', ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const)])
-      .where('link_names.name', 'in', names)
-      .orderBy(sql`length(link_names.name)`, 'desc')
-      // Written into the statement: PostgreSQL's batched form passes every parameter as text.
-      .limit(sql<number>`1`)
-  );
+  const probes = names.map((n) => sql`(select ln.name from link_names ln where ln.name = ${n})`);
+  return db
+    .selectFrom('link_names')
+    .innerJoin('links', 'links.id', 'link_names.link_id')
+    .select(['link_names.name', ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const)])
+    .where('link_names.name', '=', sql<string>`coalesce(${sql.join(probes)})`);
 }
 
 /** Placeholder values that mark their place in a compiled statement, to check its parameter order. */
@@ -98,12 +100,12 @@ function compileKeywordAndLongest(db: Kysely<Database>): CompiledQuery {
   return compiled;
 }
 
-/** The values for the longest-name placeholders: `names`, the last repeated into those left over. */
-function namesParams(names: readonly string[]): string[] {
+/** The values for the longest-name placeholders: `names` (shortest first) longest first, then nulls. */
+function namesParams(names: readonly string[]): Array<string | null> {
   if (names.length === 0 || names.length > LONGEST_NAME_CANDIDATES) {
     throw new Error(`longest-name lookup: 1 to ${LONGEST_NAME_CANDIDATES} names`);
   }
-  return Array.from({ length: LONGEST_NAME_CANDIDATES }, (_, i) => names[Math.min(i, names.length - 1)]!);
+  return Array.from({ length: LONGEST_NAME_CANDIDATES }, (_, i) => names[names.length - 1 - i] ?? null);
 }
 
 function toNamedTarget(name: string | null, ...link: Parameters<typeof toResolveTarget>): NamedTarget | null {
