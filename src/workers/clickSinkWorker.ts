@@ -1,9 +1,12 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely, SqliteDialect } from 'kysely';
 import { openSqlite } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { ClickWriter, type ClickMetrics } from './clickWriter.js';
 import {
+  CLICK_THREAD_NICE,
   SQLITE_BATCH_CLICKS,
   SQLITE_BATCH_GATHER_MS,
   eventsOf,
@@ -48,7 +51,18 @@ const CHECKPOINT_INTERVAL_MS = 10_000;
  * into rows, runs the batch INSERTs and every WAL checkpoint, so none of that
  * work stalls the thread that answers redirects.
  */
+/** Lowers this thread's priority alone (Linux: a thread id is a pid to setpriority); elsewhere nothing. */
+function lowerThreadPriority(nice: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+  } catch {
+    // Not Linux, or not permitted: the thread keeps the process's priority.
+  }
+}
+
 const { path, ipHashSecret } = workerData as ClickWorkerData;
+lowerThreadPriority(CLICK_THREAD_NICE);
 const port = parentPort!;
 const tell = (m: FromClickWorker) => port.postMessage(m);
 

@@ -4,7 +4,8 @@ import { connect, type Db } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
 import { hashClientIp } from '../../src/domain/click.js';
 import { Metrics } from '../../src/metrics.js';
-import { createClickRecorder } from '../../src/workers/clickSink.js';
+import { CLICK_THREAD_NICE, createClickRecorder } from '../../src/workers/clickSink.js';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createStore, type Store } from '../../src/store/index.js';
 import type { ClickRecorder } from '../../src/workers/clickWriter.js';
 import { CLICK_EPOCH, clickEvent, histogramTotals, metricTotal, newClickedLink } from '../helpers/clicks.js';
@@ -34,6 +35,29 @@ describe('SQLite click worker', () => {
 
   const recorder = (metrics: Metrics, capacity?: number): ClickRecorder =>
     createClickRecorder(db, store.clicks, tdb.config.dsn, { metrics, log, ipHashSecret: 'k', capacity });
+
+  test(
+    'the click thread runs at a lower priority than the thread answering redirects',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const niceOf = (tid: string) => {
+        // Field 19 of /proc/<pid>/task/<tid>/stat, counted after the command's closing parenthesis.
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const before = new Set(readdirSync('/proc/self/task'));
+      const metrics = new Metrics({ processMetrics: false });
+      const r = recorder(metrics);
+      r.start();
+      const link = await newLink('worker-nice');
+      assert.equal(r.enqueue(clickEvent(link.id, 0)), true);
+      await eventually(() => r.pending === 0, 60_000);
+      const started = readdirSync('/proc/self/task').filter((t) => !before.has(t));
+      assert.ok(started.map(niceOf).includes(CLICK_THREAD_NICE), `threads started: ${started.map((t) => `${t}:${niceOf(t)}`).join(' ')}`);
+      assert.equal(niceOf(String(process.pid)), 0, 'the main thread keeps its priority');
+      await r.close();
+    },
+  );
 
   test('stores each event as a row, counts it, and reports nothing pending afterwards', async () => {
     const link = await newLink('worker-rows');
