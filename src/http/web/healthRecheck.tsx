@@ -32,12 +32,7 @@ export function registerHealthRecheckRoute(app: FastifyInstance, deps: WebDeps):
     if (!got) return reply;
     const result = await probe.recheck(got.link);
     const name = shortName(deps, req, got.link.slug);
-    const toast =
-      result.kind === 'checked'
-        ? { level: 'success' as const, message: `Rechecked ${name}.` }
-        : result.kind === 'too-soon'
-          ? { level: 'info' as const, message: `${name} was checked moments ago; try again in a few seconds.` }
-          : { level: 'info' as const, message: `${name} is not checked: its checks are off, or it is archived, expired or a template.` };
+    const toast = recheckToast(name, result, () => ({ level: 'success', message: `Rechecked ${name}.` }));
     const page = `/dashboard/links/${got.link.id}`;
     if (!wantsFragment(req)) {
       setFlash(reply, toast.level, toast.message);
@@ -64,12 +59,7 @@ export function registerHealthRecheckRoute(app: FastifyInstance, deps: WebDeps):
     if (!got) return reply;
     const result = await probe.recheck(got.link);
     const name = shortName(deps, req, got.link.slug);
-    const toast =
-      result.kind === 'checked'
-        ? reportToast(name, result.outcome)
-        : result.kind === 'too-soon'
-          ? { level: 'info' as const, message: `${name} was checked moments ago; try again in a few seconds.` }
-          : { level: 'info' as const, message: `${name} is not checked: its checks are off, or it is archived, expired or a template.` };
+    const toast = recheckToast(name, result, (outcome) => reportToast(name, outcome));
     if (!wantsFragment(req)) {
       setFlash(reply, toast.level, toast.message);
       return seeOther(reply, '/admin/link-health');
@@ -80,8 +70,17 @@ export function registerHealthRecheckRoute(app: FastifyInstance, deps: WebDeps):
   });
 }
 
+type Toast = { level: 'success' | 'info' | 'error'; message: string };
+
+/** What a recheck came to, for either page: `checked` says what a check that ran found. */
+function recheckToast(name: string, result: Awaited<ReturnType<HealthProbe['recheck']>>, checked: (outcome: ProbeOutcome) => Toast): Toast {
+  if (result.kind === 'checked') return checked(result.outcome);
+  if (result.kind === 'too-soon') return { level: 'info', message: `${name} was checked moments ago; try again in a few seconds.` };
+  return { level: 'info', message: `${name} is not checked: its checks are off, or it is archived, expired or a template.` };
+}
+
 /** What a recheck from the report found, in the words of the report. */
-function reportToast(name: string, outcome: ProbeOutcome): { level: 'success' | 'info' | 'error'; message: string } {
+function reportToast(name: string, outcome: ProbeOutcome): Toast {
   switch (outcome.kind) {
     case 'success':
       return { level: 'success', message: `${name} answered HTTP ${outcome.status}: it is no longer broken.` };
