@@ -56,7 +56,26 @@ const TABS: Array<{ filter: DashboardFilter | null; label: string }> = [
   { filter: 'never-clicked', label: 'Never clicked' },
 ];
 
-function SwapLink({ href, active, children, class: cls }: { href: string; active: boolean; children: ComponentChildren; class: string }) {
+/**
+ * A link that swaps `#link-list` for another view of it. `active` is told as the current page
+ * (a tab) or, with `toggle`, as a pressed button (a choice such as the sort order).
+ */
+function SwapLink({
+  href,
+  active,
+  toggle = false,
+  children,
+  class: cls,
+}: {
+  href: string;
+  active: boolean;
+  toggle?: boolean;
+  children: ComponentChildren;
+  class: string;
+}) {
+  const state = toggle
+    ? ({ role: 'button', 'aria-pressed': active ? 'true' : 'false' } as const)
+    : ({ 'aria-current': active ? 'page' : undefined } as const);
   return (
     <a
       href={href}
@@ -66,7 +85,7 @@ function SwapLink({ href, active, children, class: cls }: { href: string; active
       hx-push-url="true"
       hx-indicator="#link-list"
       class={cls}
-      aria-current={active ? 'page' : undefined}
+      {...state}
     >
       {children}
     </a>
@@ -133,21 +152,10 @@ function SortToggle({ list: p }: { list: LinkListProps }) {
     <nav aria-label="Sort links by" class="join">
       {choices.map(([sort, label]) => {
         const href = dashboardUrl({ filter: p.filter, tag: p.tag, q: p.q, sort: { sort, defaultSort: p.defaultSort } });
-        const on = p.sort === sort;
         return (
-          <a
-            href={href}
-            hx-get={href}
-            hx-target="#link-list"
-            hx-swap="outerHTML"
-            hx-push-url="true"
-            hx-indicator="#link-list"
-            role="button"
-            aria-pressed={on ? 'true' : 'false'}
-            class="join-item btn btn-sm"
-          >
+          <SwapLink href={href} active={p.sort === sort} toggle class="join-item btn btn-sm">
             {label}
-          </a>
+          </SwapLink>
         );
       })}
     </nav>
