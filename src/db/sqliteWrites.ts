@@ -62,12 +62,15 @@ class WaitingDriver extends SqliteDriver {
 function waitingConnection(inner: DatabaseConnection): DatabaseConnection {
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-      const deadline = Date.now() + SQLITE_WRITE_WAIT_MS;
+      // The clock is read only once the lock has been met: a query that runs at once pays nothing.
+      let deadline: number | undefined;
       for (let pause = 1; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
         try {
           return await inner.executeQuery<R>(query);
         } catch (e) {
-          if (!isBusy(e) || Date.now() + pause > deadline) throw e;
+          if (!isBusy(e)) throw e;
+          deadline ??= Date.now() + SQLITE_WRITE_WAIT_MS;
+          if (Date.now() + pause > deadline) throw e;
           await sleep(pause);
         }
       }
