@@ -45,11 +45,14 @@ function stable(value: unknown): unknown {
   return value;
 }
 
-function requestHash(req: FastifyRequest): string {
+/** What makes two requests the same one: `what` they carry, after the method and the route. */
+function requestDigest(req: FastifyRequest, ...what: unknown[]): string {
   return createHash('sha256')
-    .update(JSON.stringify(stable([req.method, req.routeOptions.url, req.params, req.query, req.body ?? null])))
+    .update(JSON.stringify(stable([req.method, req.routeOptions.url, ...what])))
     .digest('hex');
 }
+
+const requestHash = (req: FastifyRequest) => requestDigest(req, req.params, req.query, req.body ?? null);
 
 /** What the table is keyed by: the digest of the key, so the key itself stays with the client. */
 const keyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -172,7 +175,5 @@ export function idempotent(deps: { store: Pick<Store, 'idempotency'> }) {
 
 /** An upload's request digest: the route, its query and the file's content. */
 export function uploadRequestHash(req: FastifyRequest, fileDigest: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify(stable([req.method, req.routeOptions.url, req.query, fileDigest])))
-    .digest('hex');
+  return requestDigest(req, req.query, fileDigest);
 }
