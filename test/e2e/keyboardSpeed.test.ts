@@ -77,12 +77,15 @@ describe('search in the address, `/` and the command palette', { skip: chromiumS
     assert.equal(await page.locator('#dashboard-search').inputValue(), 'wik');
     assert.equal(await page.locator('#link-list tr[data-link-row]').count(), 1);
     assert.equal(await page.locator(`#link-${wikiId}`).count(), 1);
-    // Submitting (Enter) lands on the same address.
+    // Submitting (Enter) lands on the same address, answered in place rather than by a page
+    // load racing the live search.
+    await page.evaluate(() => document.body.setAttribute('data-before-enter', ''));
     await page.locator('#dashboard-search').fill('jira');
     await page.locator('#dashboard-search').press('Enter');
     await page.waitForURL(`${s.url}/dashboard?q=jira`);
     assert.equal(await page.locator('#link-list tr[data-link-row]').count(), 1);
     assert.equal(await page.locator(`#link-${wikiId}`).count(), 0);
+    assert.equal(await page.locator('body[data-before-enter]').count(), 1, 'Enter did not load the page again');
     problems.assertNone();
     await close();
 

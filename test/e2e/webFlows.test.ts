@@ -275,11 +275,11 @@ describe('web UI in a browser', { skip: chromiumSkip('web UI') }, () => {
       await route.continue();
     });
     await page.getByRole('searchbox', { name: 'Search links' }).pressSequentially('payroll');
-    await page.locator('#search-spinner').waitFor({ state: 'visible' });
+    await page.locator('#dashboard-search-spinner').waitFor({ state: 'visible' });
     assert.ok(await page.locator('#link-list.htmx-request').count(), 'the list is marked busy');
     release();
     await page.locator('#link-list tr', { hasText: 'pager' }).waitFor({ state: 'detached' });
-    await page.locator('#search-spinner').waitFor({ state: 'hidden' });
+    await page.locator('#dashboard-search-spinner').waitFor({ state: 'hidden' });
     await page.unroute('**/dashboard?q=*');
     assert.ok(await page.locator('#link-list tr', { hasText: 'payroll' }).isVisible());
     assert.equal(

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { DESCRIPTION_MAX, TITLE_MAX } from '../../domain/linkInput.js';
 import type { LinkView } from '../../store/types.js';
-import { Icon } from '../partials/icons.js';
 import { columnCount, LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { LiveSearch } from '../partials/liveSearch.js';
 import { LinkCount, Pager } from '../partials/pager.js';
 
 export const ADMIN_PAGE_SIZE = 50;
@@ -87,30 +87,13 @@ export function AdminLinksPage(p: AdminLinkListProps) {
   return (
     <>
       <PageHeader title="All Links" subtitle="Every link of every user. Edit inline or delete." />
-      <form method="get" action="/admin/links" role="search" class="mb-4">
-        <label for="admin-search" class="sr-only">
-          Search all links
-        </label>
-        <div class="input w-full md:max-w-xl">
-          <Icon name="search" class="size-5 opacity-70" />
-          <input
-            id="admin-search"
-            type="search"
-            name="q"
-            value={p.filter === null ? p.q : ''}
-            placeholder="Search by slug, URL, title, description or owner..."
-            autocomplete="off"
-            hx-get="/admin/links"
-            hx-trigger="keyup changed delay:300ms, search"
-            hx-target="#admin-link-list"
-            hx-swap="outerHTML"
-            hx-replace-url="true"
-            hx-indicator="#admin-search-spinner, #admin-link-list"
-            hx-sync="this:replace"
-          />
-          <Spinner id="admin-search-spinner" />
-        </div>
-      </form>
+      <LiveSearch
+        action="/admin/links"
+        id="admin-search"
+        label="Search all links"
+        value={p.filter === null ? p.q : ''}
+        target="#admin-link-list"
+      />
       <AdminLinkList {...p} />
     </>
   );

@@ -1,7 +1,7 @@
-import { Icon } from '../partials/icons.js';
 import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { LiveSearch } from '../partials/liveSearch.js';
 import { LinkCount, Pager } from '../partials/pager.js';
-import { Avatar, EmptyState, PageHeader, Spinner } from '../partials/ui.js';
+import { Avatar, EmptyState, PageHeader } from '../partials/ui.js';
 import { plural } from '../format.js';
 
 export const PUBLIC_PAGE_SIZE = 25;
@@ -49,30 +49,7 @@ export function BrowsePage(props: PublicListProps) {
   return (
     <>
       <PageHeader title="Browse Links" subtitle="Every public short link in this instance." />
-      <form method="get" action="/links" role="search" class="mb-4">
-        <label for="browse-search" class="sr-only">
-          Search public links
-        </label>
-        <div class="input w-full md:max-w-xl">
-          <Icon name="search" class="size-5 opacity-70" />
-          <input
-            id="browse-search"
-            type="search"
-            name="q"
-            value={props.q}
-            placeholder="Search by slug, URL, title, description or owner..."
-            autocomplete="off"
-            hx-get="/links"
-            hx-trigger="input changed delay:300ms, search"
-            hx-target="#public-link-list"
-            hx-swap="outerHTML"
-            hx-push-url="true"
-            hx-indicator="#browse-spinner, #public-link-list"
-            hx-sync="this:replace"
-          />
-          <Spinner id="browse-spinner" />
-        </div>
-      </form>
+      <LiveSearch action="/links" id="browse-search" label="Search public links" value={props.q} target="#public-link-list" />
       <PublicLinkList {...props} />
     </>
   );

@@ -2,8 +2,9 @@ import type { ComponentChildren } from 'preact';
 import type { TagCount } from '../../store/tags.js';
 import { Icon } from '../partials/icons.js';
 import { LinkTable, type LinkRowData, type LinkTableEnv } from '../partials/linkTable.js';
+import { LiveSearch } from '../partials/liveSearch.js';
 import { LinkCount, Pager } from '../partials/pager.js';
-import { EmptyState, PageHeader, Spinner } from '../partials/ui.js';
+import { EmptyState, PageHeader } from '../partials/ui.js';
 
 export const DASHBOARD_PAGE_SIZE = 50;
 
@@ -281,30 +282,13 @@ export function DashboardPage({ list, isAdmin }: { list: LinkListProps; isAdmin:
           </>
         }
       />
-      <form method="get" action="/dashboard" role="search" class="mb-4">
-        <label for="dashboard-search" class="sr-only">
-          Search links
-        </label>
-        <div class="input w-full md:max-w-xl">
-          <Icon name="search" class="size-5 opacity-70" />
-          <input
-            id="dashboard-search"
-            type="search"
-            name="q"
-            value={list.filter === null && list.tag === null ? list.q : ''}
-            placeholder="Search by slug, URL, title, description or owner..."
-            autocomplete="off"
-            hx-get="/dashboard"
-            hx-trigger="input changed delay:400ms, search"
-            hx-target="#link-list"
-            hx-swap="outerHTML"
-            hx-replace-url="true"
-            hx-indicator="#search-spinner, #link-list"
-            hx-sync="this:replace"
-          />
-          <Spinner id="search-spinner" />
-        </div>
-      </form>
+      <LiveSearch
+        action="/dashboard"
+        id="dashboard-search"
+        label="Search links"
+        value={list.filter === null && list.tag === null ? list.q : ''}
+        target="#link-list"
+      />
       <LinkList {...list} />
     </>
   );
