@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, createWriteStream, mkdtempSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DbConfig } from '../src/config.js';
@@ -68,6 +68,12 @@ function scenarios(cookie: string): Scenario[] {
   ];
 }
 
+/** `BENCH_REDIRECT_KINDS=anonymous,template` measures only those kinds (all when unset). */
+function chosen(list: Scenario[]): Scenario[] {
+  const names = process.env.BENCH_REDIRECT_KINDS?.split(',').filter((n) => n !== '');
+  return names?.length ? list.filter((s) => names.includes(s.name)) : list;
+}
+
 /** What the bare server answers: the same stride through the plain links. */
 const BARE: LoadShape = { path: '"/link-" .. n', count: PLAIN };
 
@@ -131,6 +137,45 @@ async function settleClicks(port: number, expected: number): Promise<number> {
   return settledMs;
 }
 
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 on Linux). */
+const CLK_TCK = 100;
+
+/** CPU seconds each thread of `pid` has used so far, by thread id (Linux /proc; empty elsewhere). */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // Fields after the parenthesised name: state is 3rd, utime 14th, stime 15th.
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), (Number(f[11]) + Number(f[12])) / CLK_TCK);
+    }
+  } catch {
+    // Not Linux, or the process is gone: no per-thread figures.
+  }
+  return out;
+}
+
+/**
+ * Where a round's CPU went, in µs per redirect: the thread answering redirects (the process's
+ * own thread), the busiest other thread (on SQLite, the click thread) and every other thread.
+ */
+export interface ThreadCost {
+  mainUs: number;
+  clickUs: number;
+  otherUs: number;
+}
+
+function threadCost(pid: number, before: Map<number, number>, after: Map<number, number>, requests: number): ThreadCost {
+  const used = [...after].map(([tid, s]) => [tid, s - (before.get(tid) ?? 0)] as const);
+  const main = used.find(([tid]) => tid === pid)?.[1] ?? 0;
+  const others = used.filter(([tid]) => tid !== pid).map(([, s]) => s);
+  const click = Math.max(0, ...others);
+  const total = others.reduce((a, b) => a + b, 0);
+  const per = (s: number) => (requests > 0 ? (s * 1e6) / requests : 0);
+  return { mainUs: per(main), clickUs: per(click), otherUs: per(total - click) };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The tail bound of a round: our p99 within three times the bare server's, or 15 ms. */
@@ -145,6 +190,10 @@ export interface Round {
   bareMaxMs: number;
   /** Our event loop's longest delay over the round. */
   loopMaxMs: number;
+  /** Our server's CPU per redirect over the round and the storing of its clicks. */
+  cpu: ThreadCost;
+  /** The bare server's CPU per request, all threads. */
+  bareCpuUs: number;
 }
 
 export interface ScenarioResult {
@@ -160,6 +209,9 @@ export interface ScenarioResult {
 }
 
 interface Servers {
+  /** The servers' process ids, for their CPU per request. */
+  oursPid: number;
+  barePid: number;
   oursPort: number;
   barePort: number;
   list: Scenario[];
@@ -183,28 +235,36 @@ async function measureEach(all: Servers[]): Promise<ScenarioResult[][]> {
 }
 
 /** One of our servers: its warm-up, its rounds, its results. */
-function side({ oursPort, barePort, list }: Servers) {
+function side({ oursPid, barePid, oursPort, barePort, list }: Servers) {
   const load = { connections: CONNECTIONS, seconds: SECONDS };
   let clicks = 0;
-  const ours = async (s: Scenario): Promise<LoadResult & { loopMaxMs: number }> => {
+  type Ours = LoadResult & { loopMaxMs: number; cpu: ThreadCost };
+  const ours = async (s: Scenario): Promise<Ours> => {
+    const before = threadCpu(oursPid);
     const r = await wrk(oursPort, s.shape, load);
     const loop = await loopMaxMs(oursPort);
     if (s.clicks) clicks += r.requests;
     const settledMs = await settleClicks(oursPort, clicks);
+    const cpu = threadCost(oursPid, before, threadCpu(oursPid), r.requests);
     // Our rate over the round and the storing of its clicks.
-    return { ...r, rps: r.requests / (r.requests / r.rps + settledMs / 1000), loopMaxMs: loop };
+    return { ...r, rps: r.requests / (r.requests / r.rps + settledMs / 1000), loopMaxMs: loop, cpu };
   };
-  const runs = new Map(list.map((s) => [s.name, [] as { ours: LoadResult & { loopMaxMs: number }; bare: LoadResult }[]]));
+  const bare = async (): Promise<LoadResult & { cpuUs: number }> => {
+    const before = threadCpu(barePid);
+    const r = await wrk(barePort, BARE, load);
+    const c = threadCost(barePid, before, threadCpu(barePid), r.requests);
+    return { ...r, cpuUs: c.mainUs + c.clickUs + c.otherUs };
+  };
+  const runs = new Map(list.map((s) => [s.name, [] as { ours: Ours; bare: LoadResult & { cpuUs: number } }[]]));
   // Warm-up: JIT, statement caches and page cache on both sides.
   const warm = async () => {
     for (const s of list) await ours(s);
-    await wrk(barePort, BARE, load);
+    await bare();
   };
   const round = async () => {
     for (const s of list) {
       const o = await ours(s);
-      const b = await wrk(barePort, BARE, load);
-      runs.get(s.name)!.push({ ours: o, bare: b });
+      runs.get(s.name)!.push({ ours: o, bare: await bare() });
     }
   };
   const results = () =>
@@ -225,6 +285,8 @@ function side({ oursPort, barePort, list }: Servers) {
           bareP99Ms: p.bare.p99Ms,
           bareMaxMs: p.bare.maxMs,
           loopMaxMs: p.ours.loopMaxMs,
+          cpu: p.ours.cpu,
+          bareCpuUs: p.bare.cpuUs,
         })),
       };
     });
@@ -282,7 +344,9 @@ export async function benchRedirects(): Promise<ScenarioResult[]> {
   const barePort = 18_182;
   const ours = pinned(process.execPath, ourNodeArgs('dist/src/cli.js', 'serve'), serverEnv(config, oursPort));
   const bare = pinned(process.execPath, ['bench/bareServer.mjs', barePath, String(barePort)], process.env);
-  return withServers(ours, bare, () => measure({ oursPort, barePort, list: scenarios(cookie) }));
+  return withServers(ours, bare, () =>
+    measure({ oursPid: ours.pid!, barePid: bare.pid!, oursPort, barePort, list: chosen(scenarios(cookie)) }),
+  );
 }
 
 /**
@@ -309,8 +373,8 @@ export async function benchFrontVsRoute(): Promise<{ front: ScenarioResult; rout
     return await withServers(front, bare, async () => {
       // Two servers measured in turn, each round followed by its own bare round.
       const [f, r] = await measureEach([
-        { oursPort: frontPort, barePort, list: anonymous },
-        { oursPort: routePort, barePort, list: anonymous },
+        { oursPid: front.pid!, barePid: bare.pid!, oursPort: frontPort, barePort, list: anonymous },
+        { oursPid: route.pid!, barePid: bare.pid!, oursPort: routePort, barePort, list: anonymous },
       ]);
       return { front: f![0]!, route: r![0]! };
     });
@@ -332,7 +396,9 @@ export async function benchPostgresRedirects(): Promise<ScenarioResult | null> {
     const barePort = 18_184;
     const ours = pinned(process.execPath, ourNodeArgs('dist/src/cli.js', 'serve'), serverEnv(database.config, oursPort));
     const bare = pinned(process.execPath, ['bench/barePgServer.mjs', database.config.dsn, String(barePort)], process.env);
-    const [result] = await withServers(ours, bare, () => measure({ oursPort, barePort, list: scenarios('').slice(0, 1) }));
+    const [result] = await withServers(ours, bare, () =>
+      measure({ oursPid: ours.pid!, barePid: bare.pid!, oursPort, barePort, list: scenarios('').slice(0, 1) }),
+    );
     return result!;
   } finally {
     await database.drop();

@@ -26,7 +26,8 @@ const report = (prefix: string, r: ScenarioResult) => {
     const bound = tailBoundMs(x.bareP99Ms);
     console.log(
       `  round ${i + 1}: ours p99=${ms(x.oursP99Ms)} max=${ms(x.oursMaxMs)} loop_max=${ms(x.loopMaxMs)} ` +
-        `bare p99=${ms(x.bareP99Ms)} max=${ms(x.bareMaxMs)} tail ${x.oursP99Ms <= bound ? 'ok' : 'OVER'} (bound ${ms(bound)} ms)`,
+        `bare p99=${ms(x.bareP99Ms)} max=${ms(x.bareMaxMs)} tail ${x.oursP99Ms <= bound ? 'ok' : 'OVER'} (bound ${ms(bound)} ms) ` +
+        `cpu_us main=${ms(x.cpu.mainUs)} click=${ms(x.cpu.clickUs)} other=${ms(x.cpu.otherUs)} bare=${ms(x.bareCpuUs)}`,
     );
   });
 };
