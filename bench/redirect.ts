@@ -100,9 +100,13 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<void> {
   });
 }
 
-/** A metric's value on the server's /metrics (a sample without labels). */
+/**
+ * A metric's value on the server's /metrics (a sample without labels), asking for that family
+ * alone: the settling wait asks every 10 ms, and a whole scrape would take the core from the
+ * click thread it waits for.
+ */
 async function counter(port: number, name: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics?name[]=${name}`)).text();
   const m = new RegExp(`^${name} ([\\d.e+-]+)`, 'm').exec(text);
   return m ? Number(m[1]) : 0;
 }
@@ -240,6 +244,8 @@ function side({ oursPid, barePid, oursPort, barePort, list }: Servers) {
   let clicks = 0;
   type Ours = LoadResult & { loopMaxMs: number; cpu: ThreadCost };
   const ours = async (s: Scenario): Promise<Ours> => {
+    // Starts the event loop's delay afresh, so the figure read after wrk is this round's.
+    await loopMaxMs(oursPort);
     const before = threadCpu(oursPid);
     const r = await wrk(oursPort, s.shape, load);
     const loop = await loopMaxMs(oursPort);

@@ -32,8 +32,40 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps): vo
     }
   });
 
-  app.get('/metrics', async (_req, reply) => {
-    reply.header('cache-control', 'no-store').type(deps.metrics.registry.contentType);
-    return reply.send(await deps.metrics.registry.metrics());
+  app.get('/metrics', async (req, reply) => {
+    const registry = deps.metrics.registry;
+    reply.header('cache-control', 'no-store').type(registry.contentType);
+    const names = metricNames(req.query);
+    if (names === null) return reply.send(await registry.metrics());
+    const wanted = new Set(names.filter((n) => registry.getSingleMetric(n) !== undefined));
+    // Our own families each hold their own values, so a poll for one counter is answered
+    // without the whole scrape (reading /proc, every histogram: a millisecond or more of the
+    // core the redirects use). Node's families fill each other when one is collected (the
+    // event-loop delays, the heap sizes), so asking for any of them takes the whole scrape.
+    if ([...wanted].every((n) => n.startsWith(OWN_PREFIX))) {
+      const parts = await Promise.all([...wanted].map((n) => registry.getSingleMetricAsString(n)));
+      return reply.send(parts.map((p) => `${p}\n`).join(''));
+    }
+    return reply.send(onlyFamilies(await registry.metrics(), wanted));
   });
+}
+
+const OWN_PREFIX = 'joelinks_';
+
+/** The blocks of a text exposition whose family is in `wanted`. */
+function onlyFamilies(text: string, wanted: ReadonlySet<string>): string {
+  return text
+    .split(/(?=^# HELP )/m)
+    .filter((block) => wanted.has(block.slice('# HELP '.length, block.indexOf(' ', '# HELP '.length))))
+    .join('');
+}
+
+/**
+ * The families asked for with `name[]=` (as Prometheus's own client libraries read it), or null
+ * for all of them (docs/server.md#metrics).
+ */
+function metricNames(query: unknown): string[] | null {
+  const raw = (query as Record<string, unknown> | undefined)?.['name[]'];
+  if (raw === undefined) return null;
+  return (Array.isArray(raw) ? raw : [raw]).filter((n): n is string => typeof n === 'string');
 }

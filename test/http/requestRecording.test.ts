@@ -109,6 +109,28 @@ describe('request metrics and the access log', () => {
       assert.match(scraped, new RegExp(`^joelinks_click_batch_duration_seconds_bucket\\{le="5"\\} ${batches}$`, 'm'));
     });
 
+    test('/metrics?name[]= answers only the families named, with the values of a whole scrape', async () => {
+      const families = (text: string) => [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]).sort();
+      const own = await get(
+        `${s.url}/metrics?name[]=joelinks_clicks_recorded_total&name[]=joelinks_clicks_dropped_total&name[]=no_such_metric`,
+      );
+      assert.equal(own.status, 200);
+      assert.match(own.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+      const ownText = await own.text();
+      assert.deepEqual(families(ownText), ['joelinks_clicks_dropped_total', 'joelinks_clicks_recorded_total']);
+      assert.match(ownText, /^joelinks_clicks_recorded_total 2$/m, 'the two clicks stored above');
+      assert.match(ownText, /^joelinks_clicks_dropped_total 0$/m);
+
+      // Node's event-loop families are filled when their family is collected: asked for alone,
+      // they still carry this scrape's values.
+      const loop = await (await get(`${s.url}/metrics?name[]=nodejs_eventloop_lag_max_seconds&name[]=joelinks_links_total`)).text();
+      assert.deepEqual(families(loop), ['joelinks_links_total', 'nodejs_eventloop_lag_max_seconds']);
+      assert.match(loop, /^nodejs_eventloop_lag_max_seconds \d/m);
+
+      const none = await (await get(`${s.url}/metrics?name[]=no_such_metric`)).text();
+      assert.equal(none, '');
+    });
+
     test('no access log line is written', () => {
       assert.deepEqual(
         log.lines().filter((l) => l.access === true),
