@@ -54,8 +54,6 @@ export interface ClickWriterOptions {
 
 const MAX_BACKOFF_MS = 5_000;
 
-const byLink = (a: ClickEvent, b: ClickEvent) => (a.linkId < b.linkId ? -1 : a.linkId > b.linkId ? 1 : 0);
-
 /**
  * Clicks accepted and not yet stored, per server, before new ones are dropped
  * (docs/analytics.md#click-capture asks for at least 10,000). Room for a database outage of
@@ -142,20 +140,29 @@ export class ClickWriter implements ClickRecorder {
    *
    * Link order: every database indexes clicks by link first, so each link's
    * clicks in a batch land next to each other in that index instead of on a
-   * page of their own each (the sort is stable, so a link's clicks keep
-   * their order): on SQLite, a sixth less CPU per click in batches of 16,000
-   * over 10,000 links. Built as taken: under load a batch gathers for seconds,
-   * and tens of thousands of row objects made up front would outlive the
-   * garbage collector's young generation and be copied, and then promoted,
-   * while the batch was stored. Built one at a time, each dies young.
+   * page of their own each, and a link's clicks keep their order: on SQLite, a
+   * sixth less CPU per click in batches of 16,000 over 10,000 links. The
+   * clicks are gathered per link and only the distinct links sorted: sorting
+   * a batch of 128,000 clicks by their 36-character link ids took a sixth of
+   * the click thread's time, gathering them takes one map lookup each. Built
+   * as taken: under load a batch gathers for seconds, and tens of thousands of
+   * row objects made up front would outlive the garbage collector's young
+   * generation and be copied, and then promoted, while the batch was stored.
+   * Built one at a time, each dies young.
    */
   private rowsOf(events: ClickEvent[]): ClickRows {
-    events.sort(byLink);
+    const byLink = new Map<string, ClickEvent[]>();
+    for (const e of events) {
+      const same = byLink.get(e.linkId);
+      if (same) same.push(e);
+      else byLink.set(e.linkId, [e]);
+    }
+    const links = [...byLink.keys()].sort();
     const toRow = (e: ClickEvent) => this.toRow(e);
     return {
       length: events.length,
       *[Symbol.iterator]() {
-        for (const e of events) yield toRow(e);
+        for (const link of links) for (const e of byLink.get(link)!) yield toRow(e);
       },
     };
   }

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { sql } from 'kysely';
 import { Metrics } from '../../src/metrics.js';
 import { ClickWriter } from '../../src/workers/clickWriter.js';
-import { clickEvent, histogramTotals, metricTotal, newClickedLink } from '../helpers/clicks.js';
+import { CLICK_EPOCH, clickEvent, histogramTotals, metricTotal, newClickedLink } from '../helpers/clicks.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { deleteUser } from '../helpers/links.js';
 
@@ -28,6 +28,35 @@ describeEachDatabase('click writer', (ctx) => {
     const took = await histogramTotals(metrics, 'joelinks_click_batch_duration_seconds');
     assert.equal(took.count, 5);
     assert.ok(took.sum > 0 && took.sum < 30, `batches took ${took.sum} s in all`);
+  });
+
+  test('a batch is stored link by link, in link order, each link’s clicks in the order they came', async () => {
+    const { store, db } = ctx();
+    const links = [await newLink('order-a'), await newLink('order-b'), await newLink('order-c')];
+    const w = new ClickWriter({ clicks: store.clicks, metrics: new Metrics({ processMetrics: false }), log: silent, ipHashSecret: 'k' });
+    // Interleaved arrivals, each link's clicks out of time order, so storing order is visible.
+    const arrivals = [2, 0, 1, 0, 2, 1, 1, 2, 0].map((l, i) => ({ link: links[l]!.id, at: 100 - i }));
+    for (const a of arrivals) w.enqueue(clickEvent(a.link, a.at));
+    w.start();
+    assert.equal(await w.close(30_000), true);
+    // Ids are made in storing order, so ordering by id is the order rows were written.
+    const stored = await db.kysely
+      .selectFrom('link_clicks')
+      .select(['link_id', 'clicked_at'])
+      .where(
+        'link_id',
+        'in',
+        links.map((l) => l.id),
+      )
+      .orderBy('id')
+      .execute();
+    const expected = [...links.map((l) => l.id)]
+      .sort()
+      .flatMap((id) => arrivals.filter((a) => a.link === id).map((a) => ({ link_id: id, clicked_at: CLICK_EPOCH + a.at })));
+    assert.deepEqual(
+      stored.map((r) => ({ link_id: r.link_id, clicked_at: Number(r.clicked_at) })),
+      expected,
+    );
   });
 
   test('a full queue drops and counts instead of blocking', async () => {
