@@ -154,6 +154,33 @@
     row.classList.add('row-new');
     row.scrollIntoView({ block: 'nearest' });
   });
+  // A swap that replaces the control a person just used must not drop their place on the page
+  // (docs/web-ui.md#feedback): the focus goes back to the new element with the focused one's id
+  // (HTMX does so itself unless the control was disabled during the request, which takes its
+  // focus away), or, when there is none (a report row that went away), to what the swap put in
+  // the target's place, rather than to the start of the page.
+  var focusedAtRequest = null;
+  document.addEventListener('htmx:beforeRequest', function (ev) {
+    var active = document.activeElement;
+    var elt = ev.detail.elt;
+    var target = ev.detail.target;
+    focusedAtRequest =
+      active && active !== document.body && elt instanceof Element && elt.contains(active)
+        ? { id: active.id, targetId: target ? target.id : '' }
+        : null;
+  });
+  document.addEventListener('htmx:afterSettle', function () {
+    var was = focusedAtRequest;
+    focusedAtRequest = null;
+    if (!was || (document.activeElement && document.activeElement !== document.body)) return;
+    var place =
+      (was.id && document.getElementById(was.id)) ||
+      (was.targetId && document.getElementById(was.targetId)) ||
+      document.getElementById('main');
+    if (!place) return;
+    if (!place.hasAttribute('tabindex') && !place.matches('a[href], button, input, select, textarea')) place.setAttribute('tabindex', '-1');
+    place.focus({ preventScroll: true });
+  });
   // HTMX swaps nothing on 4xx/5xx; say what happened instead of failing silently.
   var STATUS_MESSAGES = {
     400: 'That request could not be processed.',

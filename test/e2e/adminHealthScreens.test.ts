@@ -139,10 +139,15 @@ describe('the link-health report in a browser', { skip: chromiumSkip('link healt
           const after = await page.locator(`#health-${stillId} td[data-label="Last checked"] time`).getAttribute('datetime');
           assert.notEqual(after, before, 'the row shows the new check');
           assert.equal(await page.locator(`#health-${stillId} td[data-label="Failures"]`).innerText(), '4');
+          const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+          assert.equal(await focusedId(), `recheck-${stillId}`, 'the redrawn row’s Recheck keeps the focus');
 
-          await page.locator(`#health-${fixedId}`).getByRole('button', { name: 'Recheck go/fixed-now' }).click();
+          // From the keyboard: the row goes away, and the focus stays in the report.
+          await page.locator(`#health-${fixedId}`).getByRole('button', { name: 'Recheck go/fixed-now' }).focus();
+          await page.keyboard.press('Enter');
           await page.getByText('go/fixed-now answered HTTP 200: it is no longer broken.').waitFor();
           await page.locator(`#health-${fixedId}`).waitFor({ state: 'detached' });
+          await page.waitForFunction(() => document.activeElement?.id === 'link-health-report');
           assert.equal((await s.store.health.row(fixedId))?.consecutiveFailures, 0);
           await screenshot(page, 'admin-health-rechecked-1280');
           problems.assertNone();

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestUser } from '../../auth/currentUser.js';
-import { asGroupRole, canManageGroup } from '../../domain/groups.js';
+import { asGroupRole, canManageGroup, groupLookupName } from '../../domain/groups.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
 import type { GroupDetails } from '../../links/index.js';
@@ -126,7 +126,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (refusedNul) return listPage(req, reply, refusedNul, 400);
     let created: GroupDetails;
     try {
-      created = await links.createGroup(requestActor(req), { name: name.trim().toLowerCase(), description });
+      created = await links.createGroup(requestActor(req), { name: groupLookupName(name), description });
     } catch (e) {
       const refused = groupFormError(e, name);
       if (!refused) throw e;
@@ -189,7 +189,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (refusedNul) return groupPage(req, reply, got, { settings: refusedNul, status: 400 });
     let updated: GroupDetails;
     try {
-      updated = await links.updateGroup(requestActor(req), got.group.name, { name: name.trim().toLowerCase(), description });
+      updated = await links.updateGroup(requestActor(req), got.group.name, { name: groupLookupName(name), description });
     } catch (e) {
       if (isAppError(e) && e.code === 'FORBIDDEN') return forbidden(deps, req, reply);
       const refused = groupFormError(e, name);

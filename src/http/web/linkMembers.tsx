@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkCaps } from '../../domain/caps.js';
 import { isAppError } from '../../domain/errors.js';
+import { groupLookupName } from '../../domain/groups.js';
 import { hasNul, nulMessage, visibleNul } from '../../domain/nul.js';
 import type { GrantedLink } from '../../links/index.js';
 import type { Holding } from '../../store/holdings.js';
@@ -54,7 +55,7 @@ export function registerLinkMemberRoutes(app: FastifyInstance, deps: WebDeps): v
     } catch (e) {
       const duplicate = isAppError(e) && (e.code === 'DUPLICATE_OWNER' || e.code === 'DUPLICATE_SHARE');
       if (duplicate) {
-        const group = (await groupsOf(got.link.id, holding)).find((g) => g.name === name.trim().toLowerCase());
+        const group = (await groupsOf(got.link.id, holding)).find((g) => g.name === groupLookupName(name));
         if (group) {
           const message = holding === 'owner' ? `${group.name} is already an owner.` : `${group.name} already has access.`;
           return { notice: { userId: groupKey(group.groupId), message } };

@@ -118,7 +118,8 @@ export function LinkHealthReport({ rows, shortKeyword, canRecheck }: LinkHealthP
                           hx-disabled-elt="find button"
                           class="m-0"
                         >
-                          <button type="submit" class="btn btn-sm">
+                          {/* Its id lets HTMX give the focus back to the same row's button after the report is redrawn. */}
+                          <button type="submit" id={`recheck-${r.id}`} class="btn btn-sm">
                             <Spinner />
                             <Icon name="refresh" class="size-4" />
                             Recheck<span class="sr-only">{` ${name}`}</span>
