@@ -171,7 +171,7 @@ describe('link stats page (docs/web-ui.md#stats-page, docs/analytics.md)', () =>
     );
     lacks(text, /retention/);
 
-    const table = /<table class="table table-sm table-stack" id="recent-clicks">([\s\S]*?)<\/table>/.exec(main)![1]!;
+    const table = /<table class="table table-sm max-sm:stacked-table" id="recent-clicks">([\s\S]*?)<\/table>/.exec(main)![1]!;
     has(table, /<th scope="col">Time<\/th><th scope="col">Referrer<\/th><th scope="col">User<\/th>/);
     const rows = table.split('<tr>').slice(2);
     assert.equal(rows.length, 50, 'exactly 50 rows');

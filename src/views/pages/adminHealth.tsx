@@ -47,7 +47,7 @@ export function LinkHealthReport({ rows, shortKeyword, canRecheck }: LinkHealthP
     <div id="link-health-report" class="space-y-4">
       <p class="text-sm text-base-content/70">{plural(rows.length, 'broken link')}</p>
       <div class="rounded-box border border-base-300 bg-base-100">
-        <table class="table table-md table-stack-lg lg:table-fixed health-report">
+        <table class="table table-md max-lg:stacked-table lg:table-fixed health-report">
           <thead>
             <tr>
               <th scope="col" class="w-[17%]">

@@ -198,7 +198,7 @@ export function UsersSection({
         <EmptyState icon="users" title="No users yet." />
       ) : (
         <div class="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table class="table table-sm md:table-md table-stack">
+          <table class="table table-sm md:table-md max-sm:stacked-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>

@@ -230,7 +230,7 @@ function RecentClicks({ clicks, attribution }: { clicks: RecentClick[]; attribut
           <p class="text-base-content/80">No clicks recorded yet.</p>
         ) : (
           <div class="overflow-x-auto" tabindex={0} role="region" aria-labelledby="recent-clicks-title">
-            <table class="table table-sm table-stack" id="recent-clicks">
+            <table class="table table-sm max-sm:stacked-table" id="recent-clicks">
               <thead>
                 <tr>
                   <th scope="col">Time</th>
