@@ -152,5 +152,6 @@ export function healthCheckerJob(opts: HealthCheckerOptions): PeriodicJob {
     async run(signal) {
       await checker.runCycle(signal);
     },
+    close: () => checker.close(),
   };
 }

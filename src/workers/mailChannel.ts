@@ -83,6 +83,10 @@ export function mailChannel(opts: MailChannelOptions): ChannelHandler {
   const pacing = opts.pacing ?? DEFAULT_MAIL_PACING;
   return {
     channel: 'mail',
+    // The SMTP transport is the channel's own (jobs.ts makes one per server).
+    async close() {
+      opts.sender.close();
+    },
     policy: opts.policy ?? MAIL_RETRY,
     attemptTimeoutMs: MAIL_ATTEMPT_TIMEOUT_MS,
     async deliver(row): Promise<Delivery> {

@@ -48,6 +48,8 @@ export interface ChannelHandler {
   deliver(row: OutboxRow, signal: AbortSignal): Promise<Delivery>;
   /** Runs in the transaction that gives the row up for good. */
   onGiveUp?(row: OutboxRow, tx: Executor): Promise<void>;
+  /** Closes the channel's connections (an HTTP agent, an SMTP transport) at shutdown. */
+  close?(): Promise<void>;
 }
 
 export interface DrainSummary {
@@ -97,6 +99,11 @@ export class OutboxDispatcher {
    * Attempts everything due now, lane by lane, until nothing is due (but the
    * lanes that failed in this run), the run's cap is reached or `signal` aborts.
    */
+  /** Closes every channel's connections; the dispatcher delivers nothing after it. */
+  async close(): Promise<void> {
+    await Promise.all([...this.handlers.values()].map((h) => h.close?.()));
+  }
+
   async drain(signal: AbortSignal = new AbortController().signal): Promise<DrainSummary> {
     const summary: DrainSummary = { delivered: 0, retried: 0, failed: 0, skipped: 0, deferred: 0 };
     const { store } = this.opts;
@@ -294,5 +301,6 @@ export function outboxJob(channel: OutboxChannel, dispatcher: OutboxDispatcher):
     async run(signal) {
       await dispatcher.drain(signal);
     },
+    close: () => dispatcher.close(),
   };
 }

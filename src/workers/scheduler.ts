@@ -15,6 +15,8 @@ export interface PeriodicJob {
    */
   runAtStart?: boolean;
   run(signal: AbortSignal): Promise<void>;
+  /** Frees what the job keeps open between runs (outbound connections), once it will not run again. */
+  close?(): Promise<void>;
 }
 
 export interface SchedulerOptions {
@@ -129,6 +131,7 @@ export class JobScheduler {
     for (const job of this.jobs) {
       await this.opts.leases.release(job.name, this.holder).catch(() => {});
       this.opts.metrics?.jobLeaseHeld.set({ job: job.name }, 0);
+      await job.close?.().catch((e: unknown) => this.opts.log.warn(`closing job ${job.name}: ${(e as Error).message}`));
     }
   }
 }

@@ -47,3 +47,50 @@ describeEachDatabase('scheduler idle', (ctx) => {
     }
   });
 });
+
+describeEachDatabase('scheduler stop', (ctx) => {
+  test('stop() closes each job once, after its run has ended, and a job that fails to close does not stop the others', async () => {
+    const c = ctx();
+    const store = createStore(c.db, () => c.clock.now);
+    const scheduler = new JobScheduler({ leases: store.leases, log: silent, now: store.now, tickMs: 3_600_000, holder: 'stop-test' });
+    const events: string[] = [];
+    let release!: () => void;
+    scheduler.add({
+      name: 'stop-probe-slow',
+      intervalMs: DAY,
+      runAtStart: true,
+      run: () =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            events.push('slow ended');
+            resolve();
+          };
+        }),
+      close: async () => {
+        events.push('slow closed');
+      },
+    });
+    scheduler.add({
+      name: 'stop-probe-broken',
+      intervalMs: DAY,
+      run: async () => {},
+      close: () => Promise.reject(new Error('already gone')),
+    });
+    scheduler.add({
+      name: 'stop-probe-last',
+      intervalMs: DAY,
+      run: async () => {},
+      close: async () => {
+        events.push('last closed');
+      },
+    });
+    scheduler.start();
+    await eventually(() => release !== undefined);
+    const stopped = scheduler.stop(5_000);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(events, [], 'nothing is closed while a run is on its way');
+    release();
+    await stopped;
+    assert.deepEqual(events, ['slow ended', 'slow closed', 'last closed']);
+  });
+});
