@@ -62,7 +62,7 @@ function onlyFamilies(text: string, wanted: ReadonlySet<string>): string {
 
 /**
  * The families asked for with `name[]=` (as Prometheus's own client libraries read it), or null
- * for all of them (docs/server.md#metrics).
+ * for all of them (docs/operations.md#metrics-and-alerts).
  */
 function metricNames(query: unknown): string[] | null {
   const raw = (query as Record<string, unknown> | undefined)?.['name[]'];

@@ -95,15 +95,15 @@ export class OutboxDispatcher {
     this.claimMs = opts.claimMs ?? Math.max(5 * 60_000, 2 * this.batchSize * longest);
   }
 
-  /**
-   * Attempts everything due now, lane by lane, until nothing is due (but the
-   * lanes that failed in this run), the run's cap is reached or `signal` aborts.
-   */
   /** Closes every channel's connections; the dispatcher delivers nothing after it. */
   async close(): Promise<void> {
     await Promise.all([...this.handlers.values()].map((h) => h.close?.()));
   }
 
+  /**
+   * Attempts everything due now, lane by lane, until nothing is due (but the
+   * lanes that failed in this run), the run's cap is reached or `signal` aborts.
+   */
   async drain(signal: AbortSignal = new AbortController().signal): Promise<DrainSummary> {
     const summary: DrainSummary = { delivered: 0, retried: 0, failed: 0, skipped: 0, deferred: 0 };
     const { store } = this.opts;
