@@ -57,19 +57,23 @@ export interface KeywordAndLongest {
 }
 
 /**
- * The longest-name query: `names` are its placeholders, the longest first. The first of them
- * a link has is found by one index probe per name tried, stopping at the first found
- * (`coalesce` evaluates no further), then read with its link; a name is one link's, so there
- * is one row at most. An `IN` list ordered by length cost SQLite a temporary index and a sort
- * on every visit of a template by its prefix.
+ * The longest of some names a link has: `names` are its placeholders, the longest first. The
+ * first of them a link has is found by one index probe per name tried, stopping at the first
+ * found (`coalesce` evaluates no further); null when none is a name. An `IN` list ordered by
+ * length cost SQLite a temporary index and a sort on every visit of a template by its prefix.
  */
-function longestNameSelect(db: Kysely<Database>, names: readonly string[]) {
+function longestName(names: readonly string[]) {
   const probes = names.map((n) => sql`(select ln.name from link_names ln where ln.name = ${n})`);
+  return sql<string>`coalesce(${sql.join(probes)})`;
+}
+
+/** The longest-name query: the longest name a link has, read with its link; one row at most. */
+function longestNameSelect(db: Kysely<Database>, names: readonly string[]) {
   return db
     .selectFrom('link_names')
     .innerJoin('links', 'links.id', 'link_names.link_id')
     .select(['link_names.name', ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const)])
-    .where('link_names.name', '=', sql<string>`coalesce(${sql.join(probes)})`);
+    .where('link_names.name', '=', longestName(names));
 }
 
 /** Placeholder values that mark their place in a compiled statement, to check its parameter order. */
@@ -77,20 +81,24 @@ const marks = (what: string) => Array.from({ length: LONGEST_NAME_CANDIDATES }, 
 
 /**
  * One query for a keyword and the longest of some names, shaped as compileKeywordAndSlug:
- * a probe row left-joined to the longest name's link, the keyword's template a scalar
+ * a probe row left-joined to the longest name and its link, the keyword's template a scalar
  * subquery. A path of several segments asks it instead of the keyword with its first
- * segment, so its keyword step and its longest name cost one query together.
+ * segment, so its keyword step and its longest name cost one query together. The joins are
+ * of the tables themselves: joined to a subquery, SQLite copied that subquery's row into a
+ * temporary table on every visit (`MATERIALIZE` in its plan), about as much again as the
+ * lookups themselves.
  */
 function compileKeywordAndLongest(db: Kysely<Database>): CompiledQuery {
   const keyword = '\u0000keyword';
   const names = marks('name');
   const compiled = db
     .selectFrom(db.selectNoFrom(sql<number>`1`.as('one')).as('probe'))
-    .leftJoin(longestNameSelect(db, names).as('hit'), (join) => join.onTrue())
+    .leftJoin('link_names', (join) => join.on('link_names.name', '=', longestName(names)))
+    .leftJoin('links', 'links.id', 'link_names.link_id')
     .select((eb) => [
       eb.selectFrom('keywords').select('url_template').where('keyword', '=', keyword).as('keyword_template'),
-      'hit.name',
-      ...RESOLVE_COLUMNS.map((c) => `hit.${c}` as const),
+      'link_names.name',
+      ...RESOLVE_COLUMNS.map((c) => `links.${c}` as const),
     ])
     .compile();
   const expected = [keyword, ...names];
@@ -100,12 +108,17 @@ function compileKeywordAndLongest(db: Kysely<Database>): CompiledQuery {
   return compiled;
 }
 
-/** The values for the longest-name placeholders: `names` (shortest first) longest first, then nulls. */
-function namesParams(names: readonly string[]): Array<string | null> {
+/**
+ * The values for the longest-name placeholders, appended to `leading` (the statement's
+ * parameters before them): `names` (shortest first) longest first, then nulls. A plain loop:
+ * `Array.from` with a callback cost a template visit about a tenth of its lookup.
+ */
+function namesParams(names: readonly string[], leading: unknown[] = []): unknown[] {
   if (names.length === 0 || names.length > LONGEST_NAME_CANDIDATES) {
     throw new Error(`longest-name lookup: 1 to ${LONGEST_NAME_CANDIDATES} names`);
   }
-  return Array.from({ length: LONGEST_NAME_CANDIDATES }, (_, i) => names[names.length - 1 - i] ?? null);
+  for (let i = 0; i < LONGEST_NAME_CANDIDATES; i++) leading.push(i < names.length ? names[names.length - 1 - i] : null);
+  return leading;
 }
 
 function toNamedTarget(name: string | null, ...link: Parameters<typeof toResolveTarget>): NamedTarget | null {
@@ -223,7 +236,7 @@ export class LinkLookups {
    * next. Synchronous on an SQLite file.
    */
   lookupKeywordAndLongest(keyword: string, names: readonly string[]): MaybePromise<KeywordAndLongest> {
-    return andThen(this.keywordAndLongestQuery.first([keyword, ...namesParams(names)]), (r) => {
+    return andThen(this.keywordAndLongestQuery.first(namesParams(names, [keyword])), (r) => {
       if (!r) return { keywordTemplate: null, hit: null };
       const [keywordTemplate, ...hit] = r;
       return { keywordTemplate, hit: toNamedTarget(...hit) };
