@@ -8,11 +8,13 @@ import { connect, type Db } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import { createLink } from '../helpers/links.js';
+import { sessionKey } from '../../src/domain/secrets.js';
 
 /**
  * Hot lookups on an SQLite file share a read transaction per round of
- * requests (docs/server.md#the-redirect-hot-path); a write never goes unseen
- * by a lookup after it.
+ * requests and remember their results while the database is unchanged
+ * (docs/server.md#the-redirect-hot-path); a write never goes unseen by a
+ * lookup after it.
  */
 describe('SQLite hot lookups', () => {
   let path: string;
@@ -55,6 +57,56 @@ describe('SQLite hot lookups', () => {
       assert.equal(slugUrl('shared'), 'https://before.test/');
       await new Promise((r) => setImmediate(r));
       assert.equal(slugUrl('shared'), 'https://after.test/');
+    } finally {
+      other.close();
+    }
+  });
+  const nextRound = () => new Promise((r) => setImmediate(r));
+
+  test('a miss remembered over many rounds is forgotten once another process creates the link', async () => {
+    const owner = (await store.users.findByEmail('hot@example.com'))!;
+    for (let i = 0; i < 3; i++) {
+      assert.equal(slugUrl('late'), null);
+      await nextRound();
+    }
+    const other = new SqliteDatabase(path);
+    try {
+      const link = await createLink(store, { slug: 'late-template', url: 'https://template.test/' }, owner.id);
+      await nextRound();
+      assert.equal(slugUrl('late'), null, 'still no such link');
+      other.prepare(`update links set slug = 'late' where id = ?`).run(link.id);
+      other.prepare(`update link_names set name = 'late' where link_id = ? and name = 'late-template'`).run(link.id);
+      await nextRound();
+      assert.equal(slugUrl('late'), 'https://template.test/');
+      assert.equal(slugUrl('late-template'), null, 'the old name’s remembered hit is gone too');
+    } finally {
+      other.close();
+    }
+  });
+
+  test('a sign-out by another process ends a remembered session at the next round', async () => {
+    const user = (await store.users.findByEmail('hot@example.com'))!;
+    await createLink(store, { slug: 'visited', url: 'https://visited.test/' }, user.id);
+    const token = 'a-session-token-for-the-hot-reader';
+    await store.sessions.create(token, { userId: user.id, role: user.role, createdAt: store.now() }, store.now() + 60_000);
+    const viewerKind = () => {
+      const visit = store.sessions.visit(token, 'visited', null);
+      assert.ok(!(visit instanceof Promise), 'synchronous on an SQLite file');
+      assert.equal(visit.link?.url, 'https://visited.test/');
+      return visit.session.viewer.kind;
+    };
+    await nextRound();
+    for (let i = 0; i < 3; i++) {
+      assert.equal(viewerKind(), 'user');
+      await nextRound();
+    }
+    const other = new SqliteDatabase(path);
+    try {
+      assert.equal(viewerKind(), 'user');
+      other.prepare('delete from sessions where token = ?').run(sessionKey(token));
+      assert.equal(viewerKind(), 'user', 'the round that began before the sign-out keeps its snapshot');
+      await nextRound();
+      assert.equal(viewerKind(), 'none');
     } finally {
       other.close();
     }
