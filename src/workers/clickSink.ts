@@ -62,7 +62,7 @@ export function* eventsOf(c: ClickColumns, pool: StringPool): Generator<ClickEve
     yield {
       linkId: pool.take(c.linkId[i]!),
       userId: pool.take(c.userId[i]!),
-      ip: c.ip[i]!,
+      ip: pool.take(c.ip[i]!),
       userAgent: pool.take(c.userAgent[i]),
       referer: pool.take(c.referer[i]),
       at: c.at[i]!,

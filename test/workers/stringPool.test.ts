@@ -46,8 +46,8 @@ describe('waiting clicks share their repeated strings', () => {
     const pool = new StringPool();
     const events = [...eventsOf(received(sent), pool)];
     assert.equal(events.length, n);
-    assert.equal(pool.size, 11, 'ten link ids and one user agent, each kept once');
-    assert.ok(events.every((e, i) => e.userAgent === ua && e.linkId === `link-${i % 10}`));
+    assert.equal(pool.size, 12, 'ten link ids, one address and one user agent, each kept once');
+    assert.ok(events.every((e, i) => e.userAgent === ua && e.ip === '10.0.0.1' && e.linkId === `link-${i % 10}`));
   });
 
   test('varied input cannot grow the pool past its limit', () => {
