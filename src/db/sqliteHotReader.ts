@@ -1,5 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import type { HotLookup } from './hotLookup.js';
+import { Memo } from '../domain/memo.js';
 
 /**
  * Results remembered per statement before they are all forgotten: more than the links of a
@@ -50,7 +51,7 @@ export class SqliteHotReader {
   /** The `data_version` the remembered results were read at. */
   private version: unknown = null;
   /** Each statement's remembered results by their parameters; null: no row. */
-  private readonly remembered: Map<string, readonly unknown[] | null>[] = [];
+  private readonly remembered: Memo<string, readonly unknown[] | null>[] = [];
   private readonly endRound = () => this.endRead();
 
   constructor(private readonly path: string) {}
@@ -83,7 +84,7 @@ export class SqliteHotReader {
   /** One compiled statement, in raw mode (values, no row object), answered synchronously. */
   lookup(sql: string): HotLookup {
     const stmt = this.connection().prepare(sql).raw(true);
-    const results = new Map<string, readonly unknown[] | null>();
+    const results = new Memo<string, readonly unknown[] | null>(RESULTS_REMEMBERED);
     this.remembered.push(results);
     return (params) => {
       if (!this.reading) this.beginRound();
@@ -91,7 +92,6 @@ export class SqliteHotReader {
       const known = results.get(key);
       if (known !== undefined) return known === null ? undefined : (known as unknown[]);
       const row = stmt.get(...params) as unknown[] | undefined;
-      if (results.size >= RESULTS_REMEMBERED) results.clear();
       results.set(key, row === undefined ? null : Object.freeze(row));
       return row;
     };

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { truncateCodePoints } from './text.js';
 import { utcDayStart } from './timeseries.js';
+import { Memo } from './memo.js';
 
 export const USER_AGENT_MAX = 512;
 export const REFERRER_MAX = 2048;
@@ -74,14 +75,12 @@ const IP_HASH_MEMO_SIZE = 4_096;
  * clicking around), and an HMAC per click is a large share of storing it.
  */
 export function clientIpHasher(secret: string): (ip: string, at: number) => string {
-  let memo = new Map<string, string>();
+  const memo = new Memo<string, string>(IP_HASH_MEMO_SIZE);
   return (ip, at) => {
     const key = `${ip}:${utcDayStart(at)}`;
     let hash = memo.get(key);
     if (hash === undefined) {
-      if (memo.size >= IP_HASH_MEMO_SIZE) memo = new Map();
-      hash = hashClientIp(secret, ip, at);
-      memo.set(key, hash);
+      hash = memo.set(key, hashClientIp(secret, ip, at));
     }
     return hash;
   };

@@ -1,3 +1,5 @@
+import { Memo } from './memo.js';
+
 /**
  * Reading a golink template (domain/golinkTemplate.ts says what the language is): its
  * actions tokenized and parsed into nodes once per text, with the checks a write can make
@@ -294,15 +296,13 @@ function parse(src: string): GolinkTemplate {
 }
 
 const MEMO_SIZE = 1_000;
-const memo = new Map<string, GolinkTemplate>();
+const memo = new Memo<string, GolinkTemplate>(MEMO_SIZE);
 
 /** The template parsed, remembered per text (a template's text never changes meaning). Throws GolinkTemplateError. */
 export function parseGolinkTemplate(src: string): GolinkTemplate {
   let parsed = memo.get(src);
   if (parsed === undefined) {
-    parsed = parse(src);
-    if (memo.size >= MEMO_SIZE) memo.clear();
-    memo.set(src, parsed);
+    parsed = memo.set(src, parse(src));
   }
   return parsed;
 }

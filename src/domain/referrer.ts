@@ -1,3 +1,5 @@
+import { Memo } from './memo.js';
+
 /**
  * Referrer grouping for the breakdowns and the dashboard
  * (docs/analytics.md#breakdowns): a stored referrer is reduced to its URL host; scheme,
@@ -45,18 +47,18 @@ export function referrerLabel(referrer: string | null | undefined): string {
  * entries and key length so distinct hostile values cannot grow it.
  */
 export class ReferrerClassifier {
-  private readonly memo = new Map<string, string>();
+  private readonly memo: Memo<string, string>;
 
-  constructor(private readonly maxEntries = 4_096) {}
+  constructor(maxEntries = 4_096) {
+    this.memo = new Memo(maxEntries);
+  }
 
   label(referrer: string | null | undefined): string {
     if (typeof referrer !== 'string' || referrer.length === 0) return DIRECT_UNKNOWN;
     if (referrer.length > 512) return referrerLabel(referrer);
     let hit = this.memo.get(referrer);
     if (hit === undefined) {
-      hit = referrerLabel(referrer);
-      if (this.memo.size >= this.maxEntries) this.memo.clear();
-      this.memo.set(referrer, hit);
+      hit = this.memo.set(referrer, referrerLabel(referrer));
     }
     return hit;
   }

@@ -1,6 +1,7 @@
 import { AppError } from './errors.js';
 import { expandGolinkTemplate, GolinkTemplateError, isGolinkTemplate, parseGolinkTemplate } from './golinkTemplate.js';
 import { encodeQueryValue, encodeSegment } from './urlEncoding.js';
+import { Memo } from './memo.js';
 
 export { encodeQueryValue, encodeSegment } from './urlEncoding.js';
 
@@ -185,19 +186,17 @@ interface CompiledTemplate {
 
 /** Templates remembered before the memo starts over. */
 const TEMPLATE_MEMO_SIZE = 1_000;
-const compiledTemplates = new Map<TemplateSyntax, Map<string, CompiledTemplate>>();
+const compiledTemplates = new Map<TemplateSyntax, Memo<string, CompiledTemplate>>();
 
 function compiledTemplate(template: string, syntax: TemplateSyntax): CompiledTemplate {
   let memo = compiledTemplates.get(syntax);
   if (memo === undefined) {
-    memo = new Map();
+    memo = new Memo(TEMPLATE_MEMO_SIZE);
     compiledTemplates.set(syntax, memo);
   }
   let compiled = memo.get(template);
   if (compiled === undefined) {
-    if (memo.size >= TEMPLATE_MEMO_SIZE) memo.clear();
-    compiled = compileTemplate(template, syntax);
-    memo.set(template, compiled);
+    compiled = memo.set(template, compileTemplate(template, syntax));
   }
   return compiled;
 }

@@ -12,6 +12,7 @@
  */
 
 import { NO_ROW, buildTokenAutomaton } from './tokenAutomaton.js';
+import { Memo } from './memo.js';
 
 export const BROWSER_FAMILIES = ['Firefox', 'Edge', 'Chrome', 'Safari', 'Bot/CLI', 'Other', 'Unknown'] as const;
 export type BrowserFamily = (typeof BROWSER_FAMILIES)[number];
@@ -189,18 +190,18 @@ export function parseUserAgent(ua: string | null | undefined): UserAgentFamilies
  * length so hostile distinct strings cannot grow it.
  */
 export class UserAgentClassifier {
-  private readonly memo = new Map<string, UserAgentFamilies>();
+  private readonly memo: Memo<string, UserAgentFamilies>;
 
-  constructor(private readonly maxEntries = 4_096) {}
+  constructor(maxEntries = 4_096) {
+    this.memo = new Memo(maxEntries);
+  }
 
   classify(ua: string | null | undefined): UserAgentFamilies {
     if (typeof ua !== 'string' || ua.length === 0) return UNKNOWN;
     if (ua.length > UA_MAX_RUNES * 2) return parseUserAgent(ua);
     let hit = this.memo.get(ua);
     if (hit === undefined) {
-      hit = parseUserAgent(ua);
-      if (this.memo.size >= this.maxEntries) this.memo.clear();
-      this.memo.set(ua, hit);
+      hit = this.memo.set(ua, parseUserAgent(ua));
     }
     return hit;
   }

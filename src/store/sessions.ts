@@ -6,6 +6,7 @@ import { sessionKey } from '../domain/secrets.js';
 import type { Clock, Viewer } from './types.js';
 import { factColumns, factsFrom } from './holdings.js';
 import { RESOLVE_COLUMNS, toResolveTarget, type ResolveTarget } from './linkLookups.js';
+import { Memo } from '../domain/memo.js';
 
 export interface SessionData {
   userId: string;
@@ -126,7 +127,7 @@ export class SessionStore {
    * visit (about 1.6 µs of a redirect's 30–40). Bounded, and emptied when full; it holds
    * nothing the requests themselves do not carry.
    */
-  private readonly keys = new Map<string, string>();
+  private readonly keys = new Memo<string, string>(SESSION_KEYS_REMEMBERED);
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -158,9 +159,7 @@ export class SessionStore {
   private keyOf(token: string): string {
     let key = this.keys.get(token);
     if (key === undefined) {
-      if (this.keys.size >= SESSION_KEYS_REMEMBERED) this.keys.clear();
-      key = sessionKey(token);
-      this.keys.set(token, key);
+      key = this.keys.set(token, sessionKey(token));
     }
     return key;
   }

@@ -1,3 +1,5 @@
+import { Memo } from '../domain/memo.js';
+
 /**
  * One shared copy of each string seen again. Strings copied between threads
  * arrive as fresh copies, one per click, though most are repeats (the same
@@ -8,18 +10,18 @@
  * grow it without bound; it only ever saves memory.
  */
 export class StringPool {
-  private readonly seen = new Map<string, string>();
+  private readonly seen: Memo<string, string>;
 
-  constructor(private readonly limit = 20_000) {}
+  constructor(limit = 20_000) {
+    this.seen = new Memo(limit);
+  }
 
   /** `s` or an equal string handed out before. */
   take<T extends string | null | undefined>(s: T): T {
     if (typeof s !== 'string') return s;
     const known = this.seen.get(s);
     if (known !== undefined) return known as T;
-    if (this.seen.size >= this.limit) this.seen.clear();
-    this.seen.set(s, s);
-    return s;
+    return this.seen.set(s, s) as T;
   }
 
   get size(): number {

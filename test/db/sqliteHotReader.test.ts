@@ -7,8 +7,8 @@ import SqliteDatabase from 'better-sqlite3';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrateUp } from '../../src/db/migrate.js';
 import { createStore, type Store } from '../../src/store/index.js';
-import { createLink } from '../helpers/links.js';
 import { sessionKey } from '../../src/domain/secrets.js';
+import { createLink } from '../helpers/links.js';
 
 /**
  * Hot lookups on an SQLite file share a read transaction per round of
@@ -28,6 +28,9 @@ describe('SQLite hot lookups', () => {
     store = createStore(db);
   });
   after(() => db.close());
+
+  /** Lets the round under way end: its read transaction closes when the event loop turns. */
+  const nextRound = () => new Promise((r) => setImmediate(r));
 
   const slugUrl = (slug: string) => {
     const hit = store.links.lookupForResolve(slug);
@@ -55,13 +58,12 @@ describe('SQLite hot lookups', () => {
       other.prepare(`update links set url = 'https://after.test/' where slug = 'shared'`).run();
       // Still the round that began before the other write: one consistent snapshot.
       assert.equal(slugUrl('shared'), 'https://before.test/');
-      await new Promise((r) => setImmediate(r));
+      await nextRound();
       assert.equal(slugUrl('shared'), 'https://after.test/');
     } finally {
       other.close();
     }
   });
-  const nextRound = () => new Promise((r) => setImmediate(r));
 
   test('a miss remembered over many rounds is forgotten once another process creates the link', async () => {
     const owner = (await store.users.findByEmail('hot@example.com'))!;
